@@ -1,0 +1,458 @@
+"""Editions -> an immutable, compiled `CardSet`: the one object the engine and printouts read.
+
+Compilation runs per edition, in that edition's own name scope (itself and what it expands), so a
+card's compiled rules do not depend on which expansions join it; a combination only merges them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from compiler import codegen
+from compiler.checker import Checker
+from compiler.loader import load_edition
+from compiler.model import SIDES, EditionDef, HostKind, Setup, SpeciesDef, Symbol
+from compiler.names import NameScope
+from dsl import ast
+from dsl.diagnostics import Diagnostic, DiagnosticError, Span, error, sort_key, warning
+from dsl.parser import parse_rule
+
+
+@dataclass(frozen=True)
+class Species:
+    key: str
+    id: str
+    edition: str
+    names: Any
+    kind: str
+    types: tuple[str, ...]
+    tags: frozenset[str]
+    cost: int
+    copies: int
+    symbol: str | None
+    water: bool
+    variants: Any  # Counter[(side | None, symbol)] of the physical halves
+    score: codegen.ScoreProgram | None
+    effect: codegen.EffectProgram | None
+    bonus: codegen.EffectProgram | None
+    trigger: codegen.TriggerProgram | None
+    placement: codegen.PlacementProgram | None
+    modifier: codegen.ModifierProgram | None
+    provisional: str | None
+    span: Span
+    rule_texts: Any = field(default_factory=dict)  # field -> RuleText
+
+    @property
+    def counts_as(self) -> tuple[tuple[int, tuple[str, ...], codegen.Pred], ...]:
+        return self.modifier.counts_as if self.modifier else ()
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        return tuple(s for s in SIDES if any(side == s for side, _ in self.variants))
+
+    def symbols_for(self, side: str | None) -> tuple[str, ...]:
+        return tuple(sorted({sym for (sd, sym) in self.variants if sd == side and sym}))
+
+    def name(self, lang: str) -> str:
+        return self.names.get(lang) or self.names["en"]
+
+
+@dataclass(frozen=True)
+class PhysicalCard:
+    """One card of the deck: one species, or two halves of a split card."""
+
+    halves: tuple[tuple[str, str | None, str | None], ...]  # (species key, side, symbol)
+
+
+@dataclass(frozen=True)
+class CardSet:
+    editions: tuple[EditionDef, ...]
+    species: Any  # key -> Species
+    hosts: Any  # id -> HostKind
+    symbols: tuple[Symbol, ...]
+    setup: Setup
+    scorepad: tuple[str, ...]
+    deck: tuple[PhysicalCard, ...]
+    flags: Any
+
+    @property
+    def root(self) -> EditionDef:
+        return self.editions[0]
+
+    @property
+    def expansions(self) -> tuple[str, ...]:
+        return tuple(e.id for e in self.editions[1:])
+
+    def species_named(self, name: str) -> Species | None:
+        if ":" in name:
+            return self.species.get(name)
+        for e in self.editions:  # a plain id means the base game's card, else the only one
+            s = self.species.get(f"{e.id}:{name}")
+            if s is not None:
+                return s
+        return None
+
+    def host_for_kind(self, kind: str) -> HostKind | None:
+        for h in self.hosts.values():
+            if h.from_kind == kind:
+                return h
+        return None
+
+    def symbol(self, sid: str) -> Symbol | None:
+        for s in self.symbols:
+            if s.id == sid:
+                return s
+        return None
+
+
+# ---- the universe of editions on disk ------------------------------------------------------
+@dataclass(frozen=True)
+class Universe:
+    editions: Any  # id -> EditionDef
+    diagnostics: tuple[Diagnostic, ...]
+
+
+def default_cards_dir() -> Path:
+    from cards import CARDS_DIR
+
+    return CARDS_DIR
+
+
+Roots = tuple[str, ...]
+
+
+def roots_for(extra: Iterable[str | Path] = (), *, shipped: bool = True) -> Roots:
+    """Folders to look for editions in: the shipped `cards/`, then any given (later ones win)."""
+    out = [str(default_cards_dir().resolve())] if shipped else []
+    out += [str(Path(p).resolve()) for p in extra]
+    return tuple(dict.fromkeys(out))
+
+
+def load_universe(roots: Roots | None = None) -> Universe:
+    return _load_universe(roots or roots_for())
+
+
+def _edition_folders(root: Path) -> list[Path]:
+    if (root / "edition.yaml").is_file():
+        return [root]
+    return [f for f in sorted(root.iterdir()) if (f / "edition.yaml").is_file()]
+
+
+@cache
+def _load_universe(roots: Roots) -> Universe:
+    editions: dict[str, EditionDef] = {}
+    diags: list[Diagnostic] = []
+    for root in roots:
+        seen_here: set[str] = set()
+        for folder in _edition_folders(Path(root)):
+            loaded = load_edition(folder)
+            diags.extend(loaded.diagnostics)
+            if loaded.edition is None:
+                continue
+            if loaded.edition.id in seen_here:
+                diags.append(error("EDITION-DUPLICATE", loaded.edition.span,
+                                   f"edition '{loaded.edition.id}' is declared twice"))
+            seen_here.add(loaded.edition.id)
+            editions[loaded.edition.id] = loaded.edition
+    return Universe(editions, tuple(diags))
+
+
+def lineage(edition: EditionDef, editions: dict[str, EditionDef]) -> list[EditionDef]:
+    """The edition and every edition it expands, root first."""
+    chain = [edition]
+    seen = {edition.id}
+    while chain[0].expansion_of:
+        parent = editions.get(chain[0].expansion_of)
+        if parent is None or parent.id in seen:
+            break
+        seen.add(parent.id)
+        chain.insert(0, parent)
+    return chain
+
+
+def family(root: EditionDef, editions: dict[str, EditionDef]) -> list[EditionDef]:
+    out = [root]
+    out += [editions[e] for e in root.combines_with if e in editions]
+    return out
+
+
+# ---- per-edition compilation ---------------------------------------------------------------
+@dataclass(frozen=True)
+class CompiledEdition:
+    edition: EditionDef
+    species: tuple[Species, ...]
+    deck: tuple[PhysicalCard, ...]
+    diagnostics: tuple[Diagnostic, ...]
+
+
+def _tags(sd: SpeciesDef, scope: NameScope, edition: EditionDef, hosts: dict[str, HostKind]):
+    tags = set(sd.types) | set(sd.groups)
+    todo = list(tags)
+    while todo:
+        t = todo.pop()
+        sym = scope.types.get(t)
+        for imp in sym.implies if sym else ():
+            if imp not in tags:
+                tags.add(imp)
+                todo.append(imp)
+    if edition.card_symbol:
+        tags.add(edition.card_symbol)
+    for h in hosts.values():
+        if h.from_kind == sd.kind:
+            tags.add(h.id)
+    return frozenset(tags)
+
+
+def _check_definitions(
+    sd: SpeciesDef, scope: NameScope, hosts: dict[str, HostKind]
+) -> list[Diagnostic]:
+    out = []
+    for t in sd.types:
+        if t not in scope.types:
+            guess = scope.suggest(t, sorted(scope.types))
+            out.append(error("SPECIES-UNKNOWN-TYPE", sd.field_spans.get("types", sd.span),
+                             f"{sd.id}: unknown type symbol '{t}'",
+                             f"did you mean '{guess}'?" if guess else None))
+    for g in sd.groups:
+        if g not in scope.groups:
+            guess = scope.suggest(g, sorted(scope.groups))
+            out.append(error("SPECIES-UNKNOWN-GROUP", sd.field_spans.get("groups", sd.span),
+                             f"{sd.id}: unknown group '{g}'",
+                             f"did you mean '{guess}'?" if guess else None))
+    kinds = {"dweller"} | {h.from_kind for h in hosts.values() if h.from_kind}
+    if sd.kind not in kinds:
+        guess = scope.suggest(sd.kind, sorted(kinds))
+        out.append(error("SPECIES-KIND", sd.field_spans.get("kind", sd.span),
+                         f"{sd.id}: kind '{sd.kind}' is neither `dweller` nor a host of the "
+                         "edition", f"did you mean '{guess}'?" if guess else None))
+    if sd.symbol is not None and sd.symbol not in scope.tree_symbols:
+        guess = scope.suggest(sd.symbol, sorted(scope.tree_symbols))
+        out.append(error("SPECIES-SYMBOL", sd.field_spans.get("symbol", sd.span),
+                         f"{sd.id}: unknown tree symbol '{sd.symbol}'",
+                         f"did you mean '{guess}'?" if guess else None))
+    return out
+
+
+def _max_count_fn(fam_species: list[SpeciesDef], deck_size: int, face_down_tags: set[str],
+                  scope: NameScope):
+    def max_count(f: ast.Filter) -> int | None:
+        if isinstance(f, ast.FName):
+            r = scope.resolve(f.name.text)
+            if r is None:
+                return None
+            if r.kind == "species":
+                return sum(s.copies for s in fam_species if s.key == r.key)
+            if r.key in face_down_tags:
+                return deck_size
+            if r.kind in ("type", "group", "host"):
+                total = 0
+                card_symbols = {e.id: e.card_symbol for e in scope.universe.values()}
+                for s in fam_species:
+                    tags = set(s.types) | set(s.groups) | {card_symbols.get(s.edition)}
+                    todo = list(tags)
+                    while todo:
+                        sym = scope.types.get(todo.pop())
+                        for imp in sym.implies if sym else ():
+                            if imp not in tags:
+                                tags.add(imp)
+                                todo.append(imp)
+                    if r.key in tags:
+                        total += s.copies
+                return total if r.kind != "type" or r.key in scope.types else None
+        return None
+
+    return max_count
+
+
+_COMPILERS = {
+    "score": lambda r, sc, o, b: codegen.compile_score(r, sc, o, b),
+    "effect": lambda r, sc, o, b: codegen.EffectProgram(
+        codegen.compile_actions(r.actions, sc, o, b), r),
+    "bonus": lambda r, sc, o, b: codegen.EffectProgram(
+        codegen.compile_actions(r.actions, sc, o, b), r),
+    "trigger": lambda r, sc, o, b: codegen.compile_trigger(r, sc, o, b),
+    "placement": lambda r, sc, o, b: codegen.compile_placement(r, sc),
+    "modifier": lambda r, sc, o, b: codegen.compile_modifier(r, sc),
+}
+
+
+def _deck_variants(edition: EditionDef, scope: NameScope, diags: list[Diagnostic]):
+    variants: dict[str, Counter] = {}
+    deck: list[PhysicalCard] = []
+    for card in edition.deck:
+        halves = []
+        for half in card.halves:
+            sp = scope.species_named(half.species)
+            if sp is None:
+                guess = scope.suggest(half.species, sorted(scope.species_by_id))
+                diags.append(error("DECK-UNKNOWN-SPECIES", half.span,
+                                   f"unknown species '{half.species}'",
+                                   f"did you mean '{guess}'?" if guess else None))
+                continue
+            if half.side is None and sp.kind == "dweller":
+                diags.append(error("DECK-SIDE", half.span,
+                                   f"'{sp.id}' is a dweller: give it a side (top/bottom/left/right)"))
+                continue
+            if half.side is not None and sp.kind != "dweller":
+                diags.append(error("DECK-SIDE", half.span,
+                                   f"'{sp.id}' is a {sp.kind}, not half of a split card"))
+                continue
+            symbol = half.symbol or sp.symbol
+            if symbol is not None and symbol not in scope.tree_symbols:
+                guess = scope.suggest(symbol, sorted(scope.tree_symbols))
+                diags.append(error("DECK-UNKNOWN-SYMBOL", half.span,
+                                   f"unknown tree symbol '{symbol}'",
+                                   f"did you mean '{guess}'?" if guess else None))
+                continue
+            halves.append((sp.key, half.side, symbol))
+        for _ in range(card.count):
+            deck.append(PhysicalCard(tuple(halves)))
+            for key, side, symbol in halves:
+                variants.setdefault(key, Counter())[(side, symbol)] += 1
+    return variants, deck
+
+
+def compile_edition(edition: EditionDef, universe: Universe) -> CompiledEdition:
+    editions = dict(universe.editions)
+    visible = lineage(edition, editions)
+    root = visible[0]
+    fam = family(root, editions)
+    scope = NameScope(visible, list(editions.values()))
+    diags: list[Diagnostic] = []
+    hosts = {h.id: h for e in visible for h in e.hosts}
+
+    variants, deck = _deck_variants(edition, scope, diags)
+    fam_species = [s for e in fam for s in e.species]
+    face_down_tags = {t for e in fam for h in e.hosts if h.face_down for t in h.types}
+    deck_size = sum(c.count for e in fam for c in e.deck)
+    max_count = _max_count_fn(fam_species, deck_size, face_down_tags, scope)
+
+    # modifiers first: which species' counts another card may boost
+    parsed: dict[tuple[str, str], ast.Rule] = {}
+    for sd in edition.species:
+        for rt in sd.rules:
+            try:
+                parsed[(sd.key, rt.field)] = parse_rule(rt.field, rt.text, rt.file, rt.line, rt.col)
+            except DiagnosticError as exc:
+                diags.extend(exc.diagnostics)
+    boosted: set[str] = set()
+    for e in fam:
+        for sd in e.species:
+            for rt in sd.rules:
+                if rt.field == "modifier" and "counts as" in rt.text:
+                    owners = rt.text.split(" for ", 1)[-1]
+                    for name in owners.replace(";", ",").split(","):
+                        sp = scope.species_named(name.strip())
+                        if sp is not None:
+                            boosted.add(sp.key)
+    boosted_keys = frozenset(boosted)
+
+    seen_ids: dict[str, SpeciesDef] = {}
+    species: list[Species] = []
+    for sd in edition.species:
+        if sd.id in seen_ids:
+            diags.append(error("SPECIES-DUPLICATE", sd.span,
+                               f"species '{sd.id}' is defined twice in edition '{edition.id}'"))
+            continue
+        seen_ids[sd.id] = sd
+        diags.extend(_check_definitions(sd, scope, hosts))
+        programs: dict[str, Any] = {}
+        for rt in sd.rules:
+            rule = parsed.get((sd.key, rt.field))
+            if rule is None:
+                continue
+            found = Checker(scope, sd, max_count).rule(rule, rt.field)
+            diags.extend(found)
+            if any(d.is_error for d in found):
+                continue
+            programs[rt.field] = _COMPILERS[rt.field](rule, scope, sd.key, boosted_keys)
+        if "score" not in programs and not any(r.field == "score" for r in sd.rules):
+            diags.append(warning("SPECIES-NO-SCORE", sd.span,
+                                 f"{sd.id}: no `score` rule; write `score: 0` if it scores nothing"))
+        v = variants.get(sd.key, Counter())
+        halves = sum(v.values())
+        if halves != sd.copies:
+            diags.append(error(
+                "DECK-COPIES", sd.field_spans.get("copies", sd.span),
+                f"{sd.id}: copies says {sd.copies} but the deck holds {halves}",
+                "make `copies` equal the halves of this species in deck.yaml",
+            ))
+        species.append(Species(
+            key=sd.key, id=sd.id, edition=sd.edition, names=sd.names, kind=sd.kind,
+            types=sd.types, tags=_tags(sd, scope, edition, hosts), cost=sd.cost,
+            copies=sd.copies, symbol=sd.symbol, water=sd.water, variants=v,
+            score=programs.get("score"), effect=programs.get("effect"),
+            bonus=programs.get("bonus"), trigger=programs.get("trigger"),
+            placement=programs.get("placement"), modifier=programs.get("modifier"),
+            provisional=sd.provisional, span=sd.span,
+            rule_texts={rt.field: rt for rt in sd.rules},
+        ))
+    if edition.expansion_of is None and edition.setup is None:
+        diags.append(error("EDITION-SETUP", edition.span,
+                           f"standalone edition '{edition.id}' needs a `setup` section"))
+    if edition.expansion_of is not None and edition.expansion_of not in editions:
+        diags.append(error("EDITION-UNKNOWN", edition.span,
+                           f"'{edition.id}' expands unknown edition '{edition.expansion_of}'"))
+    return CompiledEdition(edition, tuple(species), tuple(deck), tuple(diags))
+
+
+@cache
+def _compiled(roots: Roots, edition_id: str) -> CompiledEdition:
+    universe = _load_universe(roots)
+    return compile_edition(universe.editions[edition_id], universe)
+
+
+def build(edition: str, expansions: Iterable[str] = (), roots: Roots | None = None) -> CardSet:
+    """The compiled card set of an edition with expansions; `DiagnosticError` if it is broken."""
+    roots = roots or roots_for()
+    universe = _load_universe(roots)
+    eds = universe.editions
+    if edition not in eds:
+        raise DiagnosticError([error("EDITION-UNKNOWN", None, f"unknown edition '{edition}'",
+                                     f"editions: {', '.join(sorted(eds))}")])
+    base = eds[edition]
+    if base.expansion_of is not None:
+        raise DiagnosticError([error(
+            "EDITION-NOT-STANDALONE", None,
+            f"'{edition}' is an expansion of '{base.expansion_of}'",
+            f"use --edition {base.expansion_of} --with {edition}")])
+    exps = list(dict.fromkeys(expansions))
+    for x in exps:
+        if x not in base.combines_with:
+            raise DiagnosticError([error(
+                "EDITION-COMBINATION", None, f"'{x}' does not combine with '{edition}'",
+                f"'{edition}' combines with: {', '.join(base.combines_with) or 'nothing'}")])
+    order = [edition] + [e for e in base.combines_with if e in exps]
+    compiled = [_compiled(roots, e) for e in order]
+    errors = [d for c in compiled for d in c.diagnostics if d.is_error]
+    errors += [d for d in universe.diagnostics if d.is_error and d.span and any(
+        d.span.file.startswith(eds[e].folder) for e in order)]
+    if errors:
+        raise DiagnosticError(sorted(errors, key=sort_key))
+    species = {s.key: s for c in compiled for s in c.species}
+    hosts = {h.id: h for c in compiled for h in c.edition.hosts}
+    symbols = tuple(s for c in compiled for s in c.edition.symbols)
+    scorepad = tuple(dict.fromkeys(r for c in compiled for r in c.edition.scorepad))
+    assert base.setup is not None
+    return CardSet(
+        editions=tuple(c.edition for c in compiled), species=species, hosts=hosts,
+        symbols=symbols, setup=base.setup, scorepad=scorepad,
+        deck=tuple(card for c in compiled for card in c.deck), flags=base.flags,
+    )
+
+
+def lint(roots: Roots, only: Iterable[str] | None = None) -> list[Diagnostic]:
+    """Every finding for the editions in `only` (default: all), with the other roots as context."""
+    universe = _load_universe(roots)
+    wanted = set(only) if only is not None else set(universe.editions)
+    folders = [universe.editions[e].folder for e in wanted if e in universe.editions]
+    out = [d for d in universe.diagnostics
+           if only is None or d.span is None or any(d.span.file.startswith(f) for f in folders)]
+    for eid in sorted(wanted & set(universe.editions)):
+        out.extend(_compiled(roots, eid).diagnostics)
+    return sorted(out, key=sort_key)

@@ -1,0 +1,469 @@
+"""Checked AST -> plain Python callables.
+
+Each rule is compiled once into closures over precomputed keys, so scoring a forest runs no
+interpretation of the AST: a `2 per bird` becomes one counter lookup and a multiplication.
+Callables that need the player's choices (effects, bonuses, triggers) call the engine through the
+`EffectContext` protocol and know nothing else of it.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Protocol
+
+from compiler.names import NameScope
+from compiler.view import ForestView, Host, Placed
+from dsl import ast
+
+Pred = Callable[[Placed, Placed], bool]  # (card, the card whose rule this is) -> matches
+CountFn = Callable[[Placed, ForestView], int]
+CondFn = Callable[[Placed, ForestView], bool]
+GroupFn = Callable[[Placed, ForestView], int]  # (first card carrying the rule, forest)
+
+_CMP = {">=": operator.ge, ">": operator.gt, "<=": operator.le, "<": operator.lt, "==": operator.eq}
+
+
+# ---- filters -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Query:
+    """A compiled filter: `pred`, plus a fast path when one counter answers the count."""
+
+    pred: Pred
+    fast: tuple[str, str] | None = None  # ("tag"|"species"|"symbol"|"own"|"all", key)
+
+
+def _all(c: Placed, me: Placed) -> bool:
+    return True
+
+
+def compile_filter(f: ast.Filter, scope: NameScope) -> Query:
+    match f:
+        case ast.FCard():
+            return Query(_all, ("all", ""))
+        case ast.FName(name=n):
+            r = scope.resolve(n.text)
+            assert r is not None, n.text
+            if r.kind == "species":
+                key = r.key
+                return Query(lambda c, me: c.key == key, ("species", key))
+            tag = r.key
+            return Query(lambda c, me: tag in c.tags, ("tag", tag))
+        case ast.FSymbol(name=n):
+            sym = n.text
+            return Query(lambda c, me: c.symbol == sym, ("symbol", sym))
+        case ast.FOwnSymbol():
+            return Query(lambda c, me: me.symbol is not None and c.symbol == me.symbol,
+                         ("own", ""))
+        case ast.FOther():
+            return Query(lambda c, me: c is not me)
+        case ast.FNot(item=i):
+            p = compile_filter(i, scope).pred
+            return Query(lambda c, me: not p(c, me))
+        case ast.FAnd(items=items):
+            parts = [compile_filter(i, scope) for i in items if not isinstance(i, ast.FCard)]
+            if not parts:
+                return Query(_all, ("all", ""))
+            if len(parts) == 1:
+                return parts[0]
+            preds = tuple(p.pred for p in parts)
+            return Query(lambda c, me: all(p(c, me) for p in preds))
+        case ast.FOr(items=items):
+            preds = tuple(compile_filter(i, scope).pred for i in items)
+            return Query(lambda c, me: any(p(c, me) for p in preds))
+    raise TypeError(f"not a filter: {f!r}")
+
+
+# ---- counts --------------------------------------------------------------------------------
+def _scope_cards(s: ast.Scope, scope: NameScope) -> Callable[[Placed, ForestView], Iterable[Placed]]:
+    match s.kind:
+        case "forest":
+            return lambda me, v: v.cards
+        case "attached":
+            return lambda me, v: me.host.attached()
+        case "at_host":
+            return lambda me, v: (me.host.card, *me.host.attached())
+        case "below" | "atop":
+            side = "bottom" if s.kind == "below" else "top"
+            hp = compile_filter(s.hosts, scope).pred  # type: ignore[arg-type]
+
+            def on_side(me: Placed, v: ForestView) -> Iterable[Placed]:
+                for h in v.hosts:
+                    if hp(h.card, me):
+                        yield from h.on_side(side)
+
+            return on_side
+    raise ValueError(s.kind)
+
+
+def _fast_forest_count(q: Query) -> CountFn | None:
+    if q.fast is None:
+        return None
+    kind, key = q.fast
+    if kind == "tag":
+        return lambda me, v: v.tag_count.get(key, 0)
+    if kind == "species":
+        return lambda me, v: v.species_count.get(key, 0)
+    if kind == "symbol":
+        return lambda me, v: v.symbol_count.get(key, 0)
+    if kind == "own":
+        return lambda me, v: v.symbol_count.get(me.symbol, 0) if me.symbol else 0
+    if kind == "all":
+        return lambda me, v: len(v.cards)
+    return None
+
+
+def compile_count(c: ast.Count, scope: NameScope, owner: str, boosted: frozenset[str]) -> CountFn:
+    fn = _compile_count(c, scope)
+    if owner in boosted and isinstance(c, ast.CountCards) and c.scope.kind == "forest":
+        pred = compile_filter(c.filter, scope).pred
+        plain = fn
+
+        def boosted_count(me: Placed, v: ForestView) -> int:
+            extra = v.extra.get(owner)
+            n = plain(me, v)
+            if extra:
+                n += sum(k for hc, k in extra if pred(hc, me))
+            return n
+
+        return boosted_count
+    return fn
+
+
+def _compile_count(c: ast.Count, scope: NameScope) -> CountFn:
+    match c:
+        case ast.CountCards(filter=f, scope=s):
+            if s.kind == "cave":
+                return lambda me, v: v.cave
+            q = compile_filter(f, scope)
+            if s.kind == "forest":
+                fast = _fast_forest_count(q)
+                if fast is not None:
+                    return fast
+            cards = _scope_cards(s, scope)
+            pred = q.pred
+            return lambda me, v: sum(1 for x in cards(me, v) if pred(x, me))
+        case ast.CountSpecies(filter=f, scope=s):
+            pred = compile_filter(f, scope).pred
+            cards = _scope_cards(s, scope)
+            return lambda me, v: len({x.key for x in cards(me, v) if x.key and pred(x, me)})
+        case ast.CountSymbols(scope=s):
+            cards = _scope_cards(s, scope)
+            return lambda me, v: len({x.symbol for x in cards(me, v) if x.symbol})
+        case ast.CountFullHosts(hosts=h):
+            hp = compile_filter(h, scope).pred
+            return lambda me, v: sum(1 for x in v.hosts if x.full and hp(x.card, me))
+        case ast.CountHostsWithout(hosts=h, filter=f):
+            hp = compile_filter(h, scope).pred
+            fp = compile_filter(f, scope).pred
+
+            def without(me: Placed, v: ForestView) -> int:
+                return sum(
+                    1 for x in v.hosts
+                    if hp(x.card, me) and not any(fp(y, me) for y in x.on_side("bottom"))
+                )
+
+            return without
+    raise TypeError(f"not a count: {c!r}")
+
+
+# ---- conditions ----------------------------------------------------------------------------
+def compile_condition(
+    c: ast.Condition, scope: NameScope, owner: str, boosted: frozenset[str]
+) -> CondFn:
+    match c:
+        case ast.Compare(count=cnt, op=op, value=value):
+            fn, cmp = compile_count(cnt, scope, owner, boosted), _CMP[op]
+            return lambda me, v: cmp(fn(me, v), value)
+        case ast.Most(count=cnt):
+            fn = compile_count(cnt, scope, owner, boosted)
+
+            def most(me: Placed, v: ForestView) -> bool:
+                mine = fn(me, v)
+                return all(mine >= fn(me, o) for o in v.others)
+
+            return most
+        case ast.HostIs(filter=f):
+            p = compile_filter(f, scope).pred
+            return lambda me, v: p(me.host.card, me)
+        case ast.HostHas(n=n, filter=f):
+            p = compile_filter(f, scope).pred
+
+            def host_has(me: Placed, v: ForestView) -> bool:
+                h: Host = me.host
+                found = 1 if (h.card is not me and p(h.card, me)) else 0
+                found += sum(1 for x in h.attached() if x is not me and p(x, me))
+                return found >= n
+
+            return host_has
+        case ast.Alone(except_=exc):
+            ep = compile_filter(exc, scope).pred if exc is not None else None
+            return lambda me, v: not any(
+                x is not me and not (ep and ep(x, me)) for x in me.host.attached()
+            )
+        case ast.SelfFull() | ast.HostFull():
+            return lambda me, v: me.host.full
+        case ast.Sharing(filter=f):
+            p = compile_filter(f, scope).pred
+            return lambda me, v: me.slot is not None and any(
+                x is not me and p(x, me) for x in me.host.slots[me.slot]
+            )
+    raise TypeError(f"not a condition: {c!r}")
+
+
+# ---- score ---------------------------------------------------------------------------------
+def _lookup(values: tuple[int, ...], n: int) -> int:
+    if n <= 0:
+        return 0
+    return values[min(n, len(values)) - 1]
+
+
+def layered_sets(species_counts: Iterable[int], values: tuple[int, ...]) -> int:
+    """Sets of different species, built in layers: set i holds every species with >= i copies."""
+    counts = sorted((n for n in species_counts if n > 0), reverse=True)
+    total = 0
+    layer = 1
+    while counts and counts[0] >= layer:
+        size = sum(1 for n in counts if n >= layer)
+        total += _lookup(values, size)
+        layer += 1
+    return total
+
+
+@dataclass(frozen=True)
+class ScoreProgram:
+    per_copy: tuple[tuple[ast.ScoreTerm, CountFn], ...]
+    group: tuple[tuple[ast.ScoreTerm, GroupFn], ...]
+    rule: ast.ScoreRule
+
+    def points(self, me: Placed, view: ForestView) -> int:
+        return sum(fn(me, view) for _, fn in self.per_copy)
+
+
+def compile_score(
+    rule: ast.ScoreRule, scope: NameScope, owner: str, boosted: frozenset[str]
+) -> ScoreProgram:
+    per_copy: list[tuple[ast.ScoreTerm, CountFn]] = []
+    group: list[tuple[ast.ScoreTerm, GroupFn]] = []
+    for term in rule.terms:
+        match term:
+            case ast.Flat(points=p):
+                per_copy.append((term, lambda me, v, p=p: p))
+            case ast.Per(k=k, count=cnt):
+                fn = compile_count(cnt, scope, owner, boosted)
+                per_copy.append((term, lambda me, v, fn=fn, k=k: k * fn(me, v)))
+            case ast.Conditional(then=a, cond=cond, otherwise=b):
+                cf = compile_condition(cond, scope, owner, boosted)
+                per_copy.append((term, lambda me, v, cf=cf, a=a, b=b: a if cf(me, v) else b))
+            case ast.PerCopyTable(values=vals, count=cnt):
+                fn = compile_count(cnt, scope, owner, boosted)
+                per_copy.append((term, lambda me, v, fn=fn, vals=vals: _lookup(vals, fn(me, v))))
+            case ast.TotalTable(values=vals, count=cnt):
+                fn = compile_count(cnt, scope, owner, boosted)
+                group.append((term, lambda me, v, fn=fn, vals=vals: _lookup(vals, fn(me, v))))
+            case ast.Sets(filter=f, values=vals):
+                pred = compile_filter(f, scope).pred
+
+                def sets(me: Placed, v: ForestView, pred=pred, vals=vals) -> int:
+                    counts: dict[str, int] = {}
+                    for x in v.cards:
+                        if x.key is not None and pred(x, x):
+                            counts[x.key] = counts.get(x.key, 0) + 1
+                    return layered_sets(counts.values(), vals)
+
+                group.append((term, sets))
+    return ScoreProgram(tuple(per_copy), tuple(group), rule)
+
+
+# ---- effects -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class AmountFn:
+    kind: str  # "n" | "up_to" | "any" | "all"
+    n: Callable[[EffectContext], int]
+
+
+class EffectContext(Protocol):
+    """What a compiled effect asks of the engine; the engine decides through its players."""
+
+    card: Placed
+    view: ForestView
+
+    def draw(self, n: int) -> None: ...
+    def draw_split(self, n: int, to_cave: int) -> None: ...
+    def move(self, amount: AmountFn, pred: Pred, source: str, target: str,
+             draw_as_many: bool) -> None: ...
+    def extra_turn(self) -> None: ...
+    def free_play(self, amount: AmountFn, pred: Pred, with_effect: bool) -> None: ...
+    def rummage(self, pred: Pred, reveal: int) -> None: ...
+    def play_as(self, amount: AmountFn, pred: Pred, host: str) -> None: ...
+    def play_paying(self) -> None: ...
+
+
+Run = Callable[[EffectContext], None]
+
+
+def _amount(a: ast.Amount, scope: NameScope, owner: str, boosted: frozenset[str]) -> AmountFn:
+    if a.kind == "per":
+        fn = compile_count(a.per, scope, owner, boosted)  # type: ignore[arg-type]
+        k = a.n
+        return AmountFn("n", lambda ctx: k * fn(ctx.card, ctx.view))
+    n = a.n
+    return AmountFn(a.kind, lambda ctx: n)
+
+
+def compile_action(a: ast.Action, scope: NameScope, owner: str, boosted: frozenset[str]) -> Run:
+    match a:
+        case ast.Draw(n=n, per=None):
+            return lambda ctx: ctx.draw(n)
+        case ast.Draw(n=n, per=per):
+            fn = compile_count(per, scope, owner, boosted)
+            return lambda ctx: ctx.draw(n * fn(ctx.card, ctx.view))
+        case ast.DrawSplit(n=n, to_cave=k):
+            return lambda ctx: ctx.draw_split(n, k)
+        case ast.Take(amount=am, filter=f):
+            amt = _amount(am, scope, owner, boosted)
+            pred = compile_filter(f, scope).pred if f is not None else _all
+            return lambda ctx: ctx.move(amt, pred, "clearing", "hand", False)
+        case ast.Move(amount=am, filter=f, source=src, target=dst, draw_as_many=dam):
+            amt = _amount(am, scope, owner, boosted)
+            pred = compile_filter(f, scope).pred if f is not None else _all
+            return lambda ctx: ctx.move(amt, pred, src, dst, dam)
+        case ast.Again():
+            return lambda ctx: ctx.extra_turn()
+        case ast.IfAction(cond=cond, action=inner):
+            cf = compile_condition(cond, scope, owner, boosted)
+            run = compile_action(inner, scope, owner, boosted)
+
+            def conditional(ctx: EffectContext) -> None:
+                if cf(ctx.card, ctx.view):
+                    run(ctx)
+
+            return conditional
+        case ast.FreePlay(amount=am, filter=f, with_effect=we):
+            amt = _amount(am, scope, owner, boosted)
+            pred = compile_filter(f, scope).pred
+            return lambda ctx: ctx.free_play(amt, pred, we)
+        case ast.Rummage(filter=f, reveal=n):
+            pred = compile_filter(f, scope).pred
+            return lambda ctx: ctx.rummage(pred, n)
+        case ast.PlayAs(amount=am, filter=f, host=h):
+            amt = _amount(am, scope, owner, boosted)
+            pred = compile_filter(f, scope).pred if f is not None else _all
+            host = h.text
+            return lambda ctx: ctx.play_as(amt, pred, host)
+        case ast.PlayPaying():
+            return lambda ctx: ctx.play_paying()
+    raise TypeError(f"not an action: {a!r}")
+
+
+def compile_actions(
+    actions: tuple[ast.Action, ...], scope: NameScope, owner: str, boosted: frozenset[str]
+) -> Run:
+    runs = tuple(compile_action(a, scope, owner, boosted) for a in actions)
+
+    def run_all(ctx: EffectContext) -> None:
+        for r in runs:
+            r(ctx)
+
+    return run_all
+
+
+@dataclass(frozen=True)
+class EffectProgram:
+    run: Run
+    rule: ast.EffectRule
+
+
+@dataclass(frozen=True)
+class TriggerProgram:
+    verb: str
+    matches: Pred  # the card played or placed
+    where_side: str | None
+    where_host: Pred | None
+    run: Run
+    next_turn: bool
+    optional: bool
+    rule: ast.TriggerRule
+
+
+def compile_trigger(
+    rule: ast.TriggerRule, scope: NameScope, owner: str, boosted: frozenset[str]
+) -> TriggerProgram:
+    return TriggerProgram(
+        verb=rule.verb,
+        matches=compile_filter(rule.filter, scope).pred,
+        where_side=rule.where_side,
+        where_host=compile_filter(rule.where_hosts, scope).pred if rule.where_hosts else None,
+        run=compile_actions(rule.actions, scope, owner, boosted),
+        next_turn=rule.next_turn,
+        optional=rule.optional,
+        rule=rule,
+    )
+
+
+# ---- placement -----------------------------------------------------------------------------
+def _limit(a: ast.Amount) -> int | None:
+    """How many more cards an amount allows; None means any number."""
+    return None if a.kind in ("any", "all") else a.n
+
+
+@dataclass(frozen=True)
+class PlacementProgram:
+    share: tuple[tuple[int | None, Pred], ...]  # later cards may join this card's slot
+    lets: tuple[tuple[int | None, Pred, str | None], ...]  # cards may stack at this host's slot
+    only_on: tuple[Pred, ...]  # over the host card
+    not_on: tuple[Pred, ...]
+    joining: Pred | None  # must join a slot holding a match
+    max_per_host: int | None
+    slot_overrides: tuple[tuple[str, int, Pred], ...]  # (side, capacity, accepts)
+    rule: ast.PlacementRule
+
+
+def compile_placement(rule: ast.PlacementRule, scope: NameScope) -> PlacementProgram:
+    share, lets, only_on, not_on, overrides = [], [], [], [], []
+    joining, max_per_host = None, None
+    for s in rule.stmts:
+        match s:
+            case ast.Share(amount=a, filter=f):
+                share.append((_limit(a), compile_filter(f, scope).pred))
+            case ast.Lets(amount=a, filter=f, slot=slot):
+                lets.append((_limit(a), compile_filter(f, scope).pred,
+                             slot.text if slot else None))
+            case ast.OnlyOn(filter=f):
+                only_on.append(compile_filter(f, scope).pred)
+            case ast.NotOn(filter=f):
+                not_on.append(compile_filter(f, scope).pred)
+            case ast.Joining(filter=f):
+                joining = compile_filter(f, scope).pred
+            case ast.MaxPerHost(n=n):
+                max_per_host = n
+            case ast.SlotOverride(side=side, capacity=cap, filter=f):
+                overrides.append((side.text, cap, compile_filter(f, scope).pred))
+    return PlacementProgram(tuple(share), tuple(lets), tuple(only_on), tuple(not_on), joining,
+                            max_per_host, tuple(overrides), rule)
+
+
+# ---- modifiers -----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ModifierProgram:
+    counts_as: tuple[tuple[int, tuple[str, ...], Pred], ...]  # (n, owner keys, host predicate)
+    double_below: tuple[Pred, ...]
+    rule: ast.ModifierRule
+
+
+def compile_modifier(rule: ast.ModifierRule, scope: NameScope) -> ModifierProgram:
+    counts_as, double = [], []
+    for s in rule.stmts:
+        match s:
+            case ast.CountsAs(n=n, what=what, for_=owners):
+                keys = []
+                for o in owners:
+                    r = scope.resolve(o.text)
+                    assert r is not None
+                    keys.append(r.key)
+                hp = compile_filter(ast.FName(what, what.span), scope).pred
+                counts_as.append((n, tuple(keys), hp))
+            case ast.DoubleBelow(filter=f):
+                double.append(compile_filter(f, scope).pred)
+    return ModifierProgram(tuple(counts_as), tuple(double), rule)

@@ -1,0 +1,251 @@
+"""Edition folders -> `EditionDef`s: read the YAML, validate it, keep every position.
+
+Loading never raises for bad content: it returns what it could read plus diagnostics, so `grove
+lint` can report every problem of a card set in one run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+from compiler import schemas
+from compiler.model import (
+    DeckCard,
+    EditionDef,
+    Half,
+    HostKind,
+    RuleText,
+    Setup,
+    SlotDef,
+    SpeciesDef,
+    Symbol,
+)
+from compiler.yaml_source import Document, load
+from dsl.diagnostics import Diagnostic, DiagnosticError, Span, error
+from dsl.parser import FIELDS
+
+EDITION_FILE = "edition.yaml"
+DECK_FILE = "deck.yaml"
+
+
+@dataclass
+class Loaded:
+    edition: EditionDef | None
+    diagnostics: list[Diagnostic]
+
+
+def _names(value: Any) -> MappingProxyType:
+    return MappingProxyType({str(k): str(v) for k, v in (value or {}).items()})
+
+
+def provisional_marks(doc: Document) -> Iterator[tuple[Span, str]]:
+    """Every `provisional:` key in a document, wherever it sits."""
+
+    def walk(node: Any, path: list[Any]) -> Iterator[tuple[Span, str]]:
+        if isinstance(node, CommentedMap):
+            for k, v in node.items():
+                if k == "provisional" and isinstance(v, str):
+                    yield doc.span([*path, k], key=True), str(v)
+                else:
+                    yield from walk(v, [*path, k])
+        elif isinstance(node, CommentedSeq):
+            for i, v in enumerate(node):
+                yield from walk(v, [*path, i])
+
+    yield from walk(doc.data, [])
+
+
+def _read(path: Path, schema: str, diags: list[Diagnostic]) -> Document | None:
+    try:
+        doc = load(path)
+    except DiagnosticError as exc:
+        diags.extend(exc.diagnostics)
+        return None
+    if not isinstance(doc.data, CommentedMap):
+        diags.append(error("SCHEMA-TYPE", Span(str(path), 1, 1), "expected a mapping at the top"))
+        return None
+    found = schemas.validate(doc, schema)
+    diags.extend(found)
+    return None if found else doc
+
+
+def _symbols(doc: Document, edition: str) -> list[Symbol]:
+    out = []
+    for kind, table in (doc.data.get("symbols") or {}).items():
+        for sid, entry in table.items():
+            out.append(
+                Symbol(
+                    id=str(sid),
+                    kind=str(kind),
+                    edition=edition,
+                    names=_names(entry.get("names")),
+                    plural=_names(entry.get("plural") or entry.get("names")),
+                    implies=tuple(entry.get("implies") or ()),
+                    span=doc.span(["symbols", kind, sid], key=True),
+                    provisional=entry.get("provisional"),
+                )
+            )
+    return out
+
+
+def _hosts(doc: Document, edition: str) -> list[HostKind]:
+    out = []
+    for hid, h in (doc.data.get("hosts") or {}).items():
+        slots = tuple(
+            SlotDef(
+                id=str(s["id"]),
+                side=str(s["side"]),
+                capacity=int(s.get("capacity", 1)),
+                water=bool(s.get("water", False)),
+                dry=bool(s.get("dry", False)),
+            )
+            for s in h["slots"]
+        )
+        out.append(
+            HostKind(
+                id=str(hid),
+                edition=edition,
+                names=_names(h.get("names")),
+                from_kind=h.get("from"),
+                face_down=bool(h.get("face_down", False)),
+                types=tuple(h.get("types") or ()),
+                play=h.get("play"),
+                reveal=int(h.get("reveal", 0)),
+                category=str(h["category"]),
+                slots=slots,
+                span=doc.span(["hosts", hid], key=True),
+            )
+        )
+    return out
+
+
+def _setup(doc: Document) -> Setup | None:
+    s = doc.data.get("setup")
+    if s is None:
+        return None
+    removed = tuple(
+        (frozenset(r["with"]), MappingProxyType({int(k): int(v) for k, v in r["counts"].items()}))
+        for r in s["removed"]
+    )
+    return Setup(
+        hand_size=int(s["hand_size"]),
+        hand_limit=int(s["hand_limit"]),
+        clearing_limit=int(s["clearing_limit"]),
+        winter_cards=int(s["winter_cards"]),
+        caves=int(s.get("caves", 0)),
+        cave_points=int(s.get("cave_points", 1)),
+        removed=removed,
+        span=doc.span(["setup"], key=True),
+    )
+
+
+def _species(doc: Document, edition: str) -> list[SpeciesDef]:
+    out = []
+    for i, sp in enumerate(doc.data["species"]):
+        base = ["species", i]
+        rules = []
+        spans = {}
+        for f in FIELDS:
+            if f in sp:
+                line, col = doc.text_origin([*base, f])
+                rules.append(RuleText(f, str(sp[f]), doc.path, line, col))
+        for f in sp:
+            spans[str(f)] = doc.span([*base, f])
+        out.append(
+            SpeciesDef(
+                key=f"{edition}:{sp['id']}",
+                id=str(sp["id"]),
+                edition=edition,
+                names=_names(sp["names"]),
+                kind=str(sp["kind"]),
+                types=tuple(sp["types"]),
+                groups=tuple(sp.get("groups") or ()),
+                symbol=sp.get("symbol"),
+                cost=int(sp["cost"]),
+                copies=int(sp["copies"]),
+                water=bool(sp.get("water", False)),
+                rules=tuple(rules),
+                provisional=sp.get("provisional"),
+                span=doc.span([*base, "id"]),
+                field_spans=MappingProxyType(spans),
+            )
+        )
+    return out
+
+
+def _deck(doc: Document) -> list[DeckCard]:
+    out = []
+    for i, c in enumerate(doc.data["cards"]):
+        halves = []
+        if "card" in c:
+            halves.append(Half(str(c["card"]), None, c.get("symbol"), doc.span(["cards", i, "card"])))
+        for side in ("top", "bottom", "left", "right"):
+            if side in c:
+                sp, sym = c[side]
+                halves.append(Half(str(sp), side, str(sym), doc.span(["cards", i, side])))
+        out.append(DeckCard(tuple(halves), int(c.get("count", 1)), doc.span(["cards", i])))
+    return out
+
+
+def load_edition(folder: str | Path) -> Loaded:
+    """Read one edition folder: `edition.yaml`, `deck.yaml` and every species file beside them."""
+    folder = Path(folder)
+    diags: list[Diagnostic] = []
+    ed_path = folder / EDITION_FILE
+    if not ed_path.is_file():
+        diags.append(error("EDITION-MISSING", Span(str(ed_path), 1, 1),
+                           f"{folder} has no {EDITION_FILE}"))
+        return Loaded(None, diags)
+    doc = _read(ed_path, "edition", diags)
+    if doc is None:
+        return Loaded(None, diags)
+    eid = str(doc.data["id"])
+    marks = list(provisional_marks(doc))
+    edition = EditionDef(
+        id=eid,
+        names=_names(doc.data["names"]),
+        standalone=bool(doc.data.get("standalone", False)),
+        expansion_of=doc.data.get("expansion_of"),
+        combines_with=tuple(doc.data.get("combines_with") or ()),
+        card_symbol=doc.data.get("card_symbol"),
+        symbols=tuple(_symbols(doc, eid)),
+        hosts=tuple(_hosts(doc, eid)),
+        setup=_setup(doc),
+        scorepad=tuple(doc.data.get("scorepad") or ()),
+        flags=MappingProxyType(dict(doc.data.get("rules") or {})),
+        folder=str(folder),
+        span=doc.span(["id"]),
+    )
+    species: list[SpeciesDef] = []
+    deck: list[DeckCard] = []
+    for path in sorted(folder.glob("*.yaml")):
+        if path.name == EDITION_FILE:
+            continue
+        schema = "deck" if path.name == DECK_FILE else "cardset"
+        d = _read(path, schema, diags)
+        if d is None:
+            continue
+        if str(d.data["edition"]) != eid:
+            diags.append(error(
+                "EDITION-MISMATCH", d.span(["edition"]),
+                f"file says edition '{d.data['edition']}' but lies in the folder of '{eid}'",
+                f"write `edition: {eid}`",
+            ))
+            continue
+        marks.extend(provisional_marks(d))
+        if schema == "deck":
+            deck.extend(_deck(d))
+        else:
+            species.extend(_species(d, eid))
+    if not (folder / DECK_FILE).is_file():
+        diags.append(error("DECK-MISSING", Span(str(ed_path), 1, 1),
+                           f"edition '{eid}' has no {DECK_FILE}",
+                           "list the physical cards of the edition in deck.yaml"))
+    edition = replace(edition, species=tuple(species), deck=tuple(deck), provisional=tuple(marks))
+    return Loaded(edition, diags)

@@ -1,0 +1,104 @@
+"""JSON Schema validation of YAML documents, with every error placed at its YAML line and column.
+
+The schemas under `schema/` are the published contract for editors; validating against them here
+(rather than re-checking shapes by hand) keeps editor and linter in agreement.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from functools import cache
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError, best_match
+from referencing import Registry, Resource
+
+from compiler.yaml_source import Document, plain
+from dsl.diagnostics import Diagnostic, error
+from schema import SCHEMA_DIR
+
+SCHEMAS = ("edition", "deck", "cardset", "forest", "common")
+
+
+@cache
+def _registry() -> Registry:
+    resources = []
+    for name in SCHEMAS:
+        doc = json.loads((SCHEMA_DIR / f"{name}.schema.json").read_text(encoding="utf-8"))
+        resources.append((f"{name}.schema.json", Resource.from_contents(doc)))
+        resources.append((doc["$id"], Resource.from_contents(doc)))
+    return Registry().with_resources(resources)
+
+
+@cache
+def validator(name: str) -> Draft202012Validator:
+    doc = json.loads((SCHEMA_DIR / f"{name}.schema.json").read_text(encoding="utf-8"))
+    return Draft202012Validator(doc, registry=_registry())
+
+
+def _leaf(err: ValidationError) -> ValidationError:
+    """For oneOf/anyOf, the most specific reason among the alternatives."""
+    while err.validator in ("oneOf", "anyOf") and err.context:
+        deeper = best_match(err.context)
+        if deeper is None or deeper is err:
+            break
+        err = deeper
+    return err
+
+
+def _describe(err: ValidationError, doc: Document) -> Diagnostic:
+    path = list(err.absolute_path)
+    where = ".".join(str(p) for p in path) or "document"
+    if err.validator == "required":
+        missing = err.message.split("'")[1] if "'" in err.message else err.message
+        return error(
+            "SCHEMA-REQUIRED", doc.span(path, key=True), f"{where}: missing field '{missing}'",
+            f"add `{missing}:`",
+        )
+    if err.validator == "additionalProperties" and isinstance(err.instance, dict):
+        known = set(err.schema.get("properties", {}))
+        extra = sorted(k for k in err.instance if k not in known)
+        name = extra[0] if extra else "?"
+        close = difflib.get_close_matches(name, sorted(known), n=1)
+        hint = f"did you mean '{close[0]}'?" if close else (
+            f"known fields: {', '.join(sorted(known))}" if known else None
+        )
+        return error(
+            "SCHEMA-UNKNOWN-FIELD", doc.span([*path, name], key=True),
+            f"{where}: unknown field '{name}'", hint,
+        )
+    if err.validator == "type":
+        return error(
+            "SCHEMA-TYPE", doc.span(path), f"{where}: expected {err.validator_value}, "
+            f"found {type(err.instance).__name__} {err.instance!r}"[:200],
+        )
+    if err.validator == "enum":
+        choices = ", ".join(map(str, err.validator_value))
+        close = difflib.get_close_matches(str(err.instance), [str(c) for c in err.validator_value], 1)
+        return error(
+            "SCHEMA-ENUM", doc.span(path), f"{where}: {err.instance!r} is not one of {choices}",
+            f"did you mean '{close[0]}'?" if close else None,
+        )
+    if err.validator == "pattern" or (err.validator == "propertyNames"):
+        return error(
+            "SCHEMA-PATTERN", doc.span(path, key=err.validator == "propertyNames"),
+            f"{where}: {err.instance!r} is not a valid name",
+            "ids are lower_snake_case: letters, digits and underscores, starting with a letter",
+        )
+    return error("SCHEMA-VALUE", doc.span(path), f"{where}: {err.message}"[:300])
+
+
+def validate(doc: Document, schema: str) -> list[Diagnostic]:
+    """Every schema violation of `doc`, one diagnostic per place, in document order."""
+    data = plain(doc.data)
+    seen: set[tuple[str, ...]] = set()
+    out: list[Diagnostic] = []
+    for err in sorted(validator(schema).iter_errors(data), key=lambda e: list(map(str, e.path))):
+        leaf = _leaf(err)
+        key = tuple(map(str, leaf.absolute_path)) + (str(leaf.validator),)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(_describe(leaf, doc))
+    return out

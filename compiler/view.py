@@ -1,0 +1,144 @@
+"""The read-only forest that compiled rules score: hosts, the cards in their slots, the cave.
+
+Built once per forest per scoring, with the counters that most rules need (by tag, species and
+tree symbol) precomputed, so a compiled `2 per bird` is one dictionary lookup. The engine builds
+the same view from its game state; the compiler never sees the engine.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from compiler.model import HostKind
+
+if TYPE_CHECKING:
+    from compiler.cardset import Species
+
+
+class Placed:
+    """One visible card in a forest: a host card, or a card in a host's slot."""
+
+    __slots__ = ("species", "key", "symbol", "tags", "host", "slot", "side", "index")
+
+    def __init__(
+        self,
+        species: Species | None,
+        symbol: str | None,
+        tags: frozenset[str],
+        host: Host,
+        slot: str | None,
+        side: str | None,
+    ):
+        self.species = species
+        self.key = species.key if species is not None else None
+        self.symbol = symbol
+        self.tags = tags
+        self.host = host
+        self.slot = slot  # None for the host card itself
+        self.side = side
+        self.index = -1
+
+    @property
+    def is_host(self) -> bool:
+        return self.slot is None
+
+    def __repr__(self) -> str:
+        where = "host" if self.slot is None else self.slot
+        return f"Placed({self.key or self.host.kind.id}, {self.symbol}, {where})"
+
+
+class Host:
+    __slots__ = ("kind", "card", "slots", "index", "_attached")
+
+    def __init__(self, kind: HostKind, index: int):
+        self.kind = kind
+        self.index = index
+        self.card: Placed = None  # type: ignore[assignment]  # set right after construction
+        self.slots: dict[str, list[Placed]] = {s.id: [] for s in kind.slots}
+        self._attached: tuple[Placed, ...] | None = None
+
+    def attached(self) -> tuple[Placed, ...]:
+        if self._attached is None:
+            self._attached = tuple(c for cards in self.slots.values() for c in cards)
+        return self._attached
+
+    def on_side(self, side: str) -> Iterable[Placed]:
+        for s in self.kind.slots:
+            if s.side == side:
+                yield from self.slots[s.id]
+
+    @property
+    def full(self) -> bool:
+        return all(self.slots[s.id] for s in self.kind.slots)
+
+
+@dataclass
+class HostSpec:
+    """What a forest holds at one host, as the scorer or engine hands it over."""
+
+    kind: HostKind
+    species: Species | None
+    symbol: str | None
+    slots: dict[str, list[tuple[Species, str | None]]]
+
+
+class ForestView:
+    __slots__ = (
+        "hosts", "cards", "cave", "tag_count", "species_count", "symbol_count", "others",
+        "extra", "name",
+    )
+
+    def __init__(self, hosts: list[Host], cave: int, name: str = ""):
+        self.hosts = hosts
+        self.name = name
+        self.cave = cave
+        cards: list[Placed] = []
+        for h in hosts:
+            cards.append(h.card)
+            cards.extend(h.attached())
+        for i, c in enumerate(cards):
+            c.index = i
+        self.cards = cards
+        tags: Counter[str] = Counter()
+        species: Counter[str] = Counter()
+        symbols: Counter[str] = Counter()
+        for c in cards:
+            tags.update(c.tags)
+            if c.key is not None:
+                species[c.key] += 1
+            if c.symbol is not None:
+                symbols[c.symbol] += 1
+        self.tag_count = tags
+        self.species_count = species
+        self.symbol_count = symbols
+        self.others: list[ForestView] = []
+        # owner species key -> [(host card, n)]: the `host counts as n more ...` modifiers
+        self.extra: dict[str, list[tuple[Placed, int]]] = {}
+        for c in cards:
+            if c.species is not None and c.species.counts_as:
+                for n, owners, host_pred in c.species.counts_as:
+                    hc = c.host.card
+                    if c.slot is not None and host_pred(hc, c):
+                        for owner in owners:
+                            self.extra.setdefault(owner, []).append((hc, n))
+
+    @classmethod
+    def build(cls, specs: list[HostSpec], cave: int = 0, name: str = "") -> ForestView:
+        hosts = []
+        for i, spec in enumerate(specs):
+            host = Host(spec.kind, i)
+            if spec.species is not None:
+                tags = spec.species.tags
+            else:
+                tags = frozenset(spec.kind.types) | {spec.kind.id}
+            host.card = Placed(spec.species, spec.symbol, tags, host, None, None)
+            for slot_id, cards in spec.slots.items():
+                side = spec.kind.slot(slot_id).side
+                host.slots[slot_id] = [
+                    Placed(sp, sym, sp.tags, host, slot_id, side) for sp, sym in cards
+                ]
+            hosts.append(host)
+        return cls(hosts, cave, name)

@@ -1,0 +1,158 @@
+"""YAML documents that remember where every key and value came from.
+
+ruamel.yaml's round-trip loader keeps line and column on every mapping and sequence; this module
+turns those into `Span`s so schema and rule errors point at the author's own text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.scalarstring import (
+    DoubleQuotedScalarString,
+    FoldedScalarString,
+    LiteralScalarString,
+    SingleQuotedScalarString,
+)
+
+from dsl.diagnostics import DiagnosticError, Span, error
+
+PathKey = str | int
+
+
+@dataclass(frozen=True)
+class Document:
+    path: str
+    data: Any
+    lines: tuple[str, ...]
+
+    def span(self, path: Sequence[PathKey], *, key: bool = False) -> Span:
+        """Where the value at `path` (or its key, with `key=True`) starts; the nearest parent if
+        the value itself is absent, so a missing field points at the mapping that lacks it."""
+        node = self.data
+        line, col = 0, 0
+        for i, step in enumerate(path):
+            last = i == len(path) - 1
+            if isinstance(node, CommentedMap) and step in node:
+                if last and key:
+                    line, col = node.lc.key(step)
+                else:
+                    line, col = node.lc.value(step)
+                node = node[step]
+            elif isinstance(node, CommentedSeq) and isinstance(step, int) and step < len(node):
+                line, col = node.lc.item(step)
+                node = node[step]
+            else:
+                break
+        end_col = None
+        if 0 <= line < len(self.lines):
+            text = self.lines[line]
+            token = _token_at(text, col)
+            end_col = col + 1 + len(token) if token else None
+        return Span(self.path, line + 1, col + 1, line + 1 if end_col else None, end_col)
+
+    def text_origin(self, path: Sequence[PathKey]) -> tuple[int, int]:
+        """(line, col) where the characters of the string at `path` begin in the file."""
+        span = self.span(path)
+        value = self.get(path)
+        if isinstance(value, (LiteralScalarString, FoldedScalarString)):
+            nxt = span.line  # block scalar: text starts on the following line
+            if nxt < len(self.lines):
+                body = self.lines[nxt]
+                return nxt + 1, len(body) - len(body.lstrip()) + 1
+        if isinstance(value, (DoubleQuotedScalarString, SingleQuotedScalarString)):
+            return span.line, span.col + 1
+        return span.line, span.col
+
+    def get(self, path: Sequence[PathKey]) -> Any:
+        node = self.data
+        for step in path:
+            node = node[step]
+        return node
+
+
+def _token_at(text: str, col: int) -> str:
+    rest = text[col:]
+    if not rest:
+        return ""
+    if rest[0] in "{[":
+        return rest[0]
+    out = []
+    for ch in rest:
+        if ch in ",}]#" or ch.isspace() and not out:
+            break
+        if ch.isspace():
+            break
+        out.append(ch)
+    return "".join(out).rstrip(":")
+
+
+def _yaml() -> YAML:
+    y = YAML(typ="rt")
+    y.preserve_quotes = True
+    y.allow_duplicate_keys = False
+    return y
+
+
+def load(path: str | Path) -> Document:
+    """Read a YAML (or JSON) file; a malformed file raises `DiagnosticError` (YAML-SYNTAX)."""
+    p = str(path)
+    try:
+        raw = Path(p).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise DiagnosticError([error("IO-NOT-FOUND", None, f"{p}: no such file")]) from None
+    except IsADirectoryError:
+        raise DiagnosticError([error("IO-NOT-FOUND", None, f"{p}: is a directory")]) from None
+    except UnicodeDecodeError as exc:
+        raise DiagnosticError(
+            [error("IO-ENCODING", Span(p, 1, 1), f"not UTF-8 text ({exc.reason})")]
+        ) from None
+    except OSError as exc:
+        raise DiagnosticError([error("IO-READ", None, f"{p}: {exc.strerror}")]) from None
+    return loads(raw, p)
+
+
+def loads(raw: str, path: str = "<string>") -> Document:
+    lines = tuple(raw.splitlines())
+    try:
+        data = _yaml().load(raw)
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        problem = (exc.problem or exc.context or "malformed YAML").strip()
+        hint = None
+        if "duplicate key" in problem or "found duplicate key" in str(exc):
+            hint = "each key may appear once in a mapping"
+        elif "tab" in problem:
+            hint = "indent with spaces, not tabs"
+        elif "mapping values are not allowed" in problem:
+            hint = "a value containing ': ' must be quoted"
+        raise DiagnosticError(
+            [error("YAML-SYNTAX", Span(path, line, col), problem, hint)]
+        ) from None
+    except YAMLError as exc:
+        raise DiagnosticError([error("YAML-SYNTAX", Span(path, 1, 1), str(exc))]) from None
+    return Document(path, data, lines)
+
+
+def plain(node: Any) -> Any:
+    """The document as builtins (dict, list, str, int, bool, None) for schema validation."""
+    if isinstance(node, dict):
+        return {str(k): plain(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [plain(v) for v in node]
+    if isinstance(node, str):
+        return str(node)
+    if isinstance(node, bool):
+        return bool(node)
+    if isinstance(node, int):
+        return int(node)
+    if isinstance(node, float):
+        return float(node)
+    return node

@@ -1,0 +1,233 @@
+"""Which cards may sit where: slot sides, water, capacity and sharing, card placement rules.
+
+One module answers both questions, "may this card go into this slot now?" (the engine, during a
+game) and "is this finished forest legal?" (`grove score`), so the two can never disagree.
+Everything it knows comes from the edition's host declarations and the cards' compiled
+`placement` programs.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from compiler.cardset import CardSet, Species
+from compiler.model import HostKind, SlotDef
+from compiler.view import Placed
+from dsl import ast
+from dsl.diagnostics import Diagnostic, error
+from engine.forest import CardRef, HostEntry, PlayerForest
+
+
+@dataclass(frozen=True)
+class Refusal:
+    code: str
+    message: str
+    hint: str | None = None
+
+
+def _accepts(slot: SlotDef, sp: Species) -> Refusal | None:
+    if sp.kind != "dweller":
+        return Refusal("FOREST-NOT-DWELLER", f"{sp.id} is a {sp.kind}, not a card for a slot")
+    if slot.side not in sp.sides:
+        sides = ", ".join(sp.sides) or "none"
+        return Refusal("FOREST-WRONG-SIDE", f"{sp.id} has no {slot.side} half (its halves: {sides})")
+    if slot.water and not sp.water:
+        return Refusal("FOREST-WATER", f"{sp.id} has no water requirement: slot {slot.id} takes "
+                       "only water cards")
+    if slot.dry and sp.water:
+        return Refusal("FOREST-WATER", f"{sp.id} needs water: slot {slot.id} takes no water cards")
+    return None
+
+
+def _host_cards(host_card: Placed) -> list[Placed]:
+    return [host_card, *host_card.host.attached()]
+
+
+def _side_override(host_card: Placed, side: str):
+    """The (capacity, accepts) a card at this host sets for a whole side, if any."""
+    for c in _host_cards(host_card):
+        p = c.species.placement if c.species else None
+        for s, cap, pred in p.slot_overrides if p else ():
+            if s == side:
+                return cap, pred, c
+    return None
+
+
+def _stack_ok(cards: list[Placed], slot: SlotDef, host_card: Placed) -> bool:
+    """Whether the cards beyond the slot's capacity are allowed by a sharing rule."""
+    extra = cards[slot.capacity:]
+    if not extra:
+        return True
+    first = cards[0]
+    # a) the first card lets later cards of a kind join it
+    p = first.species.placement if first.species else None
+    for limit, pred in p.share if p else ():
+        if all(pred(x, first) for x in extra) and (limit is None or len(extra) <= limit):
+            return True
+    # b) a card at the host lets cards of a kind stack in this slot
+    for c in _host_cards(host_card):
+        pc = c.species.placement if c.species else None
+        for limit, pred, where in pc.lets if pc else ():
+            if where not in (None, slot.id, slot.side):
+                continue
+            if all(pred(x, c) for x in cards) and (limit is None or len(extra) <= limit):
+                return True
+    # c) each extra card joins a slot that holds a match
+    def joins(x: Placed) -> bool:
+        px = x.species.placement if x.species else None
+        return bool(px and px.joining and any(px.joining(y, x) for y in cards if y is not x))
+
+    return all(joins(x) for x in extra)
+
+
+def card_refusal(card: Placed, slot: SlotDef) -> Refusal | None:
+    """Why `card`, placed in `slot` of its host, is not allowed there (None if it is)."""
+    sp = card.species
+    assert sp is not None
+    host_card = card.host.card
+    why = _accepts(slot, sp)
+    if why:
+        return why
+    p = sp.placement
+    if p:
+        for pred in p.only_on:
+            if not pred(host_card, card):
+                return Refusal("FOREST-PLACEMENT",
+                               f"{sp.id} may not go on {card.host.kind.id} "
+                               f"({_rule(p.rule)})")
+        for pred in p.not_on:
+            if pred(host_card, card):
+                return Refusal("FOREST-PLACEMENT",
+                               f"{sp.id} may not go on {card.host.kind.id} ({_rule(p.rule)})")
+        if p.joining and not any(p.joining(y, card) for y in card.host.slots[slot.id]
+                                 if y is not card):
+            return Refusal("FOREST-PLACEMENT",
+                           f"{sp.id} must join a slot that already holds a match "
+                           f"({_rule(p.rule)})")
+        if p.max_per_host is not None:
+            same = sum(1 for y in card.host.attached() if y.key == sp.key)
+            if same > p.max_per_host:
+                return Refusal("FOREST-PLACEMENT",
+                               f"at most {p.max_per_host} {sp.id} per host ({_rule(p.rule)})")
+    override = _side_override(host_card, slot.side)
+    if override is not None:
+        cap, pred, owner = override
+        if not pred(card, owner):
+            return Refusal("FOREST-PLACEMENT",
+                           f"the {slot.side} side of this host takes only what "
+                           f"{owner.species.id} allows")
+    return None
+
+
+def _rule(rule: ast.PlacementRule) -> str:
+    return "its placement rule"
+
+
+def slot_refusal(host_card: Placed, slot: SlotDef) -> Refusal | None:
+    """Whether the slot's current cards respect capacity and sharing."""
+    cards = host_card.host.slots[slot.id]
+    override = _side_override(host_card, slot.side)
+    if override is not None:
+        cap = override[0]
+        on_side = list(host_card.host.on_side(slot.side))
+        if len(on_side) > cap:
+            return Refusal("FOREST-SLOT-FULL",
+                           f"the {slot.side} side holds {len(on_side)} cards; at most {cap}")
+        return None
+    if len(cards) > slot.capacity and not _stack_ok(cards, slot, host_card):
+        return Refusal("FOREST-SLOT-FULL",
+                       f"slot {slot.id} holds {len(cards)} cards; it takes {slot.capacity} "
+                       "and no rule lets these share it",
+                       "only cards whose rules allow it share a slot (European Hares, toads, ...)")
+    return None
+
+
+def _where(player: PlayerForest, index: int, host: HostEntry, slot: str | None) -> str:
+    s = f"{player.name}, host {index + 1} ({host.label})"
+    return s + (f", slot {slot}" if slot else "")
+
+
+def reads_symbols(sp: Species) -> bool:
+    from dataclasses import fields, is_dataclass
+
+    def walk(node: object) -> bool:
+        if isinstance(node, (ast.FSymbol, ast.FOwnSymbol, ast.CountSymbols)):
+            return True
+        if is_dataclass(node):
+            for f in fields(node):
+                v = getattr(node, f.name)
+                items = v if isinstance(v, tuple) else (v,)
+                if any(walk(i) for i in items if is_dataclass(i) or isinstance(i, tuple)):
+                    return True
+        return False
+
+    return bool(sp.score and walk(sp.score.rule))
+
+
+def check_forests(cardset: CardSet, players: list[PlayerForest]) -> list[Diagnostic]:
+    """Every rule a finished set of forests breaks, each naming player, host and slot."""
+    out: list[Diagnostic] = []
+    used: Counter[str] = Counter()
+    used_variant: Counter[tuple[str, str | None, str | None]] = Counter()
+    last_span: dict[object, object] = {}  # where the copy that overdraws the deck was written
+    for player in players:
+        view = player.view()
+        # symbols matter only in a forest where some card scores by them
+        symbol_readers = any(reads_symbols(c.species) for c in view.cards if c.species)
+        for i, (entry, host) in enumerate(zip(player.hosts, view.hosts, strict=True)):
+            if entry.species is not None:
+                used[entry.species.key] += 1
+                last_span[entry.species.key] = entry.span
+                if entry.symbol is not None:
+                    used_variant[(entry.species.key, None, entry.symbol)] += 1
+            for slot in entry.kind.slots:
+                cards = host.slots[slot.id]
+                refs = entry.slots.get(slot.id, ())
+                for card, ref in zip(cards, refs, strict=True):
+                    used[ref.species.key] += 1
+                    used_variant[(ref.species.key, slot.side, ref.symbol)] += 1
+                    last_span[ref.species.key] = ref.span
+                    last_span[(ref.species.key, slot.side, ref.symbol)] = ref.span
+                    why = card_refusal(card, slot)
+                    if why:
+                        out.append(error(why.code, ref.span or entry.span,
+                                         f"{_where(player, i, entry, slot.id)}: {why.message}",
+                                         why.hint))
+                    elif ref.symbol is None and symbol_readers and len(
+                        ref.species.symbols_for(slot.side)
+                    ) > 1:
+                        out.append(error(
+                            "FOREST-SYMBOL-NEEDED", ref.span or entry.span,
+                            f"{_where(player, i, entry, slot.id)}: say which tree symbol this "
+                            f"{ref.species.id} shows; a card here scores by symbol",
+                            "symbols it has: " + ", ".join(ref.species.symbols_for(slot.side)),
+                        ))
+                why = slot_refusal(host.card, slot)
+                if why:
+                    out.append(error(why.code, entry.slot_spans.get(slot.id, entry.span),
+                                     f"{_where(player, i, entry, slot.id)}: {why.message}",
+                                     why.hint))
+    for key, n in sorted(used.items()):
+        sp = cardset.species[key]
+        if n > sp.copies:
+            out.append(error("FOREST-COPIES", last_span.get(key) or players[0].span,
+                             f"{n} {sp.id} in play, but the deck holds {sp.copies}",
+                             "count the copies across all players' forests"))
+    for (key, side, sym), n in sorted(used_variant.items(), key=str):
+        sp = cardset.species[key]
+        if sym is None:
+            continue
+        have = sp.variants.get((side, sym), 0)
+        if n > have and not (side is None and sp.symbol == sym and n <= sp.copies):
+            out.append(error("FOREST-COPIES", last_span.get((key, side, sym)) or players[0].span,
+                             f"{n} {sp.id} ({side or 'card'}, {sym}) in play, but the deck "
+                             f"holds {have}"))
+    return out
+
+
+def host_for(cardset: CardSet, key: str) -> HostKind | None:
+    return cardset.hosts.get(key)
+
+
+__all__ = ["CardRef", "check_forests", "card_refusal", "slot_refusal", "Refusal"]

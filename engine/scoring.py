@@ -1,0 +1,115 @@
+"""Final scores of a game: every visible card's rules plus the cave, in the scorepad's rows.
+
+Per-copy rules score on each card; `total` and `sets` rules score once per forest, attributed to
+the first card that carries them, so seven butterflies sharing one set rule count it once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from compiler.cardset import CardSet
+from compiler.view import ForestView, Placed
+from engine.forest import PlayerForest
+
+
+@dataclass
+class CardScore:
+    card: str
+    host: int
+    slot: str  # "tree"-like host category name for host cards, else the slot id
+    category: str
+    points: int
+    rules: list[dict] = field(default_factory=list)
+
+
+@dataclass
+class PlayerScore:
+    name: str
+    total: int
+    by_category: dict[str, int]
+    cards: list[CardScore]
+    ai: str | None = None
+
+
+def _category(card: Placed) -> str:
+    return card.host.kind.category if card.slot is None else card.side  # type: ignore[return-value]
+
+
+def _doubled(card: Placed) -> bool:
+    if card.slot is None or card.side != "bottom":
+        return False
+    hc = card.host.card
+    mod = hc.species.modifier if hc.species else None
+    return bool(mod and any(p(card, hc) for p in mod.double_below))
+
+
+def score_view(view: ForestView, cardset: CardSet, explain: bool = False) -> PlayerScore:
+    rows = {r: 0 for r in cardset.scorepad}
+    cards: list[CardScore] = []
+    done_groups: set[object] = set()
+    for c in view.cards:
+        sp = c.species
+        points = 0
+        rules: list[dict] = []
+        if sp is not None and sp.score is not None:
+            prog = sp.score
+            for term, fn in prog.per_copy:
+                p = fn(c, view)
+                points += p
+                if explain:
+                    rules.append(_explain(sp, term, p))
+            for term, gfn in prog.group:
+                if term in done_groups:
+                    if explain:
+                        rules.append(_explain(sp, term, 0, "counted with the first card of its set"))
+                    continue
+                done_groups.add(term)
+                p = gfn(c, view)
+                points += p
+                if explain:
+                    rules.append(_explain(sp, term, p))
+        if points and _doubled(c):
+            if explain:
+                rules.append({"rule": "doubled by its host", "at": c.host.card.species.span.display(),
+                              "points": points})
+            points *= 2
+        cat = _category(c)
+        rows[cat] = rows.get(cat, 0) + points
+        cards.append(CardScore(
+            card=c.key.split(":", 1)[1] if c.key else c.host.kind.id,
+            host=c.host.index, slot=c.slot or c.host.kind.id, category=cat, points=points,
+            rules=rules,
+        ))
+    cave = view.cave * cardset.setup.cave_points
+    rows["cave"] = rows.get("cave", 0) + cave
+    return PlayerScore(view.name, sum(rows.values()), rows, cards)
+
+
+def _explain(sp, term, points: int, note: str | None = None) -> dict:
+    rt = sp.rule_texts.get("score")
+    span = term.span
+    text = rt.text if rt is not None else ""
+    if rt is not None and span.line == rt.line and span.end_col:
+        text = rt.text[span.col - rt.col: span.end_col - rt.col] or rt.text
+    out = {"rule": text, "at": span.display(), "points": points}
+    if note:
+        out["note"] = note
+    return out
+
+
+def score_forests(cardset: CardSet, players: list[PlayerForest], explain: bool = False
+                  ) -> list[PlayerScore]:
+    views = [p.view() for p in players]
+    for v in views:
+        v.others = [o for o in views if o is not v]
+    scores = [score_view(v, cardset, explain) for v in views]
+    for s, p in zip(scores, players, strict=True):
+        s.ai = p.ai
+    return scores
+
+
+def winners(scores: list[PlayerScore]) -> list[str]:
+    """Ties share the victory (no tie-breaker is published for the base game)."""
+    best = max((s.total for s in scores), default=0)
+    return [s.name for s in scores if s.total == best]

@@ -1,0 +1,143 @@
+"""The public face of grove: load, lint, score. The CLI is a thin layer over these functions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from compiler import cardset as cs
+from compiler.cardset import CardSet
+from compiler.yaml_source import load
+from dsl.diagnostics import Diagnostic, DiagnosticError, Severity, error, sort_key
+from engine import placement, scoring
+from grove import forest_file
+
+
+def editions() -> list[dict[str, Any]]:
+    universe = cs.load_universe()
+    rows = []
+    for e in universe.editions.values():
+        rows.append({
+            "id": e.id, "names": dict(e.names), "standalone": e.standalone,
+            "expansion_of": e.expansion_of, "combines_with": list(e.combines_with),
+            "species": len(e.species), "cards": sum(c.count for c in e.deck),
+        })
+    return rows
+
+
+def load_cardset(edition: str, expansions: list[str] | None = None) -> CardSet:
+    return cs.build(edition, expansions or ())
+
+
+def cards(edition: str, expansions: list[str], lang: str = "en") -> list[dict[str, Any]]:
+    universe = cs.load_universe()
+    ed = universe.editions.get(edition)
+    if ed is not None and ed.expansion_of:  # `grove cards alpine` lists Alpine's own cards
+        cset = cs.build(ed.expansion_of, [edition, *expansions])
+        keys = [s.key for s in ed.species]
+    else:
+        cset = cs.build(edition, expansions)
+        keys = list(cset.species)
+    rows = []
+    for k in keys:
+        s = cset.species[k]
+        rows.append({
+            "key": s.key, "id": s.id, "name": s.name(lang), "names": dict(s.names),
+            "kind": s.kind, "types": sorted(s.tags & {y.id for y in cset.symbols}),
+            "cost": s.cost, "copies": s.copies, "symbol": s.symbol,
+            "sides": list(s.sides), "water": s.water,
+            "symbols": {side or "card": list(s.symbols_for(side))
+                        for side in dict.fromkeys(sd for sd, _ in s.variants)},
+            "rules": {f: rt.text for f, rt in s.rule_texts.items()},
+            "provisional": s.provisional,
+        })
+    return rows
+
+
+def _looks_like_forest(path: Path) -> bool:
+    try:
+        doc = load(path)
+    except DiagnosticError:
+        return False
+    return isinstance(doc.data, dict) and "players" in doc.data
+
+
+def lint(paths: list[str], provisional: bool = False) -> list[Diagnostic]:
+    """Lint card folders, edition folders, single card files and forest files."""
+    out: list[Diagnostic] = []
+    folders: list[Path] = []
+    files: list[Path] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            folders.append(p)
+        elif p.suffix in (".yaml", ".yml", ".json") and (p.parent / "edition.yaml").is_file():
+            files.append(p)
+        elif _looks_like_forest(p):
+            try:
+                ff = forest_file.read(p)
+                out.extend(placement.check_forests(ff.cardset, list(ff.players)))
+            except DiagnosticError as exc:
+                out.extend(exc.diagnostics)
+        else:
+            try:
+                load(p)
+                out.append(error("LINT-UNKNOWN-FILE", None,
+                                 f"{p}: neither a forest file nor part of an edition folder"))
+            except DiagnosticError as exc:
+                out.extend(exc.diagnostics)
+    roots_extra = folders + [f.parent for f in files]
+    if roots_extra:
+        shipped = cs.default_cards_dir().resolve()
+        extra = [r for r in roots_extra if r.resolve() != shipped]
+        roots = cs.roots_for(extra)
+        universe = cs.load_universe(roots)
+        wanted: set[str] | None = set()
+        for r in roots_extra:
+            for folder in cs._edition_folders(r.resolve()):
+                wanted.update(e.id for e in universe.editions.values()
+                              if Path(e.folder).resolve() == folder.resolve())
+        found = cs.lint(roots, wanted)
+        if files and not folders:
+            names = {str(f.resolve()) for f in files}
+            found = [d for d in found if d.span is None or str(Path(d.span.file).resolve())
+                     in names]
+        out.extend(found)
+        if provisional:
+            for eid in sorted(wanted or ()):
+                for span, reason in universe.editions[eid].provisional:
+                    out.append(Diagnostic("PROVISIONAL", Severity.INFO, span,
+                                          f"provisional: {reason}"))
+    return sorted(out, key=sort_key)
+
+
+def score_file(path: str, explain: bool = False) -> dict[str, Any]:
+    ff = forest_file.read(path)
+    problems = placement.check_forests(ff.cardset, list(ff.players))
+    if problems:
+        raise DiagnosticError(problems)
+    scores = scoring.score_forests(ff.cardset, list(ff.players), explain)
+    return result_json(ff.edition, ff.expansions, scores, explain)
+
+
+def result_json(edition: str, expansions, scores: list[scoring.PlayerScore], explain: bool
+                ) -> dict[str, Any]:
+    players = []
+    for s in scores:
+        cards = []
+        for c in s.cards:
+            entry: dict[str, Any] = {"card": c.card, "host": c.host, "slot": c.slot,
+                                     "points": c.points}
+            if explain:
+                entry["rules"] = c.rules
+            cards.append(entry)
+        p: dict[str, Any] = {"name": s.name, "total": s.total, "by_category": s.by_category,
+                             "cards": cards}
+        if s.ai:
+            p["ai"] = s.ai
+        players.append(p)
+    return {"edition": edition, "with": list(expansions), "players": players,
+            "winners": scoring.winners(scores)}
+
+
+def cardset_of(result: dict[str, Any]) -> CardSet:
+    return cs.build(result["edition"], result["with"])

@@ -1,0 +1,154 @@
+"""The `grove` command line: thin click commands over the public API in `grove.api`.
+
+Every command turns `DiagnosticError` into printed diagnostics and an exit code, so no input, good
+or bad, ends in a traceback. `--json` output goes to stdout alone; everything else to stderr.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable, Iterable
+from functools import wraps
+from pathlib import Path
+from typing import Any
+
+import click
+
+from dsl.diagnostics import Diagnostic, DiagnosticError, Severity, format_json, format_text
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+
+
+def _rel(d: Diagnostic) -> Diagnostic:
+    if d.span is None:
+        return d
+    try:
+        rel = os.path.relpath(d.span.file)
+    except ValueError:
+        return d
+    if rel.startswith(".." + os.sep + ".."):
+        return d
+    from dataclasses import replace
+
+    return replace(d, span=replace(d.span, file=rel))
+
+
+def print_diagnostics(diags: Iterable[Diagnostic], fmt: str = "text") -> None:
+    diags = [_rel(d) for d in diags]
+    if fmt == "json":
+        if diags:
+            click.echo(format_json(diags))
+        return
+    for d in diags:
+        click.echo(format_text(d), err=True)
+
+
+def guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Bad input becomes diagnostics and an exit code; never a traceback."""
+
+    @wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except DiagnosticError as exc:
+            print_diagnostics(exc.diagnostics)
+            usage = any(d.code.startswith(("IO-", "USAGE-", "EDITION-UNKNOWN",
+                                           "EDITION-COMBINATION", "EDITION-NOT-STANDALONE"))
+                        for d in exc.diagnostics)
+            sys.exit(EXIT_USAGE if usage else EXIT_FINDINGS)
+        except BrokenPipeError:
+            sys.exit(EXIT_OK)
+
+    return wrapper
+
+
+def _expansions(value: str | None) -> list[str]:
+    return [x.strip() for x in (value or "").split(",") if x.strip()]
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="grove")
+def main() -> None:
+    """grove: card database and rules toolchain for the Forest Shuffle family."""
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="print JSON to stdout")
+@guarded
+def editions(as_json: bool) -> None:
+    """List the editions grove knows and what combines with what."""
+    from grove import api
+
+    rows = api.editions()
+    if as_json:
+        click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        return
+    for r in rows:
+        kind = "standalone" if r["standalone"] else f"expansion of {r['expansion_of']}"
+        extra = f"; combines with {', '.join(r['combines_with'])}" if r["combines_with"] else ""
+        click.echo(f"{r['id']:<16} {r['names']['en']} ({kind}{extra}): "
+                   f"{r['species']} species, {r['cards']} cards")
+
+
+@main.command()
+@click.argument("edition")
+@click.option("--with", "with_", default="", help="expansions, comma-separated")
+@click.option("--lang", default="en", show_default=True)
+@click.option("--json", "as_json", is_flag=True)
+@guarded
+def cards(edition: str, with_: str, lang: str, as_json: bool) -> None:
+    """List every species of an edition with its facts and rules."""
+    from grove import api
+
+    rows = api.cards(edition, _expansions(with_), lang)
+    if as_json:
+        click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        return
+    for r in rows:
+        click.echo(f"{r['name']} [{r['key']}] {r['kind']}, cost {r['cost']}, "
+                   f"{r['copies']}x, types {', '.join(r['types']) or '-'}")
+        for f in ("effect", "bonus", "trigger", "placement", "modifier", "score"):
+            if r["rules"].get(f):
+                click.echo(f"    {f}: {r['rules'][f]}")
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+@click.option("--strict", is_flag=True, help="warnings count as findings")
+@click.option("--provisional", is_flag=True, help="list facts marked provisional")
+@guarded
+def lint(paths: tuple[str, ...], fmt: str, strict: bool, provisional: bool) -> None:
+    """Check card sets, editions and forest files; never changes a file."""
+    from grove import api
+
+    for p in paths:
+        if not Path(p).exists():
+            raise DiagnosticError([Diagnostic("IO-NOT-FOUND", Severity.ERROR, None,
+                                              f"{p}: no such file or directory")])
+    diags = api.lint(list(paths) or ["cards"], provisional=provisional)
+    print_diagnostics(diags, fmt)
+    errors = sum(d.is_error for d in diags)
+    warnings = sum(d.severity is Severity.WARNING for d in diags)
+    if fmt == "text":
+        click.echo(f"{errors} error(s), {warnings} warning(s)", err=True)
+    sys.exit(EXIT_FINDINGS if errors or (strict and warnings) else EXIT_OK)
+
+
+@main.command()
+@click.argument("forest_file", type=click.Path())
+@click.option("--explain", is_flag=True, help="show every card's points and the rule behind them")
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--lang", default="en", show_default=True)
+@guarded
+def score(forest_file: str, explain: bool, as_json: bool, lang: str) -> None:
+    """Score the forests of a finished game."""
+    from grove import api, report
+
+    result = api.score_file(forest_file, explain=explain)
+    if as_json:
+        click.echo(json.dumps(result, ensure_ascii=False, indent=2))
+        return
+    click.echo(report.scoreboard(result, api.cardset_of(result), lang, explain=explain))

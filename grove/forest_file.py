@@ -1,0 +1,163 @@
+"""Forest files (YAML or JSON) -> the cards they name, checked name by name.
+
+Reading a forest is where a player's typo meets the card data, so every unknown host, card, slot
+or symbol is reported at its own line and column with a suggestion, all in one pass.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from pathlib import Path
+
+from compiler import cardset as cs
+from compiler import schemas
+from compiler.cardset import CardSet, Species
+from compiler.yaml_source import Document, load
+from dsl.diagnostics import Diagnostic, DiagnosticError, Span, error
+from engine.forest import CardRef, HostEntry, PlayerForest
+
+_HOST_EXTRA_KEYS = {"symbol", "river"}
+
+
+@dataclass(frozen=True)
+class ForestFile:
+    path: str
+    edition: str
+    expansions: tuple[str, ...]
+    cardset: CardSet
+    players: tuple[PlayerForest, ...]
+
+
+def _suggest(name: str, pool: list[str]) -> str | None:
+    close = difflib.get_close_matches(name, pool, n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else None
+
+
+def _card(doc: Document, path: list, value, cardset: CardSet, diags: list[Diagnostic]
+          ) -> CardRef | None:
+    if isinstance(value, dict):
+        name, symbol, span = str(value["card"]), value.get("symbol"), doc.span([*path, "card"])
+        sym_span = doc.span([*path, "symbol"]) if symbol is not None else span
+    else:
+        name, symbol, span = str(value), None, doc.span(path)
+        sym_span = span
+    sp = cardset.species_named(name)
+    if sp is None:
+        pool = sorted({s.id for s in cardset.species.values()} | set(cardset.species))
+        diags.append(error("FOREST-UNKNOWN-CARD", span, f"unknown card '{name}'",
+                           _suggest(name, pool)))
+        return None
+    if symbol is not None and cardset.symbol(str(symbol)) is None:
+        trees = sorted(s.id for s in cardset.symbols if s.kind == "tree")
+        diags.append(error("FOREST-SYMBOL", sym_span, f"unknown tree symbol '{symbol}'",
+                           _suggest(str(symbol), trees)))
+        return None
+    return CardRef(sp, str(symbol) if symbol is not None else None, span)
+
+
+def _host(doc: Document, path: list, entry: dict, cardset: CardSet, diags: list[Diagnostic]
+          ) -> HostEntry | None:
+    host_keys = [k for k in entry if k in cardset.hosts]
+    span = doc.span(path)
+    if len(host_keys) != 1:
+        candidates = [k for k in entry if k not in _HOST_EXTRA_KEYS and
+                      all(cardset.hosts[h].slot(k) is None for h in cardset.hosts)]
+        guess = _suggest(candidates[0], sorted(cardset.hosts)) if candidates else None
+        what = "no host" if not host_keys else f"several hosts ({', '.join(host_keys)})"
+        diags.append(error("FOREST-UNKNOWN-HOST", doc.span([*path, candidates[0]], key=True)
+                           if candidates else span,
+                           f"this forest entry names {what}",
+                           guess or f"hosts of this game: {', '.join(sorted(cardset.hosts))}"))
+        return None
+    kind = cardset.hosts[host_keys[0]]
+    value = entry[host_keys[0]]
+    species: Species | None = None
+    symbol = entry.get("symbol")
+    if kind.face_down:
+        if value is not True:
+            diags.append(error("FOREST-NOT-HOST", doc.span([*path, kind.id]),
+                               f"a {kind.id} is face down: write `{kind.id}: true`"))
+            return None
+    else:
+        ref = _card(doc, [*path, kind.id], value, cardset, diags) if not isinstance(
+            value, (bool, list)) else None
+        if ref is None:
+            if isinstance(value, (bool, list)):
+                diags.append(error("FOREST-NOT-HOST", doc.span([*path, kind.id]),
+                                   f"name the {kind.id} card: `{kind.id}: <species>`"))
+            return None
+        species = ref.species
+        if species.kind != kind.from_kind:
+            diags.append(error("FOREST-NOT-HOST", doc.span([*path, kind.id]),
+                               f"{species.id} is a {species.kind}, not a {kind.id}"))
+            return None
+        if symbol is None:
+            symbol = species.symbol or (species.symbols_for(None) or (None,))[0] if len(
+                species.symbols_for(None)) <= 1 else None
+        elif str(symbol) not in species.symbols_for(None) and symbol != species.symbol:
+            diags.append(error("FOREST-SYMBOL", doc.span([*path, "symbol"]),
+                               f"{species.id} has no copy with tree symbol '{symbol}'",
+                               "its symbols: " + ", ".join(species.symbols_for(None))))
+            return None
+    slots: dict[str, tuple[CardRef, ...]] = {}
+    slot_spans: dict[str, Span] = {}
+    ok = True
+    for key, content in entry.items():
+        if key == kind.id or key in _HOST_EXTRA_KEYS:
+            continue
+        if kind.slot(str(key)) is None:
+            diags.append(error("FOREST-UNKNOWN-SLOT", doc.span([*path, key], key=True),
+                               f"a {kind.id} has no slot '{key}'",
+                               _suggest(str(key), [s.id for s in kind.slots]) or
+                               "slots: " + ", ".join(s.id for s in kind.slots)))
+            ok = False
+            continue
+        items = content if isinstance(content, list) else [content]
+        sub = [[*path, key, i] for i in range(len(items))] if isinstance(content, list) else [
+            [*path, key]]
+        refs = [_card(doc, p, v, cardset, diags) for p, v in zip(sub, items, strict=True)]
+        if any(r is None for r in refs):
+            ok = False
+            continue
+        slots[str(key)] = tuple(refs)  # type: ignore[arg-type]
+        slot_spans[str(key)] = doc.span([*path, key], key=True)
+    if not ok:
+        return None
+    return HostEntry(kind, species, str(symbol) if symbol else None, slots, span, slot_spans)
+
+
+def read(path: str | Path, roots: cs.Roots | None = None) -> ForestFile:
+    """Load and check a forest file; `DiagnosticError` lists every problem found."""
+    doc = load(path)
+    diags = schemas.validate(doc, "forest")
+    if diags:
+        raise DiagnosticError(diags)
+    edition = str(doc.data["edition"])
+    exps = tuple(str(x) for x in (doc.data.get("with") or ()))
+    try:
+        cardset = cs.build(edition, exps, roots)
+    except DiagnosticError as exc:
+        if any(d.code in ("EDITION-UNKNOWN", "EDITION-COMBINATION", "EDITION-NOT-STANDALONE")
+               for d in exc.diagnostics):
+            d0 = exc.diagnostics[0]
+            span = doc.span(["with"] if d0.code == "EDITION-COMBINATION" else ["edition"])
+            raise DiagnosticError([error("FOREST-EDITION", span, d0.message, d0.hint)]) from None
+        raise
+    players: list[PlayerForest] = []
+    for i, p in enumerate(doc.data["players"]):
+        hosts = []
+        for j, entry in enumerate(p["forest"]):
+            h = _host(doc, ["players", i, "forest", j], entry, cardset, diags)
+            if h is not None:
+                hosts.append(h)
+        players.append(PlayerForest(str(p["name"]), tuple(hosts), int(p.get("cave", 0)),
+                                    p.get("ai"), doc.span(["players", i, "name"])))
+    names = [p.name for p in players]
+    for i, n in enumerate(names):
+        if names.index(n) != i:
+            diags.append(error("FOREST-DUPLICATE-PLAYER", doc.span(["players", i, "name"]),
+                               f"two players are called '{n}'"))
+    if diags:
+        raise DiagnosticError(diags)
+    return ForestFile(str(path), edition, exps, cardset, tuple(players))
