@@ -203,7 +203,7 @@ def _tags(sd: SpeciesDef, scope: NameScope, edition: EditionDef, hosts: dict[str
     if edition.card_symbol:
         tags.add(edition.card_symbol)
     for h in hosts.values():
-        if h.from_kind == sd.kind:
+        if h.from_kind == sd.kind and h.play != "with_tree":
             tags.add(h.id)
     return frozenset(tags)
 

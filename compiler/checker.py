@@ -129,7 +129,9 @@ class Checker:
                     "DSL-WRONG-KIND", node.span,
                     "`full` is for a host card (a tree, shrub, ...); a dweller writes `host full`",
                 ))
-            case ast.HostFull() | ast.HostIs() | ast.HostHas() | ast.Alone() | ast.Sharing() if (
+            case ast.HostFull() | ast.HostIs() | ast.HostHas() | ast.Alone() | ast.Sharing() | (
+                ast.OnlySpecies()
+            ) if (
                 is_host
             ):
                 self.out.append(error(

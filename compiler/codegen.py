@@ -209,6 +209,10 @@ def compile_condition(
             return lambda me, v: me.slot is not None and any(
                 x is not me and p(x, me) for x in me.host.slots[me.slot]
             )
+        case ast.OnlySpecies():
+            return lambda me, v: all(
+                x.key is None or x.key == me.key for x in me.host.attached()
+            )
     raise TypeError(f"not a condition: {c!r}")
 
 

@@ -51,18 +51,21 @@ class Placed:
 
 
 class Host:
-    __slots__ = ("kind", "card", "slots", "index", "_attached")
+    __slots__ = ("kind", "card", "slots", "index", "beneath", "_attached")
 
     def __init__(self, kind: HostKind, index: int):
         self.kind = kind
         self.index = index
         self.card: Placed = None  # type: ignore[assignment]  # set right after construction
         self.slots: dict[str, list[Placed]] = {s.id: [] for s in kind.slots}
+        # a face-down card played beneath the host card (a tree's universal river)
+        self.beneath: list[Placed] = []
         self._attached: tuple[Placed, ...] | None = None
 
     def attached(self) -> tuple[Placed, ...]:
         if self._attached is None:
-            self._attached = tuple(c for cards in self.slots.values() for c in cards)
+            slotted = tuple(c for cards in self.slots.values() for c in cards)
+            self._attached = tuple(self.beneath) + slotted
         return self._attached
 
     def on_side(self, side: str) -> Iterable[Placed]:
@@ -135,6 +138,9 @@ class ForestView:
             else:
                 tags = frozenset(spec.kind.types) | {spec.kind.id}
             host.card = Placed(spec.species, spec.symbol, tags, host, None, None)
+            if spec.kind.play == "with_tree":
+                beneath = frozenset(spec.kind.types)
+                host.beneath.append(Placed(None, None, beneath, host, "beneath", None))
             for slot_id, cards in spec.slots.items():
                 side = spec.kind.slot(slot_id).side
                 host.slots[slot_id] = [

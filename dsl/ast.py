@@ -171,7 +171,14 @@ class Sharing:
     span: Span = _span()
 
 
-Condition = Compare | Most | HostIs | HostHas | Alone | SelfFull | HostFull | Sharing
+@dataclass(frozen=True)
+class OnlySpecies:
+    """No card of another species at this card's host (face-down cards do not count)."""
+
+    span: Span = _span()
+
+
+Condition = Compare | Most | HostIs | HostHas | Alone | SelfFull | HostFull | Sharing | OnlySpecies
 
 
 # ---- score ---------------------------------------------------------------------------------

@@ -112,6 +112,21 @@ def _describe(term: str) -> str:
     return term.lower()
 
 
+def _shift(span: Span, line: int, col: int) -> Span:
+    """`span`, relative to a rule text, moved to where the text starts in its file.
+
+    Every line of a multi-line rule text (a `|` block scalar) lost the same block indentation,
+    so the starting column applies to every line, not only to the first (`Span.shifted`).
+    """
+    return Span(
+        span.file,
+        line + span.line - 1,
+        col + span.col - 1,
+        None if span.end_line is None else line + span.end_line - 1,
+        None if span.end_col is None else col + span.end_col - 1,
+    )
+
+
 class _Build(Transformer):
     """Lark tree -> AST nodes; every node gets its span moved into the YAML file."""
 
@@ -122,14 +137,12 @@ class _Build(Transformer):
     def _span(self, meta) -> Span:
         if getattr(meta, "empty", True):
             return Span(self._file, self._line, self._col)
-        return Span(self._file, meta.line, meta.column, meta.end_line, meta.end_column).shifted(
-            self._line, self._col
-        )
+        return _shift(Span(self._file, meta.line, meta.column, meta.end_line, meta.end_column),
+                      self._line, self._col)
 
     def _tok(self, tok: Token) -> Span:
-        return Span(self._file, tok.line, tok.column, tok.end_line, tok.end_column).shifted(
-            self._line, self._col
-        )
+        return _shift(Span(self._file, tok.line, tok.column, tok.end_line, tok.end_column),
+                      self._line, self._col)
 
     def _name(self, tok: Token) -> ast.Name:
         return ast.Name(str(tok), self._tok(tok))
@@ -293,6 +306,10 @@ class _Build(Transformer):
     @v_args(meta=True)
     def cond_sharing(self, meta, c):
         return ast.Sharing(c[0], self._span(meta))
+
+    @v_args(meta=True)
+    def cond_only_species(self, meta, _):
+        return ast.OnlySpecies(self._span(meta))
 
     # -- filters
     @v_args(meta=True)
@@ -465,13 +482,12 @@ def _syntax_diagnostic(
         isinstance(exc, UnexpectedToken) and exc.token.type == "$END"
     )
     if eof or at_line < 1:
-        lines = text.split("\n")
+        lines = text.rstrip().split("\n")
         at_line, at_col = len(lines), len(lines[-1].rstrip()) + 1
-        at_line, at_col = 1, len(text.split("\n")[0]) + 1
     width = 1
     if isinstance(exc, UnexpectedToken) and exc.token.type != "$END":
         width = max(1, len(str(exc.token)))
-    span = Span(file, at_line, at_col, at_line, at_col + width).shifted(line, col)
+    span = _shift(Span(file, at_line, at_col, at_line, at_col + width), line, col)
 
     if isinstance(exc, UnexpectedCharacters):
         ch = text.splitlines()[at_line - 1][at_col - 1] if text else ""

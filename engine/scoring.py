@@ -33,7 +33,9 @@ class PlayerScore:
 
 
 def _category(card: Placed) -> str:
-    return card.host.kind.category if card.slot is None else card.side  # type: ignore[return-value]
+    if card.slot is None or card.side is None:
+        return card.host.kind.category
+    return card.side
 
 
 def _doubled(card: Placed) -> bool:

@@ -72,6 +72,14 @@ def _host(doc: Document, path: list, entry: dict, cardset: CardSet, diags: list[
         return None
     kind = cardset.hosts[host_keys[0]]
     value = entry[host_keys[0]]
+    if entry.get("river") is True:  # a tree played with a universal river beneath it
+        variants = [h for h in cardset.hosts.values()
+                    if h.play == "with_tree" and h.from_kind == kind.from_kind and h.from_kind]
+        if not variants:
+            diags.append(error("FOREST-UNKNOWN-HOST", doc.span([*path, "river"], key=True),
+                               f"a {kind.id} of this game cannot have a river beneath it"))
+            return None
+        kind = variants[0]
     species: Species | None = None
     symbol = entry.get("symbol")
     if kind.face_down:
