@@ -341,13 +341,18 @@ def compile_edition(edition: EditionDef, universe: Universe) -> CompiledEdition:
             except DiagnosticError as exc:
                 diags.extend(exc.diagnostics)
     boosted: set[str] = set()
-    for e in fam:
+    for e in fam:  # whose counts a `host counts as ... for X` modifier of any family card boosts
         for sd in e.species:
             for rt in sd.rules:
-                if rt.field == "modifier" and "counts as" in rt.text:
-                    owners = rt.text.split(" for ", 1)[-1]
-                    for name in owners.replace(";", ",").split(","):
-                        sp = scope.species_named(name.strip())
+                if rt.field != "modifier":
+                    continue
+                try:
+                    rule = parse_rule(rt.field, rt.text, rt.file, rt.line, rt.col)
+                except DiagnosticError:
+                    continue  # reported when that edition is compiled
+                for stmt in rule.stmts:
+                    for name in getattr(stmt, "for_", ()):
+                        sp = scope.species_named(name.text)
                         if sp is not None:
                             boosted.add(sp.key)
     boosted_keys = frozenset(boosted)

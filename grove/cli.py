@@ -28,7 +28,7 @@ def _rel(d: Diagnostic) -> Diagnostic:
         rel = os.path.relpath(d.span.file)
     except ValueError:
         return d
-    if rel.startswith(".." + os.sep + ".."):
+    if rel.startswith(".."):
         return d
     from dataclasses import replace
 
