@@ -212,16 +212,16 @@ def _check_definitions(
     sd: SpeciesDef, scope: NameScope, hosts: dict[str, HostKind]
 ) -> list[Diagnostic]:
     out = []
-    for t in sd.types:
+    for k, t in enumerate(sd.types):
         if t not in scope.types:
             guess = scope.suggest(t, sorted(scope.types))
-            out.append(error("SPECIES-UNKNOWN-TYPE", sd.field_spans.get("types", sd.span),
+            out.append(error("SPECIES-UNKNOWN-TYPE", sd.field_spans.get(f"types.{k}", sd.span),
                              f"{sd.id}: unknown type symbol '{t}'",
                              f"did you mean '{guess}'?" if guess else None))
-    for g in sd.groups:
+    for k, g in enumerate(sd.groups):
         if g not in scope.groups:
             guess = scope.suggest(g, sorted(scope.groups))
-            out.append(error("SPECIES-UNKNOWN-GROUP", sd.field_spans.get("groups", sd.span),
+            out.append(error("SPECIES-UNKNOWN-GROUP", sd.field_spans.get(f"groups.{k}", sd.span),
                              f"{sd.id}: unknown group '{g}'",
                              f"did you mean '{guess}'?" if guess else None))
     kinds = {"dweller"} | {h.from_kind for h in hosts.values() if h.from_kind}
@@ -271,10 +271,8 @@ def _max_count_fn(fam_species: list[SpeciesDef], deck_size: int, face_down_tags:
 
 _COMPILERS = {
     "score": lambda r, sc, o, b: codegen.compile_score(r, sc, o, b),
-    "effect": lambda r, sc, o, b: codegen.EffectProgram(
-        codegen.compile_actions(r.actions, sc, o, b), r),
-    "bonus": lambda r, sc, o, b: codegen.EffectProgram(
-        codegen.compile_actions(r.actions, sc, o, b), r),
+    "effect": lambda r, sc, o, b: codegen.EffectProgram(codegen.compile_steps(r.actions, sc, o, b), r),
+    "bonus": lambda r, sc, o, b: codegen.EffectProgram(codegen.compile_steps(r.actions, sc, o, b), r),
     "trigger": lambda r, sc, o, b: codegen.compile_trigger(r, sc, o, b),
     "placement": lambda r, sc, o, b: codegen.compile_placement(r, sc),
     "modifier": lambda r, sc, o, b: codegen.compile_modifier(r, sc),
@@ -451,11 +449,14 @@ def build(edition: str, expansions: Iterable[str] = (), roots: Roots | None = No
     )
 
 
-def lint(roots: Roots, only: Iterable[str] | None = None) -> list[Diagnostic]:
-    """Every finding for the editions in `only` (default: all), with the other roots as context."""
+def lint(roots: Roots, only: Iterable[str] | None = None, folders: Iterable[str] = ()
+         ) -> list[Diagnostic]:
+    """Every finding for the editions in `only` (default: all) and in `folders` (which may hold
+    an edition too broken to load), with the other roots as context."""
     universe = _load_universe(roots)
     wanted = set(only) if only is not None else set(universe.editions)
-    folders = [universe.editions[e].folder for e in wanted if e in universe.editions]
+    folders = [universe.editions[e].folder for e in wanted if e in universe.editions] + [
+        str(Path(f).resolve()) for f in folders]
     out = [d for d in universe.diagnostics
            if only is None or d.span is None or any(d.span.file.startswith(f) for f in folders)]
     for eid in sorted(wanted & set(universe.editions)):

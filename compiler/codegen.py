@@ -187,11 +187,14 @@ def compile_condition(
         case ast.HostIs(filter=f):
             p = compile_filter(f, scope).pred
             return lambda me, v: p(me.host.card, me)
-        case ast.HostHas(n=n, filter=f):
+        case ast.HostHas(n=n, filter=f, host=hf):
             p = compile_filter(f, scope).pred
+            hp = compile_filter(hf, scope).pred if hf is not None else None
 
             def host_has(me: Placed, v: ForestView) -> bool:
                 h: Host = me.host
+                if hp is not None and not hp(h.card, me):
+                    return False
                 found = 1 if (h.card is not me and p(h.card, me)) else 0
                 found += sum(1 for x in h.attached() if x is not me and p(x, me))
                 return found >= n
@@ -361,22 +364,22 @@ def compile_action(a: ast.Action, scope: NameScope, owner: str, boosted: frozens
     raise TypeError(f"not an action: {a!r}")
 
 
-def compile_actions(
+def compile_steps(
     actions: tuple[ast.Action, ...], scope: NameScope, owner: str, boosted: frozenset[str]
-) -> Run:
-    runs = tuple(compile_action(a, scope, owner, boosted) for a in actions)
-
-    def run_all(ctx: EffectContext) -> None:
-        for r in runs:
-            r(ctx)
-
-    return run_all
+) -> tuple[Run, ...]:
+    """One callable per action: the engine runs them one by one, settling each action's choices
+    before the next one looks at the game."""
+    return tuple(compile_action(a, scope, owner, boosted) for a in actions)
 
 
 @dataclass(frozen=True)
 class EffectProgram:
-    run: Run
+    steps: tuple[Run, ...]
     rule: ast.EffectRule
+
+    def run(self, ctx: EffectContext) -> None:
+        for step in self.steps:
+            step(ctx)
 
 
 @dataclass(frozen=True)
@@ -385,7 +388,7 @@ class TriggerProgram:
     matches: Pred  # the card played or placed
     where_side: str | None
     where_host: Pred | None
-    run: Run
+    steps: tuple[Run, ...]
     next_turn: bool
     optional: bool
     rule: ast.TriggerRule
@@ -399,7 +402,7 @@ def compile_trigger(
         matches=compile_filter(rule.filter, scope).pred,
         where_side=rule.where_side,
         where_host=compile_filter(rule.where_hosts, scope).pred if rule.where_hosts else None,
-        run=compile_actions(rule.actions, scope, owner, boosted),
+        steps=compile_steps(rule.actions, scope, owner, boosted),
         next_turn=rule.next_turn,
         optional=rule.optional,
         rule=rule,

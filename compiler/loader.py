@@ -157,6 +157,9 @@ def _species(doc: Document, edition: str) -> list[SpeciesDef]:
                 rules.append(RuleText(f, str(sp[f]), doc.path, line, col))
         for f in sp:
             spans[str(f)] = doc.span([*base, f])
+            if isinstance(sp[f], list):
+                for k in range(len(sp[f])):
+                    spans[f"{f}.{k}"] = doc.span([*base, f, k])
         out.append(
             SpeciesDef(
                 key=f"{edition}:{sp['id']}",

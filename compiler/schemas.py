@@ -40,7 +40,10 @@ def validator(name: str) -> Draft202012Validator:
 def _leaf(err: ValidationError) -> ValidationError:
     """For oneOf/anyOf, the most specific reason among the alternatives."""
     while err.validator in ("oneOf", "anyOf") and err.context:
-        deeper = best_match(err.context)
+        # an alternative whose `type` the value does not even have is the least likely intent:
+        # `top: Chaffinch` is a mistyped card name, not a wrong boolean
+        fitting = [e for e in err.context if e.validator != "type"]
+        deeper = best_match(fitting or err.context)
         if deeper is None or deeper is err:
             break
         err = deeper

@@ -129,7 +129,7 @@ def loads(raw: str, path: str = "<string>") -> Document:
         hint = None
         if "duplicate key" in problem or "found duplicate key" in str(exc):
             hint = "each key may appear once in a mapping"
-        elif "tab" in problem:
+        elif "tab" in problem or "\\t" in problem or "\t" in problem:
             hint = "indent with spaces, not tabs"
         elif "mapping values are not allowed" in problem:
             hint = "a value containing ': ' must be quoted"

@@ -146,6 +146,7 @@ class HostIs:
 class HostHas:
     n: int
     filter: Filter
+    host: Filter | None = None  # `tree host has bat`: the host must match too
     span: Span = _span()
 
 

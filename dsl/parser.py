@@ -289,7 +289,12 @@ class _Build(Transformer):
     @v_args(meta=True)
     def cond_host_has(self, meta, c):
         n = int(c[0]) if len(c) > 1 else 1
-        return ast.HostHas(n, c[-1], self._span(meta))
+        return ast.HostHas(n, c[-1], None, self._span(meta))
+
+    @v_args(meta=True)
+    def cond_kind_host_has(self, meta, c):
+        n = int(c[1]) if len(c) > 2 else 1
+        return ast.HostHas(n, c[-1], c[0], self._span(meta))
 
     @v_args(meta=True)
     def cond_alone(self, meta, c):

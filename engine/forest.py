@@ -25,6 +25,7 @@ class HostEntry:
     slots: dict[str, tuple[CardRef, ...]]
     span: Span | None = None
     slot_spans: dict[str, Span] = field(default_factory=dict)
+    host_span: Span | None = None  # where the host card's id is written
 
     @property
     def label(self) -> str:

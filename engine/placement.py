@@ -26,7 +26,7 @@ class Refusal:
     hint: str | None = None
 
 
-def _accepts(slot: SlotDef, sp: Species) -> Refusal | None:
+def accepts(slot: SlotDef, sp: Species) -> Refusal | None:
     if sp.kind != "dweller":
         return Refusal("FOREST-NOT-DWELLER", f"{sp.id} is a {sp.kind}, not a card for a slot")
     if slot.side not in sp.sides:
@@ -86,7 +86,7 @@ def card_refusal(card: Placed, slot: SlotDef) -> Refusal | None:
     sp = card.species
     assert sp is not None
     host_card = card.host.card
-    why = _accepts(slot, sp)
+    why = accepts(slot, sp)
     if why:
         return why
     p = sp.placement
@@ -178,7 +178,7 @@ def check_forests(cardset: CardSet, players: list[PlayerForest]) -> list[Diagnos
         for i, (entry, host) in enumerate(zip(player.hosts, view.hosts, strict=True)):
             if entry.species is not None:
                 used[entry.species.key] += 1
-                last_span[entry.species.key] = entry.span
+                last_span[entry.species.key] = entry.host_span or entry.span
                 if entry.symbol is not None:
                     used_variant[(entry.species.key, None, entry.symbol)] += 1
             for slot in entry.kind.slots:
@@ -219,7 +219,7 @@ def check_forests(cardset: CardSet, players: list[PlayerForest]) -> list[Diagnos
         if sym is None:
             continue
         have = sp.variants.get((side, sym), 0)
-        if n > have and not (side is None and sp.symbol == sym and n <= sp.copies):
+        if n > have and not (side is None and sp.symbol == sym):
             out.append(error("FOREST-COPIES", last_span.get((key, side, sym)) or players[0].span,
                              f"{n} {sp.id} ({side or 'card'}, {sym}) in play, but the deck "
                              f"holds {have}"))

@@ -96,7 +96,8 @@ def lint(paths: list[str], provisional: bool = False) -> list[Diagnostic]:
             for folder in cs._edition_folders(r.resolve()):
                 wanted.update(e.id for e in universe.editions.values()
                               if Path(e.folder).resolve() == folder.resolve())
-        found = cs.lint(roots, wanted)
+        edition_folders = [str(f) for r in roots_extra for f in cs._edition_folders(r.resolve())]
+        found = cs.lint(roots, wanted, edition_folders)
         if files and not folders:
             names = {str(f.resolve()) for f in files}
             found = [d for d in found if d.span is None or str(Path(d.span.file).resolve())

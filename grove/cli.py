@@ -152,3 +152,103 @@ def score(forest_file: str, explain: bool, as_json: bool, lang: str) -> None:
         click.echo(json.dumps(result, ensure_ascii=False, indent=2))
         return
     click.echo(report.scoreboard(result, api.cardset_of(result), lang, explain=explain))
+
+
+@main.command()
+@click.option("--edition", default="base", show_default=True)
+@click.option("--with", "with_", default="", help="expansions, comma-separated")
+@click.option("--players", "n_players", type=int, default=None, help="number of players")
+@click.option("--ai", default="greedy,greedy", show_default=True,
+              help="one kind per player: random, greedy, human")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--record", "record_path", type=click.Path(), default=None)
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--quiet", is_flag=True, help="no game log")
+@click.option("--lang", default="en", show_default=True)
+@guarded
+def play(edition: str, with_: str, n_players: int | None, ai: str, seed: int,
+         record_path: str | None, as_json: bool, quiet: bool, lang: str) -> None:
+    """Play a complete game and print its log and scoreboard."""
+    from compiler import cardset as cs
+    from engine import players as pl
+    from engine import runner
+    from engine.human import describe
+    from grove import api, report
+
+    kinds = [k.strip() for k in ai.split(",") if k.strip()]
+    if n_players is not None:
+        if len(kinds) == 1:
+            kinds = kinds * n_players
+        elif len(kinds) != n_players:
+            _usage(f"--ai names {len(kinds)} players but --players says {n_players}")
+    bad = [k for k in kinds if k not in (*pl.KINDS, "human")]
+    if bad or not kinds:
+        _usage(f"unknown AI kind {bad[0]!r}; choose from random, greedy, human" if bad
+               else "--ai needs at least one player")
+    cset = cs.build(edition, _expansions(with_))
+    if cset.setup.removed_for(frozenset(cset.expansions), len(kinds)) is None:
+        _usage(f"{edition} has no set-up for {len(kinds)} players")
+
+    def log(game, action: str) -> None:
+        if quiet or as_json:
+            return
+        d_player = game.history and game.players[game.current].name
+        click.echo(f"  {d_player}: {describe(game, action, lang)}", err=True)
+
+    fh = None
+    try:
+        if record_path:
+            fh = open(record_path, "w", encoding="utf-8")  # noqa: SIM115 - kept open for the game
+        out = runner.play(cset, kinds, seed, names=[f"{k.title()} {i + 1}" for i, k in
+                                                    enumerate(kinds)], record=fh, on_action=log)
+    except OSError as exc:
+        _usage(f"{record_path}: {exc.strerror}", code="IO-WRITE")
+    finally:
+        if fh:
+            fh.close()
+    result = api.result_json(edition, cset.expansions, out.scores, False)
+    result.update({"seed": seed, "turns": out.game.turn + 1, "record": record_path})
+    for p, k in zip(result["players"], kinds, strict=True):
+        p["ai"] = k
+    if as_json:
+        click.echo(json.dumps(result, ensure_ascii=False, indent=2))
+        return
+    click.echo(report.scoreboard(result, cset, lang))
+
+
+@main.command()
+@click.argument("record_file", type=click.Path())
+@click.option("--verify", is_flag=True, help="exit 1 at the first difference")
+@guarded
+def replay(record_file: str, verify: bool) -> None:
+    """Re-run a game record."""
+    from compiler import cardset as cs
+    from engine import record as rec
+    from engine import runner
+    from grove import api, report
+
+    try:
+        r = rec.read(record_file)
+    except rec.RecordError as exc:
+        click.echo(f"error RECORD-BAD: {exc}", err=True)
+        sys.exit(EXIT_FINDINGS)
+    h = r.header
+    try:
+        cset = cs.build(str(h.get("edition")), list(h.get("with") or ()))
+        game, problems = runner.replay(cset, r)
+    except (KeyError, TypeError, ValueError) as exc:
+        click.echo(f"error RECORD-BAD: {record_file}: the header is incomplete ({exc})", err=True)
+        sys.exit(EXIT_FINDINGS)
+    if problems:
+        click.echo(f"error RECORD-DIFFERS: {record_file}: {problems[0]}", err=True)
+        if verify:
+            sys.exit(EXIT_FINDINGS)
+    scores = runner.final_scores(game)
+    result = api.result_json(cset.root.id, cset.expansions, scores, False)
+    click.echo(report.scoreboard(result, cset))
+    if verify:
+        click.echo(f"verified: {len(r.actions)} actions, same game", err=True)
+
+
+def _usage(message: str, code: str = "USAGE-BAD-OPTION") -> None:
+    raise DiagnosticError([Diagnostic(code, Severity.ERROR, None, message)])

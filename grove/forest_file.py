@@ -58,7 +58,9 @@ def _card(doc: Document, path: list, value, cardset: CardSet, diags: list[Diagno
 
 def _host(doc: Document, path: list, entry: dict, cardset: CardSet, diags: list[Diagnostic]
           ) -> HostEntry | None:
-    host_keys = [k for k in entry if k in cardset.hosts]
+    # `river: true` marks a tree with a river beneath it; `river: creek` is a river host
+    host_keys = [k for k in entry if k in cardset.hosts and not (
+        k == "river" and isinstance(entry[k], bool))]
     span = doc.span(path)
     if len(host_keys) != 1:
         candidates = [k for k in entry if k not in _HOST_EXTRA_KEYS and
@@ -112,7 +114,7 @@ def _host(doc: Document, path: list, entry: dict, cardset: CardSet, diags: list[
     slot_spans: dict[str, Span] = {}
     ok = True
     for key, content in entry.items():
-        if key == kind.id or key in _HOST_EXTRA_KEYS:
+        if key == host_keys[0] or key in _HOST_EXTRA_KEYS:
             continue
         if kind.slot(str(key)) is None:
             diags.append(error("FOREST-UNKNOWN-SLOT", doc.span([*path, key], key=True),
@@ -132,7 +134,8 @@ def _host(doc: Document, path: list, entry: dict, cardset: CardSet, diags: list[
         slot_spans[str(key)] = doc.span([*path, key], key=True)
     if not ok:
         return None
-    return HostEntry(kind, species, str(symbol) if symbol else None, slots, span, slot_spans)
+    return HostEntry(kind, species, str(symbol) if symbol else None, slots, span, slot_spans,
+                     doc.span([*path, host_keys[0]]))
 
 
 def read(path: str | Path, roots: cs.Roots | None = None) -> ForestFile:

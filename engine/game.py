@@ -1,0 +1,746 @@
+"""A complete game as a sequence of decisions: `legal_actions()` and `apply(action)`.
+
+The turn is written as a generator that yields a `Decision` whenever a player must choose (a turn
+action, a payment card, which clearing card to take, where a free card goes) and resumes with the
+chosen action. So an AI, a human at the terminal and a replay all drive the game the same way,
+and the whole game is reproducible from its seed and its list of actions.
+
+Compiled effects never decide anything themselves: each action of a card asks the `_Ctx` for an
+operation, and the engine settles that operation's choices before the card's next action runs.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Generator, Iterable
+from dataclasses import dataclass, field
+
+from compiler.cardset import CardSet, PhysicalCard, Species
+from compiler.codegen import AmountFn, Pred
+from compiler.model import HostKind
+from compiler.view import ForestView, HostSpec, Placed
+from engine import placement
+
+
+class GameOver(Exception):
+    """The third winter card (or an empty deck) ends the game at once, even mid-turn."""
+
+
+class IllegalAction(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Decision:
+    player: int
+    kind: str  # "turn", "draw", "pay", "choose", "place", "optional", "river"
+    options: tuple[str, ...]
+    about: str = ""
+
+
+@dataclass
+class Piece:
+    card: int
+    species: Species
+    symbol: str | None
+    side: str
+    turn: int  # game turn it entered the forest
+
+
+@dataclass
+class HostState:
+    kind: HostKind
+    card: int
+    species: Species | None
+    symbol: str | None
+    turn: int
+    slots: dict[str, list[Piece]] = field(default_factory=dict)
+    beneath: list[int] = field(default_factory=list)
+
+
+@dataclass
+class PlayerState:
+    name: str
+    hand: list[int] = field(default_factory=list)
+    cave: list[int] = field(default_factory=list)
+    forest: list[HostState] = field(default_factory=list)
+    extra_turns: int = 0
+    turn_started: int = 0
+
+
+@dataclass
+class Played:
+    """A card just placed, for its effect and bonus: where it went and what paid for it."""
+
+    player: int
+    host: int
+    slot: str | None
+    species: Species
+    symbol: str | None
+    payment: list[int]
+    free: bool
+
+
+class _Zones:
+    DECK, HAND, CLEARING, CAVE, REMOVED = "deck", "hand", "clearing", "cave", "removed"
+
+
+class Game:
+    def __init__(self, cardset: CardSet, players: list[str], seed: int = 0,
+                 expansions: Iterable[str] | None = None):
+        setup = cardset.setup
+        n = len(players)
+        if n < 1:
+            raise ValueError("a game needs at least one player")
+        self.cardset = cardset
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.cards: list[PhysicalCard | None] = list(cardset.deck)  # None: a winter card
+        first_winter = len(self.cards)
+        self.cards += [None] * setup.winter_cards
+        self.winter_ids = set(range(first_winter, len(self.cards)))
+        exps = frozenset(expansions if expansions is not None else cardset.expansions)
+        remove = setup.removed_for(exps, n)
+        if remove is None:
+            raise ValueError(f"the edition has no set-up for {n} players")
+        order = list(range(first_winter))
+        self.rng.shuffle(order)
+        self.removed: list[int] = order[:remove]
+        rest = order[remove:]
+        need = n * setup.hand_size
+        if len(rest) < need + 3:
+            raise ValueError(f"too many players for the deck: {len(rest)} cards for {n} players")
+        third = len(rest) // 3
+        top, middle, bottom = rest[:third], rest[third:2 * third], rest[2 * third:]
+        winter = sorted(self.winter_ids)
+        bottom = bottom + winter[1:]
+        self.rng.shuffle(bottom)
+        bottom = [winter[0], *bottom]
+        pile = top + middle + bottom  # index 0 is the top of the deck
+        self.deck: list[int] = list(reversed(pile))  # pop() takes the top card
+        self.clearing: list[int] = []
+        self.winter: list[int] = []
+        self.players = [PlayerState(name) for name in players]
+        for p in self.players:
+            for _ in range(setup.hand_size):
+                p.hand.append(self.deck.pop())
+        self.turn = 0
+        self.current = 0
+        self.over = False
+        self.history: list[str] = []
+        self.log: list[str] = []
+        self._proc = self._play()
+        self._decision: Decision | None = next(self._proc)
+
+    # ---- the decision interface --------------------------------------------------------------
+    @property
+    def decision(self) -> Decision | None:
+        return self._decision
+
+    def legal_actions(self) -> tuple[str, ...]:
+        return self._decision.options if self._decision else ()
+
+    def apply(self, action: str) -> None:
+        if self._decision is None:
+            raise IllegalAction("the game is over")
+        if action not in self._decision.options:
+            raise IllegalAction(f"{action!r} is not a legal action now")
+        self.history.append(action)
+        try:
+            self._decision = self._proc.send(action)
+        except StopIteration:
+            self._decision = None
+
+    # ---- zones ---------------------------------------------------------------------------------
+    def zones(self) -> dict[str, list[int]]:
+        """Every card by zone; each card is in exactly one (checked by the tests)."""
+        out = {"deck": list(self.deck), "clearing": list(self.clearing),
+               "removed": list(self.removed), "winter": list(self.winter)}
+        for i, p in enumerate(self.players):
+            out[f"hand:{i}"] = list(p.hand)
+            out[f"cave:{i}"] = list(p.cave)
+            forest = []
+            for h in p.forest:
+                forest.append(h.card)
+                forest.extend(h.beneath)
+                forest.extend(pc.card for pieces in h.slots.values() for pc in pieces)
+            out[f"forest:{i}"] = forest
+        return out
+
+    def _draw_top(self) -> int:
+        """The top deck card that is not a winter card; winter cards go beside the clearing."""
+        while True:
+            if not self.deck:
+                raise GameOver
+            c = self.deck.pop()
+            if c in self.winter_ids:
+                self.winter.append(c)
+                self.log.append(f"winter card {len(self.winter)} drawn")
+                if len(self.winter) >= self.cardset.setup.winter_cards:
+                    raise GameOver
+                continue
+            return c
+
+    def _to_hand(self, p: PlayerState, limit: bool = True) -> int | None:
+        if limit and len(p.hand) >= self.cardset.setup.hand_limit:
+            return None
+        c = self._draw_top()
+        p.hand.append(c)
+        return c
+
+    # ---- what a card is ------------------------------------------------------------------------
+    def halves(self, card: int) -> list[tuple[Species, str | None, str | None]]:
+        pc = self.cards[card]
+        if pc is None:
+            return []
+        return [(self.cardset.species[k], side, sym) for k, side, sym in pc.halves]
+
+    def card_name(self, card: int, lang: str = "en") -> str:
+        hs = self.halves(card)
+        if not hs:
+            return "winter"
+        return " / ".join(sp.name(lang) for sp, _, _ in hs)
+
+    def _zone_placed(self, card: int) -> list[Placed]:
+        """A card outside the forest as something filters can test: one per half."""
+        return [_loose(sp, sym) for sp, _, sym in self.halves(card)]
+
+    def _matches(self, card: int, pred: Pred, me: Placed) -> bool:
+        return any(pred(x, me) for x in self._zone_placed(card))
+
+    # ---- views ---------------------------------------------------------------------------------
+    def view(self, i: int) -> ForestView:
+        p = self.players[i]
+        specs = [HostSpec(h.kind, h.species, h.symbol,
+                          {sid: [(pc.species, pc.symbol) for pc in pieces]
+                           for sid, pieces in h.slots.items()}) for h in p.forest]
+        return ForestView.build(specs, len(p.cave), p.name)
+
+    def views(self) -> list[ForestView]:
+        vs = [self.view(i) for i in range(len(self.players))]
+        for v in vs:
+            v.others = [o for o in vs if o is not v]
+        return vs
+
+    # ---- placement -----------------------------------------------------------------------------
+    def placements(self, i: int, card: int, pred: Pred | None = None, me: Placed | None = None
+                   ) -> list[str]:
+        """Where a hand card may go: `<card> <side> <host>.<slot>` or `<card> <host kind>`."""
+        p = self.players[i]
+        out = []
+        view = None
+        for sp, side, sym in self.halves(card):
+            if pred is not None and me is not None and not pred(_loose(sp, sym), me):
+                continue
+            if side is None:
+                for h in self.cardset.hosts.values():
+                    if h.from_kind == sp.kind:
+                        out.append(f"{card} {h.id}")
+                continue
+            if view is None:
+                view = self.view(i)
+            for hi, host in enumerate(p.forest):
+                for slot in host.kind.slots:
+                    if slot.side == side and self._fits(view, hi, slot.id, sp, sym):
+                        out.append(f"{card} {side} {hi}.{slot.id}")
+        return out
+
+    def _fits(self, view: ForestView, hi: int, slot_id: str, sp: Species, sym: str | None
+              ) -> bool:
+        host = view.hosts[hi]
+        slot = host.kind.slot(slot_id)
+        assert slot is not None
+        cards = host.slots[slot_id]
+        plain = not cards and sp.placement is None and not any(
+            c.species is not None and c.species.placement is not None
+            for c in (host.card, *host.attached()))
+        if placement.accepts(slot, sp) is not None:
+            return False
+        if plain:
+            return True
+        trial = Placed(sp, sym, sp.tags, host, slot_id, slot.side)
+        cards.append(trial)
+        host._attached = None
+        try:
+            return (placement.card_refusal(trial, slot) is None
+                    and placement.slot_refusal(host.card, slot) is None)
+        finally:
+            cards.pop()
+            host._attached = None
+
+    def _place(self, i: int, choice: str, hand_card: int, *, river: int | None = None) -> Played:
+        """Put a card from hand into the forest as `choice` says; return what was played."""
+        p = self.players[i]
+        parts = choice.split()
+        p.hand.remove(hand_card)
+        if len(parts) == 2:  # a new host
+            kind = self.cardset.hosts[parts[1]]
+            sp, _, sym = next((s, sd, sy) for s, sd, sy in self.halves(hand_card) if sd is None)
+            host = HostState(kind, hand_card, sp, sym, self.turn,
+                             {s.id: [] for s in kind.slots})
+            if river is not None:
+                p.hand.remove(river)
+                host.beneath.append(river)
+            p.forest.append(host)
+            self._reveal(kind.reveal)
+            return Played(i, len(p.forest) - 1, None, sp, sym, [], False)
+        side = parts[1]
+        hi_s, slot_id = parts[2].split(".", 1)
+        hi = int(hi_s)
+        sp, _, sym = next((s, sd, sy) for s, sd, sy in self.halves(hand_card) if sd == side)
+        p.forest[hi].slots[slot_id].append(Piece(hand_card, sp, sym, side, self.turn))
+        return Played(i, hi, slot_id, sp, sym, [], False)
+
+    def _place_face_down(self, i: int, card: int, host_id: str) -> Played:
+        p = self.players[i]
+        kind = self.cardset.hosts[host_id]
+        p.hand.remove(card)
+        p.forest.append(HostState(kind, card, None, None, self.turn,
+                                  {s.id: [] for s in kind.slots}))
+        self._reveal(kind.reveal)
+        return Played(i, len(p.forest) - 1, None, None, None, [], True)  # type: ignore[arg-type]
+
+    def _reveal(self, n: int) -> None:
+        for _ in range(n):
+            self.clearing.append(self._draw_top())
+
+    def _placed_of(self, view: ForestView, played: Played) -> Placed:
+        host = view.hosts[played.host]
+        if played.slot is None:
+            return host.card
+        return host.slots[played.slot][-1]
+
+    # ---- the game loop -------------------------------------------------------------------------
+    def _play(self) -> Generator[Decision, str, None]:
+        try:
+            while True:
+                p = self.players[self.current]
+                p.turn_started = self.turn
+                yield from self._turn(self.current)
+                self._end_of_turn()
+                if p.extra_turns:
+                    p.extra_turns -= 1
+                    self.turn += 1
+                    continue
+                self.turn += 1
+                self.current = (self.current + 1) % len(self.players)
+        except GameOver:
+            self.over = True
+            self.log.append("the third winter card ends the game")
+
+    def _end_of_turn(self) -> None:
+        if len(self.clearing) >= self.cardset.setup.clearing_limit:
+            self.removed.extend(self.clearing)
+            self.log.append(f"the clearing ({len(self.clearing)} cards) leaves the game")
+            self.clearing.clear()
+
+    def _turn_options(self, i: int) -> list[str]:
+        p = self.players[i]
+        setup = self.cardset.setup
+        opts: list[str] = []
+        if len(p.hand) < setup.hand_limit:
+            if self.deck:
+                opts.append("draw deck")
+            opts += [f"draw clearing {c}" for c in self.clearing]
+        for c in dict.fromkeys(p.hand):
+            for sp, side, _ in self.halves(c):
+                if sp.cost > len(p.hand) - 1:
+                    continue
+                if side is None:
+                    for h in self.cardset.hosts.values():
+                        # a river beneath a tree is one more card from hand
+                        spare = len(p.hand) - (2 if h.play == "with_tree" else 1)
+                        if h.from_kind == sp.kind and sp.cost <= spare:
+                            opts.append(f"play {c} {h.id}")
+            opts += [f"play {x}" for x in self.placements(i, c) if len(x.split()) == 3
+                     and self._cost_ok(p, c, x)]
+            for h in self.cardset.hosts.values():
+                if h.face_down and h.play == "action":
+                    opts.append(f"{h.id} {c}")
+        return list(dict.fromkeys(opts))
+
+    def _cost_ok(self, p: PlayerState, card: int, choice: str) -> bool:
+        side = choice.split()[1]
+        sp = next(s for s, sd, _ in self.halves(card) if sd == side)
+        return sp.cost <= len(p.hand) - 1
+
+    def _turn(self, i: int) -> Generator[Decision, str, None]:
+        p = self.players[i]
+        opts = self._turn_options(i)
+        if not opts:
+            yield from self._stuck(i)
+            return
+        choice = yield Decision(i, "turn", tuple(opts), "draw two cards or play a card")
+        if choice.startswith("draw "):
+            self._take(i, choice)
+            self.log.append(f"{p.name} draws")
+            if len(p.hand) < self.cardset.setup.hand_limit and (self.deck or self.clearing):
+                second = ["draw deck"] if self.deck else []
+                second += [f"draw clearing {c}" for c in self.clearing]
+                choice = yield Decision(i, "draw", tuple(second), "draw a second card")
+                self._take(i, choice)
+            return
+        parts = choice.split()
+        if parts[0] != "play":  # a face-down host as the action (a sapling)
+            card = int(parts[1])
+            played = self._place_face_down(i, card, parts[0])
+            self.log.append(f"{p.name} plays a {parts[0]}")
+            yield from self._triggers(i, played, "play")
+            return
+        card = int(parts[1])
+        rest = " ".join([parts[1], *parts[2:]])
+        sp = self._species_for(card, rest)
+        river = None
+        host = self.cardset.hosts.get(parts[2]) if len(parts) == 3 else None
+        if host is not None and host.play == "with_tree":
+            river_opts = tuple(f"river {c}" for c in p.hand if c != card)
+            river = int((yield Decision(i, "river", river_opts, "a card to lie beneath as a river"))
+                        .split()[1])
+        payment = yield from self._pay(i, card, sp.cost, exclude={card, river})
+        played = self._place(i, rest, card, river=river)
+        played.payment = payment
+        self.log.append(f"{p.name} plays {sp.name('en')}")
+        yield from self._after_play(i, played)
+
+    def _species_for(self, card: int, choice: str) -> Species:
+        parts = choice.split()
+        if len(parts) == 2:
+            return next(s for s, sd, _ in self.halves(card) if sd is None)
+        return next(s for s, sd, _ in self.halves(card) if sd == parts[1])
+
+    def _take(self, i: int, choice: str) -> None:
+        p = self.players[i]
+        if choice == "draw deck":
+            self._to_hand(p)
+        else:
+            c = int(choice.split()[2])
+            self.clearing.remove(c)
+            p.hand.append(c)
+
+    def _pay(self, i: int, card: int, cost: int, exclude: set) -> Generator[Decision, str, list[int]]:
+        p = self.players[i]
+        paid: list[int] = []
+        while len(paid) < cost:
+            opts = tuple(f"pay {c}" for c in p.hand if c not in exclude and c not in paid)
+            choice = yield Decision(i, "pay", opts, f"pay {cost - len(paid)} more")
+            paid.append(int(choice.split()[1]))
+        for c in paid:
+            p.hand.remove(c)
+            self.clearing.append(c)
+        return paid
+
+    def _stuck(self, i: int) -> Generator[Decision, str, None]:
+        """Neither action is possible: the edition's special case, if it has one."""
+        p = self.players[i]
+        rule = dict(self.cardset.flags.get("stuck_turn") or {})
+        to_cave = int(rule.get("to_cave", 0))
+        moved = 0
+        while moved < to_cave and p.hand:
+            opts = tuple(f"cave {c}" for c in p.hand) + ("stop",)
+            choice = yield Decision(i, "choose", opts, "a card for your cave")
+            if choice == "stop":
+                break
+            c = int(choice.split()[1])
+            p.hand.remove(c)
+            p.cave.append(c)
+            moved += 1
+        for _ in range(moved):
+            self._to_hand(p, limit=False)
+        self.log.append(f"{p.name} can neither draw nor play")
+
+    # ---- after a card is placed ----------------------------------------------------------------
+    def _after_play(self, i: int, played: Played) -> Generator[Decision, str, None]:
+        yield from self._triggers(i, played, "play")
+        if played.free:
+            return
+        sp = played.species
+        if sp.effect is not None:
+            yield from self._run(i, played, sp.effect.steps)
+        if sp.bonus is not None and self._bonus_earned(played):
+            yield from self._run(i, played, sp.bonus.steps)
+
+    def _bonus_earned(self, played: Played) -> bool:
+        if not played.payment:
+            return not self.cardset.flags.get("bonus_needs_payment", True)
+        return all(any(sym == played.symbol for _, _, sym in self.halves(c))
+                   for c in played.payment)
+
+    def _triggers(self, i: int, played: Played, verb: str) -> Generator[Decision, str, None]:
+        p = self.players[i]
+        view = self.view(i)
+        new = self._placed_of(view, played)
+        for hi, host in enumerate(p.forest):
+            pieces = [(host.species, host.turn, view.hosts[hi].card)] if host.species else []
+            pieces += [(pc.species, pc.turn, view.hosts[hi].slots[sid][k])
+                       for sid, pcs in host.slots.items() for k, pc in enumerate(pcs)]
+            for sp, entered, placed in pieces:
+                trig = sp.trigger
+                if trig is None or placed is new:
+                    continue
+                if trig.next_turn and entered >= p.turn_started:
+                    continue
+                if trig.verb == "play" and not trig.matches(new, placed):
+                    continue
+                if trig.verb == "place":
+                    if played.slot is None or new.side != trig.where_side:
+                        continue
+                    if trig.where_host and not trig.where_host(new.host.card, placed):
+                        continue
+                    if not trig.matches(new, placed):
+                        continue
+                if trig.optional:
+                    yes = yield Decision(i, "optional", ("yes", "no"),
+                                         f"use {sp.name('en')}'s permanent effect")
+                    if yes != "yes":
+                        continue
+                yield from self._run(i, Played(i, hi, None, sp, None, [], True), trig.steps,
+                                     me=placed)
+
+    def _run(self, i: int, played: Played, steps, me: Placed | None = None
+             ) -> Generator[Decision, str, None]:
+        for step in steps:
+            view = self.view(i)
+            vs = self.views()
+            view.others = [v for j, v in enumerate(vs) if j != i]
+            card = me if me is not None else self._placed_of(view, played)
+            # `me` may come from an older view: counts must see the forest as it is now
+            if me is not None:
+                card = _find(view, me) or card
+            ctx = _Ctx(card, view)
+            step(ctx)
+            for op in ctx.ops:
+                yield from self._do(i, card, op)
+
+    def _do(self, i: int, me: Placed, op: tuple) -> Generator[Decision, str, None]:
+        p = self.players[i]
+        kind = op[0]
+        limit = self.cardset.setup.hand_limit
+        if kind == "draw":
+            for _ in range(op[1]):
+                self._to_hand(p)
+        elif kind == "draw_split":
+            drawn = [self._to_hand(p, limit=False) for _ in range(op[1])]
+            for _ in range(op[2]):
+                opts = tuple(f"cave {c}" for c in drawn if c is not None and c in p.hand)
+                if not opts:
+                    break
+                c = int((yield Decision(i, "choose", opts, "a drawn card for your cave")).split()[1])
+                p.hand.remove(c)
+                p.cave.append(c)
+        elif kind == "extra_turn":
+            p.extra_turns += 1
+        elif kind == "move":
+            yield from self._move(i, me, *op[1:])
+        elif kind == "free_play":
+            yield from self._free_play(i, me, op[1], op[2], op[3])
+        elif kind == "rummage":
+            yield from self._rummage(i, me, op[1], op[2])
+        elif kind == "play_as":
+            yield from self._play_as(i, me, op[1], op[2], op[3])
+        elif kind == "play_paying":
+            yield from self._play_paying(i)
+        del limit
+
+    def _zone(self, i: int, name: str) -> list[int]:
+        p = self.players[i]
+        return {"hand": p.hand, "clearing": self.clearing, "cave": p.cave,
+                "removed": self.removed}[name]
+
+    def _move(self, i: int, me: Placed, amt: AmountFn, pred: Pred, src: str, dst: str,
+              draw_as_many: bool) -> Generator[Decision, str, None]:
+        p = self.players[i]
+        limit = self.cardset.setup.hand_limit
+        n = amt.n(_Ctx(me, self.view(i)))
+        moved = 0
+        if src == "deck":
+            count = n if amt.kind in ("n", "up_to") else len(self.deck)
+            for _ in range(count):
+                if dst == "hand" and len(p.hand) >= limit:
+                    break
+                self._zone(i, dst).append(self._draw_top())
+                moved += 1
+        else:
+            source = self._zone(i, src)
+            if amt.kind == "all":
+                chosen = [c for c in source if self._matches(c, pred, me)]
+                for c in chosen:
+                    if dst == "hand" and len(p.hand) >= limit:
+                        break
+                    source.remove(c)
+                    self._zone(i, dst).append(c)
+                    moved += 1
+            else:
+                most = n if amt.kind in ("n", "up_to") else len(source)
+                while moved < most:
+                    if dst == "hand" and len(p.hand) >= limit:
+                        break
+                    cands = [c for c in source if self._matches(c, pred, me)]
+                    if not cands:
+                        break
+                    opts = tuple(f"choose {c}" for c in cands)
+                    if amt.kind != "n":
+                        opts += ("stop",)
+                    choice = yield Decision(i, "choose", opts, f"a card from {src} to {dst}")
+                    if choice == "stop":
+                        break
+                    c = int(choice.split()[1])
+                    source.remove(c)
+                    self._zone(i, dst).append(c)
+                    moved += 1
+        if draw_as_many:
+            for _ in range(moved):
+                self._to_hand(p)
+
+    def _free_play(self, i: int, me: Placed, amt: AmountFn, pred: Pred, with_effect: bool
+                   ) -> Generator[Decision, str, None]:
+        p = self.players[i]
+        n = amt.n(_Ctx(me, self.view(i)))
+        most = n if amt.kind in ("n", "up_to") else len(p.hand)
+        done = 0
+        while done < most:
+            opts = tuple(f"free {x}" for c in dict.fromkeys(p.hand)
+                         for x in self.placements(i, c, pred, me))
+            if not opts:
+                return
+            choice = yield Decision(i, "place", opts + ("skip",), "a card to play for free")
+            if choice == "skip":
+                return
+            rest = choice.split(maxsplit=1)[1]
+            card = int(rest.split()[0])
+            played = self._place(i, rest, card)
+            played.free = not with_effect
+            yield from self._after_play(i, played)
+            done += 1
+
+    def _rummage(self, i: int, me: Placed, pred: Pred, reveal: int
+                 ) -> Generator[Decision, str, None]:
+        def candidates() -> list[int]:
+            return [c for c in self.clearing if self._matches(c, pred, me)]
+
+        revealed = 0
+        while not candidates() and revealed < reveal:
+            self.clearing.append(self._draw_top())
+            revealed += 1
+        p = self.players[i]
+        opts = []
+        for c in candidates():
+            p.hand.append(c)  # placements() reads the hand; the card is put back below
+            opts += [f"free {x}" for x in self.placements(i, c, pred, me)]
+            p.hand.remove(c)
+        if not opts:
+            return
+        choice = yield Decision(i, "place", tuple(opts), "a clearing card for your forest")
+        rest = choice.split(maxsplit=1)[1]
+        card = int(rest.split()[0])
+        self.clearing.remove(card)
+        p.hand.append(card)
+        played = self._place(i, rest, card)
+        played.free = True
+        yield from self._after_play(i, played)
+
+    def _play_as(self, i: int, me: Placed, amt: AmountFn, pred: Pred, host: str
+                 ) -> Generator[Decision, str, None]:
+        p = self.players[i]
+        n = amt.n(_Ctx(me, self.view(i)))
+        most = n if amt.kind in ("n", "up_to") else len(p.hand)
+        done = 0
+        while done < most and p.hand:
+            opts = tuple(f"choose {c}" for c in p.hand if self._matches(c, pred, me))
+            if not opts:
+                return
+            if amt.kind != "n":
+                opts += ("stop",)
+            choice = yield Decision(i, "choose", opts, f"a hand card to play as {host}")
+            if choice == "stop":
+                return
+            played = self._place_face_down(i, int(choice.split()[1]), host)
+            yield from self._triggers(i, played, "play")
+            done += 1
+
+    def _play_paying(self, i: int) -> Generator[Decision, str, None]:
+        """The Mole: place further cards paying their costs, then resolve them in order."""
+        p = self.players[i]
+        queue: list[Played] = []
+        allowed = set(p.hand)  # cards gained meanwhile may neither be played nor pay
+        while True:
+            opts = []
+            for c in dict.fromkeys(p.hand):
+                if c not in allowed:
+                    continue
+                for x in self.placements(i, c):
+                    sp = self._species_for(c, x)
+                    if sp.cost <= len([h for h in p.hand if h in allowed]) - 1:
+                        opts.append(f"free {x}")
+            if not opts:
+                break
+            choice = yield Decision(i, "place", tuple(opts) + ("stop",), "another card to play")
+            if choice == "stop":
+                break
+            rest = choice.split(maxsplit=1)[1]
+            card = int(rest.split()[0])
+            sp = self._species_for(card, rest)
+            payment = yield from self._pay_from(i, sp.cost, allowed - {card})
+            played = self._place(i, rest, card)
+            played.payment = payment
+            allowed -= {card, *payment}
+            yield from self._triggers(i, played, "play")
+            queue.append(played)
+        for played in queue:
+            sp = played.species
+            if sp.effect is not None:
+                yield from self._run(i, played, sp.effect.steps)
+            if sp.bonus is not None and self._bonus_earned(played):
+                yield from self._run(i, played, sp.bonus.steps)
+
+    def _pay_from(self, i: int, cost: int, allowed: set) -> Generator[Decision, str, list[int]]:
+        p = self.players[i]
+        return (yield from self._pay(i, -1, cost, exclude=set(p.hand) - allowed))
+
+    # ---- the end -------------------------------------------------------------------------------
+    def final_views(self) -> list[ForestView]:
+        return self.views()
+
+
+def _loose(sp: Species, sym: str | None) -> Placed:
+    """A card outside any forest, for filters: no host, no slot."""
+    return Placed(sp, sym, sp.tags, None, None, None)  # type: ignore[arg-type]
+
+
+def _find(view: ForestView, old: Placed) -> Placed | None:
+    for c in view.cards:
+        if c.key == old.key and c.index == old.index:
+            return c
+    return None
+
+
+class _Ctx:
+    """What a compiled action sees: the card and its forest; what it asks for is queued."""
+
+    def __init__(self, card: Placed, view: ForestView):
+        self.card = card
+        self.view = view
+        self.ops: list[tuple] = []
+
+    def draw(self, n: int) -> None:
+        self.ops.append(("draw", n))
+
+    def draw_split(self, n: int, to_cave: int) -> None:
+        self.ops.append(("draw_split", n, to_cave))
+
+    def move(self, amount, pred, source, target, draw_as_many) -> None:
+        self.ops.append(("move", amount, pred, source, target, draw_as_many))
+
+    def extra_turn(self) -> None:
+        self.ops.append(("extra_turn",))
+
+    def free_play(self, amount, pred, with_effect) -> None:
+        self.ops.append(("free_play", amount, pred, with_effect))
+
+    def rummage(self, pred, reveal) -> None:
+        self.ops.append(("rummage", pred, reveal))
+
+    def play_as(self, amount, pred, host) -> None:
+        self.ops.append(("play_as", amount, pred, host))
+
+    def play_paying(self) -> None:
+        self.ops.append(("play_paying",))

@@ -1,0 +1,115 @@
+"""AI players. The whole interface is one method: `choose(game, decision) -> action`."""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol
+
+from compiler.view import ForestView, HostSpec
+from engine.game import Decision, Game
+from engine.scoring import score_view
+
+
+class Player(Protocol):
+    def choose(self, game: Game, decision: Decision) -> str: ...
+
+
+class RandomPlayer:
+    """Any legal action, uniformly; seeded so games repeat."""
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def choose(self, game: Game, decision: Decision) -> str:
+        return self.rng.choice(decision.options)
+
+
+class GreedyPlayer:
+    """The action with the best immediate gain in points, counting sets and majorities.
+
+    A card's worth is the change of its owner's forest score if it were placed now, scored
+    against the other forests (so a Linden weighs the majority); drawing is chosen when no play
+    gains more than what its cost gives away.
+    """
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def choose(self, game: Game, decision: Decision) -> str:
+        opts = decision.options
+        if decision.kind in ("turn", "place"):
+            return self._best_play(game, decision)
+        if decision.kind == "pay":
+            return self._pay(game, decision)
+        if decision.kind == "optional":
+            return "yes"
+        if decision.kind == "choose":
+            picks = [o for o in opts if o != "stop"]
+            return picks[0] if picks else opts[0]
+        return opts[0] if decision.kind != "draw" else self._draw(game, opts)
+
+    def _draw(self, game: Game, opts: tuple[str, ...]) -> str:
+        return self.rng.choice(opts)
+
+    def _pay(self, game: Game, decision: Decision) -> str:
+        # keep what scores; pay with cards whose halves are cheap to give away
+        return min(decision.options, key=lambda o: (self._worth(game, decision.player,
+                                                                int(o.split()[1])), o))
+
+    def _worth(self, game: Game, i: int, card: int) -> int:
+        return max((sp.cost for sp, _, _ in game.halves(card)), default=0)
+
+    def _best_play(self, game: Game, decision: Decision) -> str:
+        i = decision.player
+        base = self._total(game, i, None)
+        best, best_gain = None, 0.5
+        for o in decision.options:
+            parts = o.split()
+            if parts[0] not in ("play", "free"):
+                continue
+            gain = self._total(game, i, parts[1:]) - base
+            sp = game._species_for(int(parts[1]), " ".join(parts[1:]))
+            if parts[0] == "play":
+                gain -= 0.75 * sp.cost
+            if gain > best_gain:
+                best, best_gain = o, gain
+        if best is not None:
+            return best
+        draws = [o for o in decision.options if o.startswith("draw")]
+        if draws:
+            return "draw deck" if "draw deck" in draws else draws[0]
+        saplings = [o for o in decision.options if not o.startswith(("play", "free", "skip"))]
+        if "skip" in decision.options:
+            return "skip"
+        return saplings[0] if saplings else decision.options[0]
+
+    def _total(self, game: Game, i: int, choice: list[str] | None) -> float:
+        p = game.players[i]
+        specs = [HostSpec(h.kind, h.species, h.symbol,
+                          {sid: [(pc.species, pc.symbol) for pc in pcs]
+                           for sid, pcs in h.slots.items()}) for h in p.forest]
+        if choice is not None:
+            card = int(choice[0])
+            if len(choice) == 2:
+                sp, _, sym = next(x for x in game.halves(card) if x[1] is None)
+                kind = game.cardset.hosts[choice[1]]
+                specs.append(HostSpec(kind, sp, sym, {s.id: [] for s in kind.slots}))
+            else:
+                side, where = choice[1], choice[2]
+                hi, slot = where.split(".", 1)
+                sp, _, sym = next(x for x in game.halves(card) if x[1] == side)
+                specs[int(hi)].slots[slot].append((sp, sym))
+        view = ForestView.build(specs, len(p.cave), p.name)
+        view.others = [game.view(j) for j in range(len(game.players)) if j != i]
+        return score_view(view, game.cardset).total
+
+
+KINDS = {"random": RandomPlayer, "greedy": GreedyPlayer}
+
+
+def make(kind: str, seed: int) -> Player:
+    if kind == "human":
+        from engine.human import HumanPlayer
+
+        return HumanPlayer()
+    return KINDS[kind](seed)

@@ -1,0 +1,121 @@
+"""Game records as JSON Lines, written as the game goes: a header, one line per action, the end.
+
+Each line is flushed when written, so a game that crashes leaves a readable partial record.
+The last line holds every final forest in the forest-file format, so `grove score` can re-score
+a finished game and a player can keep their forest.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from compiler.cardset import CardSet
+
+FORMAT = 1
+
+
+def digest(cardset: CardSet) -> str:
+    """A fingerprint of the card files a game was played with."""
+    h = hashlib.sha256()
+    for e in cardset.editions:
+        for p in sorted(Path(e.folder).glob("*.yaml")):
+            h.update(p.name.encode())
+            h.update(p.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def forest_entries(game, i: int) -> list[dict[str, Any]]:
+    """Player i's forest in the forest-file format."""
+    cset = game.cardset
+    out = []
+
+    def ident(sp) -> str:
+        return sp.id if cset.species_named(sp.id) is sp else sp.key
+
+    for h in game.players[i].forest:
+        entry: dict[str, Any] = {}
+        if h.kind.play == "with_tree":
+            base = next(k for k in cset.hosts.values()
+                        if k.from_kind == h.kind.from_kind and k.play != "with_tree")
+            entry[base.id] = ident(h.species)
+            entry["river"] = True
+        elif h.species is None:
+            entry[h.kind.id] = True
+        else:
+            entry[h.kind.id] = ident(h.species)
+        if h.species is not None and h.symbol and len(h.species.symbols_for(None)) > 1:
+            entry["symbol"] = h.symbol
+        for sid, pieces in h.slots.items():
+            items = [{"card": ident(pc.species), "symbol": pc.symbol} if pc.symbol
+                     else ident(pc.species) for pc in pieces]
+            if items:
+                entry[sid] = items if len(items) > 1 else items[0]
+        out.append(entry)
+    return out
+
+
+class Writer:
+    def __init__(self, fh: IO[str]):
+        self.fh = fh
+
+    def line(self, obj: dict[str, Any]) -> None:
+        self.fh.write(json.dumps(obj, ensure_ascii=False, sort_keys=True) + "\n")
+        self.fh.flush()
+
+
+@dataclass
+class Record:
+    header: dict[str, Any]
+    actions: list[dict[str, Any]]
+    end: dict[str, Any] | None
+
+
+class RecordError(ValueError):
+    pass
+
+
+def read(path: str | Path) -> Record:
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise RecordError(f"{path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{path}: not a grove record (not UTF-8 text)") from None
+    objs = list(_parse(lines, str(path)))
+    if not objs or objs[0][1].get("type") != "header":
+        raise RecordError(f"{path}:1: not a grove record (no header line)")
+    header = objs[0][1]
+    if header.get("format") != FORMAT:
+        raise RecordError(f"{path}:1: record format {header.get('format')!r} is not {FORMAT}")
+    actions, end = [], None
+    for n, obj in objs[1:]:
+        t = obj.get("type")
+        if t == "action":
+            if end is not None:
+                raise RecordError(f"{path}:{n}: an action after the end of the game")
+            if not isinstance(obj.get("action"), str):
+                raise RecordError(f"{path}:{n}: an action line without an action")
+            actions.append(obj)
+        elif t == "end":
+            end = obj
+        else:
+            raise RecordError(f"{path}:{n}: unknown line type {t!r}")
+    return Record(header, actions, end)
+
+
+def _parse(lines: list[str], path: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"{path}:{n}:{exc.colno}: not JSON ({exc.msg})") from None
+        if not isinstance(obj, dict):
+            raise RecordError(f"{path}:{n}: expected a JSON object")
+        yield n, obj

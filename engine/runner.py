@@ -1,0 +1,104 @@
+"""Playing a whole game with players, and replaying a record of one."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
+from typing import IO, Any
+
+from compiler.cardset import CardSet
+from engine import record as rec
+from engine.game import Game
+from engine.players import Player, make
+from engine.scoring import PlayerScore, score_view, winners
+
+
+def grove_version() -> str:
+    try:
+        return version("grove")
+    except PackageNotFoundError:
+        return "0"
+
+
+@dataclass
+class Outcome:
+    game: Game
+    scores: list[PlayerScore]
+    winners: list[str]
+
+
+def final_scores(game: Game) -> list[PlayerScore]:
+    return [score_view(v, game.cardset) for v in game.views()]
+
+
+def play(cardset: CardSet, kinds: list[str], seed: int, *, names: list[str] | None = None,
+         record: IO[str] | None = None, on_action: Callable[[Game, str], None] | None = None,
+         players: list[Player] | None = None) -> Outcome:
+    names = names or [f"P{i + 1}" for i in range(len(kinds))]
+    game = Game(cardset, names, seed)
+    players = players or [make(k, seed * 31 + i) for i, k in enumerate(kinds)]
+    writer = rec.Writer(record) if record else None
+    if writer:
+        writer.line({"type": "header", "format": rec.FORMAT, "grove": grove_version(),
+                     "edition": cardset.root.id, "with": list(cardset.expansions),
+                     "digest": rec.digest(cardset), "seed": seed,
+                     "players": [{"name": n, "ai": k} for n, k in zip(names, kinds, strict=True)]})
+    while game.decision is not None:
+        d = game.decision
+        action = players[d.player].choose(game, d)
+        turn = game.turn
+        game.apply(action)
+        if writer:
+            writer.line({"type": "action", "turn": turn, "player": d.player, "action": action})
+        if on_action:
+            on_action(game, action)
+    scores = final_scores(game)
+    for s, k in zip(scores, kinds, strict=True):
+        s.ai = k
+    if writer:
+        writer.line(end_line(game, scores))
+    return Outcome(game, scores, winners(scores))
+
+
+def end_line(game: Game, scores: list[PlayerScore]) -> dict[str, Any]:
+    return {
+        "type": "end", "turns": game.turn + 1,
+        "scores": [{"name": s.name, "total": s.total, "by_category": s.by_category}
+                   for s in scores],
+        "winners": winners(scores),
+        "forest": {"edition": game.cardset.root.id, "with": list(game.cardset.expansions),
+                   "players": [{"name": p.name, "cave": len(p.cave),
+                                "forest": rec.forest_entries(game, i)}
+                               for i, p in enumerate(game.players)]},
+    }
+
+
+def replay(cardset: CardSet, r: rec.Record) -> tuple[Game, list[str]]:
+    """Re-run a record; the list says where it differs from what the record holds."""
+    problems: list[str] = []
+    if r.header.get("digest") != rec.digest(cardset):
+        problems.append("header: the card files differ from the ones the game was played with")
+    names = [p["name"] for p in r.header["players"]]
+    game = Game(cardset, names, int(r.header["seed"]))
+    for n, a in enumerate(r.actions, 2):
+        if game.decision is None:
+            problems.append(f"line {n}: the game is already over")
+            return game, problems
+        if a["action"] not in game.legal_actions():
+            problems.append(f"line {n}: {a['action']!r} is not legal here")
+            return game, problems
+        if a.get("player") != game.decision.player:
+            problems.append(f"line {n}: player {a.get('player')} acts, but it is player "
+                            f"{game.decision.player}'s decision")
+            return game, problems
+        game.apply(a["action"])
+    if game.decision is not None:
+        problems.append("the record ends before the game does")
+        return game, problems
+    if r.end is not None:
+        expected = end_line(game, final_scores(game))
+        for key in ("scores", "winners", "forest", "turns"):
+            if expected[key] != r.end.get(key):
+                problems.append(f"end line: {key} differ")
+    return game, problems
