@@ -1,0 +1,272 @@
+"""`python -m benchmarks` (`make bench`): grove's figures, measured in one run.
+
+Each benchmark in `BENCHMARKS` is a function `(Options) -> None` that prints its own lines; add
+later figures by appending to that list. For now:
+
+* the one-time cost of loading and compiling the card set (base + alpine + woodland_edge);
+* scoring large tables of forests with the COMPILED rules against the same rules written BY HAND
+  (`benchmarks/handwritten.py`), interleaved side by side in one process, median of several
+  rounds, with the ratio compiled / handwritten and whether it meets the issue's 1.5x target.
+
+Nothing here asserts on wall-clock time; the numbers are for reading.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+EDITION = "base"
+EXPANSIONS = ("alpine", "woodland_edge")
+TARGET = 1.5  # the issue: compiled scoring may take at most 1.5x the hand-written scorer
+
+
+@dataclass
+class Options:
+    rounds: int
+    players: int
+    tables: int
+    batch_ms: float
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1e3:9.3f} ms"
+
+
+def _us(seconds: float) -> str:
+    return f"{seconds * 1e6:9.1f} us"
+
+
+# ---- compile cost ---------------------------------------------------------------------------
+def bench_compile(opts: Options) -> None:
+    from compiler import cardset
+    from dsl import parser
+
+    cards_dir = cardset.default_cards_dir()
+    three = cardset.roots_for([cards_dir / e for e in (EDITION, *EXPANSIONS)], shipped=False)
+    everything = cardset.roots_for()
+
+    def clear(grammar: bool) -> None:
+        cardset._load_universe.cache_clear()
+        cardset._compiled.cache_clear()
+        if grammar:
+            parser._lark.cache_clear()
+
+    def once(roots: cardset.Roots, grammar: bool) -> tuple[float, float]:
+        """(load, compile) seconds of one build from nothing."""
+        clear(grammar)
+        t0 = time.perf_counter()
+        cardset.load_universe(roots)  # the edition folders: YAML, schema checks
+        t1 = time.perf_counter()
+        cardset.build(EDITION, EXPANSIONS, roots)  # parse + check + codegen of the three
+        return t1 - t0, time.perf_counter() - t1
+
+    first = once(three, grammar=True)  # the process's first build: grammar, YAML, checks, codegen
+    n = max(3, opts.rounds // 7)
+    cold = [once(three, grammar=True) for _ in range(n)]
+    warm = [once(three, grammar=False) for _ in range(n)]
+    shipped = [once(everything, grammar=False) for _ in range(n)]
+    clear(grammar=False)
+    on_disk = len(cardset.load_universe(everything).editions)
+    clear(grammar=False)
+    editions = "+".join((EDITION, *EXPANSIONS))
+
+    def line(label: str, runs: list[tuple[float, float]]) -> str:
+        load = statistics.median(r[0] for r in runs)
+        comp = statistics.median(r[1] for r in runs)
+        tot = statistics.median(r[0] + r[1] for r in runs)
+        return f"   {label:40s}{_ms(tot)}   (load {load * 1e3:.0f} ms + compile {comp * 1e3:.0f} ms)"
+
+    print(f"== compile the card set ({editions}): one-time cost of load + compile")
+    print(line("first build in this process", [first]))
+    print(line(f"median of {n}, grammar rebuilt", cold))
+    print(line(f"median of {n}, grammar kept", warm))
+    print(line(f"build() as shipped ({on_disk} editions on disk)", shipped))
+
+
+# ---- scoring: compiled against hand-written ---------------------------------------------------
+def _timer(fn: Callable[[], object], n: int) -> float:
+    """Seconds per call of `fn` over `n` calls, with the garbage collector held off."""
+    gc_was = gc.isenabled()
+    gc.disable()
+    try:
+        t0 = time.perf_counter()
+        for _ in range(n):
+            fn()
+        return (time.perf_counter() - t0) / n
+    finally:
+        if gc_was:
+            gc.enable()
+
+
+def _calibrate(fns: list[Callable[[], object]], batch_s: float) -> int:
+    """Calls per batch so that the slowest function's batch takes about `batch_s`."""
+    slowest = max(_timer(f, 3) for f in fns)
+    return max(1, int(batch_s / max(slowest, 1e-9)))
+
+
+def _side_by_side(
+    fns: dict[str, Callable[[], object]], rounds: int, batch_s: float, chunks: int = 8
+) -> dict[str, list[float]]:
+    """Per-call seconds of each function in each round.
+
+    A round times every function for about `batch_s`, cut into `chunks` short batches that
+    alternate between the functions (forwards, then backwards: A B C C B A ...), so a slow spell
+    of a busy machine falls on all of them alike and per-round ratios stay meaningful.
+    """
+    names = list(fns)
+    for f in fns.values():  # warm up caches (host.attached, ...) and the interpreter
+        f()
+    n = max(1, _calibrate(list(fns.values()), batch_s) // chunks)
+    out: dict[str, list[float]] = {k: [] for k in names}
+    for _ in range(rounds):
+        spent = dict.fromkeys(names, 0.0)
+        for i in range(chunks):
+            for k in names if i % 2 == 0 else reversed(names):
+                spent[k] += _timer(fns[k], n)
+        for k in names:
+            out[k].append(spent[k] / chunks)
+    return out
+
+
+def _ratio(times: dict[str, list[float]], a: str, b: str) -> tuple[float, float, float]:
+    """Median and quartiles of the per-round ratios a/b."""
+    r = sorted(x / y for x, y in zip(times[a], times[b], strict=True))
+    if len(r) < 4:
+        return statistics.median(r), r[0], r[-1]
+    q1, med, q3 = statistics.quantiles(r, n=4)
+    return med, q1, q3
+
+
+def bench_scoring(opts: Options) -> None:
+    from benchmarks import handwritten as hw
+    from benchmarks.forests import large_forests
+    from compiler.cardset import build
+    from engine.scoring import score_forests, score_view
+
+    cs = build(EDITION, EXPANSIONS)
+    tables = [large_forests(cs, opts.players, seed=1000 + i) for i in range(opts.tables)]
+    view_tables = []
+    for players in tables:
+        views = [p.view() for p in players]
+        for v in views:
+            v.others = [o for o in views if o is not v]
+        view_tables.append(views)
+    all_views = [v for vs in view_tables for v in vs]
+    n_cards = sum(len(v.cards) for v in all_views)
+    n_hosts = sum(len(v.hosts) for v in all_views)
+
+    # the two scorers must agree on what is being timed
+    disagree = [
+        (v.name, g.by_category, h)
+        for v in all_views
+        if (g := score_view(v, cs)).by_category != (h := hw.score_view(v))
+    ]
+
+    def compiled() -> object:
+        return [score_view(v, cs) for v in all_views]
+
+    def handwritten() -> object:
+        return [hw.score_view(v) for v in all_views]
+
+    def compiled_rules_only() -> object:
+        """The compiled programs alone: score_view without its per-card CardScore records."""
+        out = []
+        for v in all_views:
+            rows = dict.fromkeys(cs.scorepad, 0)
+            done: set[object] = set()
+            for c in v.cards:
+                sp = c.species
+                if sp is None or sp.score is None:
+                    continue
+                prog = sp.score
+                p = 0
+                for _, fn in prog.per_copy:
+                    p += fn(c, v)
+                for term, gfn in prog.group:
+                    if term not in done:
+                        done.add(term)
+                        p += gfn(c, v)
+                if p:
+                    rows["trees" if c.slot is None else c.side] += p
+            rows["cave"] += v.cave * cs.setup.cave_points
+            out.append(rows)
+        return out
+
+    def compiled_end_to_end() -> object:
+        return [score_forests(cs, list(players)) for players in tables]
+
+    def handwritten_end_to_end() -> object:
+        return [hw.score_views([p.view() for p in players]) for players in tables]
+
+    times = _side_by_side(
+        {
+            "compiled": compiled,
+            "handwritten": handwritten,
+            "compiled_rules_only": compiled_rules_only,
+            "compiled_end_to_end": compiled_end_to_end,
+            "handwritten_end_to_end": handwritten_end_to_end,
+        },
+        opts.rounds,
+        opts.batch_ms / 1e3,
+    )
+    med = {k: statistics.median(v) for k, v in times.items()}
+    ratio, q1, q3 = _ratio(times, "compiled", "handwritten")
+    ratio_rules = _ratio(times, "compiled_rules_only", "handwritten")[0]
+    ratio_e2e = _ratio(times, "compiled_end_to_end", "handwritten_end_to_end")[0]
+    forests = len(all_views)
+
+    editions = "+".join((EDITION, *EXPANSIONS))
+    print(f"== scoring large forests ({editions}): compiled rules vs the same rules by hand")
+    print(f"   {opts.tables} tables x {opts.players} players = {forests} forests, "
+          f"{n_hosts} hosts, {n_cards} visible cards (whole deck dealt per table)")
+    print(f"   {opts.rounds} rounds, both interleaved in short batches; median time per forest:")
+    print(f"   compiled     (engine.scoring.score_view)  {_us(med['compiled'] / forests)}")
+    print(f"   handwritten  (benchmarks.handwritten)     {_us(med['handwritten'] / forests)}")
+    print(f"   ratio compiled/handwritten  {ratio:5.2f}x   "
+          f"(median of per-round ratios; quartiles {q1:.2f}..{q3:.2f})")
+    verdict = "HOLDS" if ratio <= TARGET else "DOES NOT HOLD"
+    print(f"   target compiled <= {TARGET}x handwritten: {verdict}")
+    print("   for reference:")
+    print(f"   compiled rules only (no CardScore rows)   {_us(med['compiled_rules_only'] / forests)}"
+          f"   ratio {ratio_rules:5.2f}x")
+    print(f"   end to end incl. building the views: compiled {_us(med['compiled_end_to_end'] / forests)}"
+          f", handwritten {_us(med['handwritten_end_to_end'] / forests)}   ratio {ratio_e2e:5.2f}x")
+    if disagree:
+        print(f"   WARNING: the scorers disagree on {len(disagree)} of {forests} timed forests:")
+        for name, g, h in disagree[:5]:
+            print(f"     {name}: compiled {g} handwritten {h}")
+    else:
+        print(f"   both scorers agree on all {forests} timed forests")
+
+
+BENCHMARKS: list[Callable[[Options], None]] = [
+    bench_compile,
+    bench_scoring,
+]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=21, help="timed rounds per figure (median)")
+    ap.add_argument("--players", type=int, default=5, help="players per table (4-5 is large)")
+    ap.add_argument("--tables", type=int, default=4, help="tables of forests, each a full deck")
+    ap.add_argument("--batch-ms", type=float, default=40.0, help="target length of one batch")
+    ap.add_argument("--only", action="append", help="run only benchmarks whose name contains this")
+    a = ap.parse_args(argv)
+    opts = Options(a.rounds, a.players, a.tables, a.batch_ms)
+    print(f"grove benchmarks  (Python {sys.version.split()[0]})")
+    for bench in BENCHMARKS:
+        if a.only and not any(o in bench.__name__ for o in a.only):
+            continue
+        bench(opts)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
