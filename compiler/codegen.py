@@ -70,7 +70,14 @@ def compile_filter(f: ast.Filter, scope: NameScope) -> Query:
             preds = tuple(p.pred for p in parts)
             return Query(lambda c, me: all(p(c, me) for p in preds))
         case ast.FOr(items=items):
-            preds = tuple(compile_filter(i, scope).pred for i in items)
+            parts = [compile_filter(i, scope) for i in items]
+            preds = tuple(p.pred for p in parts)
+            kinds = {p.fast[0] if p.fast else None for p in parts}
+            # a card shows one tree symbol and is one species: such an `or` counts as a sum
+            if kinds in ({"symbol"}, {"species"}):
+                kind = kinds.pop()
+                return Query(lambda c, me: any(p(c, me) for p in preds),
+                             (kind + "s", ",".join(p.fast[1] for p in parts)))  # type: ignore[index]
             return Query(lambda c, me: any(p(c, me) for p in preds))
     raise TypeError(f"not a filter: {f!r}")
 
@@ -111,7 +118,42 @@ def _fast_forest_count(q: Query) -> CountFn | None:
         return lambda me, v: v.symbol_count.get(me.symbol, 0) if me.symbol else 0
     if kind == "all":
         return lambda me, v: len(v.cards)
+    if kind in ("symbols", "speciess"):
+        keys = tuple(key.split(","))
+        table = "symbol_count" if kind == "symbols" else "species_count"
+        return lambda me, v: sum(getattr(v, table).get(k, 0) for k in keys)
     return None
+
+
+def _uses_me(node: object) -> bool:
+    """Whether a filter or count looks at the scoring copy itself (own symbol, other, host)."""
+    from dataclasses import fields, is_dataclass
+
+    if isinstance(node, (ast.FOwnSymbol, ast.FOther)):
+        return True
+    if isinstance(node, ast.Scope) and node.kind in ("attached", "at_host"):
+        return True
+    if is_dataclass(node):
+        for f in fields(node):
+            v = getattr(node, f.name)
+            for item in v if isinstance(v, tuple) else (v,):
+                if is_dataclass(item) and _uses_me(item):
+                    return True
+    return False
+
+
+def _memo(fn: CountFn) -> CountFn:
+    """A count that is the same for every copy: computed once per forest view."""
+    key = object()
+
+    def memo(me: Placed, v: ForestView) -> int:
+        try:
+            return v.memo[key]
+        except KeyError:
+            n = v.memo[key] = fn(me, v)
+            return n
+
+    return memo
 
 
 def compile_count(c: ast.Count, scope: NameScope, owner: str, boosted: frozenset[str]) -> CountFn:
@@ -132,6 +174,13 @@ def compile_count(c: ast.Count, scope: NameScope, owner: str, boosted: frozenset
 
 
 def _compile_count(c: ast.Count, scope: NameScope) -> CountFn:
+    fn = _compile_count_plain(c, scope)
+    if getattr(fn, "fast", False) or _uses_me(c):
+        return fn
+    return _memo(fn)
+
+
+def _compile_count_plain(c: ast.Count, scope: NameScope) -> CountFn:
     match c:
         case ast.CountCards(filter=f, scope=s):
             if s.kind == "cave":
@@ -140,10 +189,19 @@ def _compile_count(c: ast.Count, scope: NameScope) -> CountFn:
             if s.kind == "forest":
                 fast = _fast_forest_count(q)
                 if fast is not None:
+                    fast.fast = True  # type: ignore[attr-defined]
                     return fast
+            if s.kind in ("below", "atop") and q.fast == ("all", ""):
+                side = "bottom" if s.kind == "below" else "top"
+                hp = compile_filter(s.hosts, scope).pred  # type: ignore[arg-type]
+                return lambda me, v: sum(len(h.sides[side]) for h in v.hosts if hp(h.card, me))
             cards = _scope_cards(s, scope)
             pred = q.pred
             return lambda me, v: sum(1 for x in cards(me, v) if pred(x, me))
+        case ast.CountSpecies(filter=f, scope=s) if s.kind == "forest" and (
+            compile_filter(f, scope).fast or ("",))[0] == "tag":
+            tag = compile_filter(f, scope).fast[1]  # type: ignore[index]
+            return lambda me, v: sum(1 for t in v.species_tags.values() if tag in t)
         case ast.CountSpecies(filter=f, scope=s):
             pred = compile_filter(f, scope).pred
             cards = _scope_cards(s, scope)
@@ -153,7 +211,7 @@ def _compile_count(c: ast.Count, scope: NameScope) -> CountFn:
             return lambda me, v: len({x.symbol for x in cards(me, v) if x.symbol})
         case ast.CountFullHosts(hosts=h):
             hp = compile_filter(h, scope).pred
-            return lambda me, v: sum(1 for x in v.hosts if x.full and hp(x.card, me))
+            return lambda me, v: sum(1 for x in v.hosts if x.is_full and hp(x.card, me))
         case ast.CountHostsWithout(hosts=h, filter=f):
             hp = compile_filter(h, scope).pred
             fp = compile_filter(f, scope).pred
@@ -161,7 +219,7 @@ def _compile_count(c: ast.Count, scope: NameScope) -> CountFn:
             def without(me: Placed, v: ForestView) -> int:
                 return sum(
                     1 for x in v.hosts
-                    if hp(x.card, me) and not any(fp(y, me) for y in x.on_side("bottom"))
+                    if hp(x.card, me) and not any(fp(y, me) for y in x.sides["bottom"])
                 )
 
             return without
@@ -206,7 +264,7 @@ def compile_condition(
                 x is not me and not (ep and ep(x, me)) for x in me.host.attached()
             )
         case ast.SelfFull() | ast.HostFull():
-            return lambda me, v: me.host.full
+            return lambda me, v: me.host.is_full
         case ast.Sharing(filter=f):
             p = compile_filter(f, scope).pred
             return lambda me, v: me.slot is not None and any(
@@ -240,12 +298,61 @@ def layered_sets(species_counts: Iterable[int], values: tuple[int, ...]) -> int:
 
 @dataclass(frozen=True)
 class ScoreProgram:
-    per_copy: tuple[tuple[ast.ScoreTerm, CountFn], ...]
+    per_copy: tuple[tuple[ast.ScoreTerm, CountFn], ...]  # term by term, for `--explain`
     group: tuple[tuple[ast.ScoreTerm, GroupFn], ...]
     rule: ast.ScoreRule
+    points: CountFn  # every per-copy term at once: one generated function
+    source: str = ""
 
-    def points(self, me: Placed, view: ForestView) -> int:
-        return sum(fn(me, view) for _, fn in self.per_copy)
+
+def _count_source(c: ast.Count, scope: NameScope, owner: str, boosted: frozenset[str],
+                  env: dict[str, object]) -> str:
+    """A Python expression for a count: a counter lookup where one answers it, else a call."""
+    if isinstance(c, ast.CountCards) and c.scope.kind == "forest" and owner not in boosted:
+        q = compile_filter(c.filter, scope)
+        if q.fast is not None:
+            kind, key = q.fast
+            if kind == "tag":
+                return f"v.tag_count.get({key!r}, 0)"
+            if kind == "species":
+                return f"v.species_count.get({key!r}, 0)"
+            if kind == "symbol":
+                return f"v.symbol_count.get({key!r}, 0)"
+            if kind == "own":
+                return "(v.symbol_count.get(me.symbol, 0) if me.symbol else 0)"
+            if kind == "all":
+                return "len(v.cards)"
+    name = f"_n{len(env)}"
+    env[name] = compile_count(c, scope, owner, boosted)
+    return f"{name}(me, v)"
+
+
+def _term_source(term: ast.ScoreTerm, scope: NameScope, owner: str, boosted: frozenset[str],
+                 env: dict[str, object]) -> str:
+    match term:
+        case ast.Flat(points=p):
+            return str(p)
+        case ast.Per(k=k, count=cnt):
+            return f"{k} * {_count_source(cnt, scope, owner, boosted, env)}"
+        case ast.Conditional(then=a, cond=ast.Compare(count=cnt, op=op, value=n), otherwise=b):
+            return f"({a} if {_count_source(cnt, scope, owner, boosted, env)} {op} {n} else {b})"
+        case ast.Conditional(then=a, cond=cond, otherwise=b):
+            name = f"_k{len(env)}"
+            env[name] = compile_condition(cond, scope, owner, boosted)
+            return f"({a} if {name}(me, v) else {b})"
+        case ast.PerCopyTable(values=vals, count=cnt):
+            env["_lookup"] = _lookup
+            return f"_lookup({vals!r}, {_count_source(cnt, scope, owner, boosted, env)})"
+    raise TypeError(term)
+
+
+def _generate(terms: list[ast.ScoreTerm], scope: NameScope, owner: str,
+              boosted: frozenset[str]) -> tuple[CountFn, str]:
+    env: dict[str, object] = {}
+    body = " + ".join(_term_source(t, scope, owner, boosted, env) for t in terms) or "0"
+    source = f"def points(me, v):\n    return {body}\n"
+    exec(compile(source, f"<score of {owner}>", "exec"), env)  # noqa: S102 - our own AST only
+    return env["points"], source  # type: ignore[return-value]
 
 
 def compile_score(
@@ -269,6 +376,17 @@ def compile_score(
             case ast.TotalTable(values=vals, count=cnt):
                 fn = compile_count(cnt, scope, owner, boosted)
                 group.append((term, lambda me, v, fn=fn, vals=vals: _lookup(vals, fn(me, v))))
+            case ast.Sets(filter=f, values=vals) if (compile_filter(f, scope).fast or ("",))[0] == (
+                "tag"
+            ):
+                tag = compile_filter(f, scope).fast[1]  # type: ignore[index]
+
+                def tag_sets(me: Placed, v: ForestView, tag=tag, vals=vals) -> int:
+                    tags = v.species_tags
+                    return layered_sets(
+                        [n for k, n in v.species_count.items() if tag in tags[k]], vals)
+
+                group.append((term, tag_sets))
             case ast.Sets(filter=f, values=vals):
                 pred = compile_filter(f, scope).pred
 
@@ -280,7 +398,8 @@ def compile_score(
                     return layered_sets(counts.values(), vals)
 
                 group.append((term, sets))
-    return ScoreProgram(tuple(per_copy), tuple(group), rule)
+    points, source = _generate([t for t, _ in per_copy], scope, owner, boosted)
+    return ScoreProgram(tuple(per_copy), tuple(group), rule, points, source)
 
 
 # ---- effects -------------------------------------------------------------------------------

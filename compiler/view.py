@@ -51,7 +51,7 @@ class Placed:
 
 
 class Host:
-    __slots__ = ("kind", "card", "slots", "index", "beneath", "_attached")
+    __slots__ = ("kind", "card", "slots", "index", "beneath", "_attached", "is_full", "sides")
 
     def __init__(self, kind: HostKind, index: int):
         self.kind = kind
@@ -61,6 +61,8 @@ class Host:
         # a face-down card played beneath the host card (a tree's universal river)
         self.beneath: list[Placed] = []
         self._attached: tuple[Placed, ...] | None = None
+        self.is_full = False  # set when the view is built: views are read-only
+        self.sides: dict[str, list[Placed]] = {}
 
     def attached(self) -> tuple[Placed, ...]:
         if self._attached is None:
@@ -91,7 +93,7 @@ class HostSpec:
 class ForestView:
     __slots__ = (
         "hosts", "cards", "cave", "tag_count", "species_count", "symbol_count", "others",
-        "extra", "name",
+        "extra", "name", "memo", "species_tags",
     )
 
     def __init__(self, hosts: list[Host], cave: int, name: str = ""):
@@ -102,22 +104,31 @@ class ForestView:
         for h in hosts:
             cards.append(h.card)
             cards.extend(h.attached())
+            h.is_full = h.full
+            sides: dict[str, list[Placed]] = {"top": [], "bottom": [], "left": [], "right": []}
+            for sdef in h.kind.slots:
+                sides.setdefault(sdef.side, []).extend(h.slots[sdef.id])
+            h.sides = sides
         for i, c in enumerate(cards):
             c.index = i
         self.cards = cards
         tags: Counter[str] = Counter()
         species: Counter[str] = Counter()
+        self.species_tags: dict[str, frozenset[str]] = {}
         symbols: Counter[str] = Counter()
         for c in cards:
             tags.update(c.tags)
             if c.key is not None:
                 species[c.key] += 1
+                self.species_tags[c.key] = c.tags
             if c.symbol is not None:
                 symbols[c.symbol] += 1
         self.tag_count = tags
         self.species_count = species
         self.symbol_count = symbols
         self.others: list[ForestView] = []
+        # counts that do not depend on the scoring copy, computed once per view (see codegen)
+        self.memo: dict[object, int] = {}
         # owner species key -> [(host card, n)]: the `host counts as n more ...` modifiers
         self.extra: dict[str, list[tuple[Placed, int]]] = {}
         for c in cards:

@@ -46,6 +46,31 @@ def _doubled(card: Placed) -> bool:
     return bool(mod and any(p(card, hc) for p in mod.double_below))
 
 
+def score_rows(view: ForestView, cardset: CardSet) -> dict[str, int]:
+    """Points by scorepad row only: what a game needs at its end, without per-card records."""
+    rows = dict.fromkeys(cardset.scorepad, 0)
+    done: set[object] = set()
+    doubling = any(h.card.species is not None and h.card.species.modifier is not None
+                   and h.card.species.modifier.double_below for h in view.hosts)
+    for c in view.cards:
+        sp = c.species
+        if sp is None or sp.score is None:
+            continue
+        prog = sp.score
+        points = prog.points(c, view)
+        if prog.group:
+            for term, gfn in prog.group:
+                if term not in done:
+                    done.add(term)
+                    points += gfn(c, view)
+        if points:
+            if doubling and c.side == "bottom" and _doubled(c):
+                points *= 2
+            rows[c.host.kind.category if c.slot is None or c.side is None else c.side] += points
+    rows["cave"] = rows.get("cave", 0) + view.cave * cardset.setup.cave_points
+    return rows
+
+
 def score_view(view: ForestView, cardset: CardSet, explain: bool = False) -> PlayerScore:
     rows = {r: 0 for r in cardset.scorepad}
     cards: list[CardScore] = []
