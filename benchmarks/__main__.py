@@ -230,9 +230,16 @@ def bench_scoring(opts: Options) -> None:
         print(f"   both scorers agree on all {forests} timed forests")
 
 
+def bench_games(opts: Options) -> None:
+    from benchmarks.games import bench_games as run
+
+    run(opts)
+
+
 BENCHMARKS: list[Callable[[Options], None]] = [
     bench_compile,
     bench_scoring,
+    bench_games,
 ]
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +51,7 @@ class Species:
     def counts_as(self) -> tuple[tuple[int, tuple[str, ...], codegen.Pred], ...]:
         return self.modifier.counts_as if self.modifier else ()
 
-    @property
+    @cached_property
     def sides(self) -> tuple[str, ...]:
         return tuple(s for s in SIDES if any(side == s for side, _ in self.variants))
 

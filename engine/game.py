@@ -129,6 +129,7 @@ class Game:
         self.over = False
         self.history: list[str] = []
         self.log: list[str] = []
+        self._views: dict[int, tuple[tuple[int, int, int], ForestView]] = {}
         self._proc = self._play()
         self._decision: Decision | None = next(self._proc)
 
@@ -210,6 +211,19 @@ class Game:
 
     # ---- views ---------------------------------------------------------------------------------
     def view(self, i: int) -> ForestView:
+        """Player i's forest as scoring sees it; cached until the forest or cave changes.
+
+        Cards never leave a forest, so its size and the cave's size identify its state."""
+        p = self.players[i]
+        key = (len(p.forest), sum(len(x) for h in p.forest for x in h.slots.values()), len(p.cave))
+        hit = self._views.get(i)
+        if hit is not None and hit[0] == key:
+            return hit[1]
+        v = self._build_view(i)
+        self._views[i] = (key, v)
+        return v
+
+    def _build_view(self, i: int) -> ForestView:
         p = self.players[i]
         specs = [HostSpec(h.kind, h.species, h.symbol,
                           {sid: [(pc.species, pc.symbol) for pc in pieces]

@@ -140,3 +140,68 @@ def test_bonus_gate_and_tree_reveal():
     while game.decision and game.decision.kind == "pay":
         game.apply(rnd.choice(game.legal_actions()))
     assert len(game.clearing) >= before + 1  # the payment and the revealed card
+
+
+def test_human_player_through_stdin():
+    from engine.human import HumanPlayer
+
+    cset = cs.build("base")
+    game = Game(cset, ["Ana", "Bot"], 9)
+    answers = io.StringIO("x\n" + "1\n" * 400)
+    out = io.StringIO()
+    human = HumanPlayer(answers, out, lang="de")
+    bot = RandomPlayer(1)
+    for _ in range(30):
+        d = game.decision
+        if d is None:
+            break
+        game.apply((human if d.player == 0 else bot).choose(game, d))
+    text = out.getvalue()
+    assert "please type a number" in text  # the "x" was refused
+    assert "1. " in text and ("Stapel" in text or "deck" in text or "Lichtung" in text
+                              or "draw" in text)
+
+
+@pytest.mark.parametrize(("args", "code", "needle"), [
+    (["--edition", "nowhere"], 2, "EDITION-UNKNOWN"),
+    (["--ai", "greedy,clever"], 2, "unknown AI kind"),
+    (["--ai", "random", "--players", "9"], 2, "set-up for 9 players"),
+    (["--ai", "random,random", "--players", "3"], 2, "--players says 3"),
+    (["--edition", "alpine"], 2, "EDITION-NOT-STANDALONE"),
+])
+def test_play_bad_input_is_one_line(args, code, needle):
+    from click.testing import CliRunner
+
+    from grove.cli import main
+
+    r = CliRunner().invoke(main, ["play", "--quiet", *args])
+    assert r.exit_code == code and needle in r.stderr and "Traceback" not in r.stderr
+
+
+def test_replay_rejects_foreign_file(tmp_path):
+    from click.testing import CliRunner
+
+    from grove.cli import main
+
+    bad = tmp_path / "r.jsonl"
+    bad.write_text('{"hello": 1}\n')
+    r = CliRunner().invoke(main, ["replay", str(bad), "--verify"])
+    assert r.exit_code == 1 and "RECORD-BAD" in r.stderr
+    bad.write_text("not json\n")
+    r = CliRunner().invoke(main, ["replay", str(bad)])
+    assert r.exit_code == 1 and "not JSON" in r.stderr
+
+
+def test_play_json_result(tmp_path):
+    from click.testing import CliRunner
+
+    from grove.cli import main
+
+    rec_path = tmp_path / "g.jsonl"
+    r = CliRunner().invoke(main, ["play", "--ai", "random,greedy", "--seed", "2", "--json",
+                                  "--record", str(rec_path)])
+    assert r.exit_code == 0
+    out = json.loads(r.stdout)
+    assert out["seed"] == 2 and out["record"] == str(rec_path) and out["turns"] > 10
+    assert [p["ai"] for p in out["players"]] == ["random", "greedy"]
+    assert set(out["winners"]) <= {p["name"] for p in out["players"]}
