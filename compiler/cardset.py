@@ -190,16 +190,21 @@ class CompiledEdition:
     diagnostics: tuple[Diagnostic, ...]
 
 
-def _tags(sd: SpeciesDef, scope: NameScope, edition: EditionDef, hosts: dict[str, HostKind]):
-    tags = set(sd.types) | set(sd.groups)
-    todo = list(tags)
+def implied(tags: Iterable[str], scope: NameScope) -> set[str]:
+    """Tags with every type they imply (a butterfly is an insect), transitively."""
+    out = set(tags)
+    todo = list(out)
     while todo:
-        t = todo.pop()
-        sym = scope.types.get(t)
+        sym = scope.types.get(todo.pop())
         for imp in sym.implies if sym else ():
-            if imp not in tags:
-                tags.add(imp)
+            if imp not in out:
+                out.add(imp)
                 todo.append(imp)
+    return out
+
+
+def _tags(sd: SpeciesDef, scope: NameScope, edition: EditionDef, hosts: dict[str, HostKind]):
+    tags = implied([*sd.types, *sd.groups], scope)
     if edition.card_symbol:
         tags.add(edition.card_symbol)
     for h in hosts.values():
@@ -212,18 +217,16 @@ def _check_definitions(
     sd: SpeciesDef, scope: NameScope, hosts: dict[str, HostKind]
 ) -> list[Diagnostic]:
     out = []
-    for k, t in enumerate(sd.types):
-        if t not in scope.types:
-            guess = scope.suggest(t, sorted(scope.types))
-            out.append(error("SPECIES-UNKNOWN-TYPE", sd.field_spans.get(f"types.{k}", sd.span),
-                             f"{sd.id}: unknown type symbol '{t}'",
-                             f"did you mean '{guess}'?" if guess else None))
-    for k, g in enumerate(sd.groups):
-        if g not in scope.groups:
-            guess = scope.suggest(g, sorted(scope.groups))
-            out.append(error("SPECIES-UNKNOWN-GROUP", sd.field_spans.get(f"groups.{k}", sd.span),
-                             f"{sd.id}: unknown group '{g}'",
-                             f"did you mean '{guess}'?" if guess else None))
+    for fld, names, known, code, what in (
+        ("types", sd.types, scope.types, "SPECIES-UNKNOWN-TYPE", "type symbol"),
+        ("groups", sd.groups, scope.groups, "SPECIES-UNKNOWN-GROUP", "group"),
+    ):
+        for k, name in enumerate(names):
+            if name not in known:
+                guess = scope.suggest(name, sorted(known))
+                out.append(error(code, sd.field_spans.get(f"{fld}.{k}", sd.span),
+                                 f"{sd.id}: unknown {what} '{name}'",
+                                 f"did you mean '{guess}'?" if guess else None))
     kinds = {"dweller"} | {h.from_kind for h in hosts.values() if h.from_kind}
     if sd.kind not in kinds:
         guess = scope.suggest(sd.kind, sorted(kinds))
@@ -253,14 +256,8 @@ def _max_count_fn(fam_species: list[SpeciesDef], deck_size: int, face_down_tags:
                 total = 0
                 card_symbols = {e.id: e.card_symbol for e in scope.universe.values()}
                 for s in fam_species:
-                    tags = set(s.types) | set(s.groups) | {card_symbols.get(s.edition)}
-                    todo = list(tags)
-                    while todo:
-                        sym = scope.types.get(todo.pop())
-                        for imp in sym.implies if sym else ():
-                            if imp not in tags:
-                                tags.add(imp)
-                                todo.append(imp)
+                    tags = implied([*s.types, *s.groups, card_symbols.get(s.edition) or ""],
+                                   scope)
                     if r.key in tags:
                         total += s.copies
                 return total if r.kind != "type" or r.key in scope.types else None
