@@ -38,6 +38,9 @@ def cards(edition: str, expansions: list[str], lang: str = "en") -> list[dict[st
     else:
         cset = cs.build(edition, expansions)
         keys = list(cset.species)
+    from printouts import rules_text
+
+    rendered = lang in rules_text.available_languages()
     rows = []
     for k in keys:
         s = cset.species[k]
@@ -49,6 +52,7 @@ def cards(edition: str, expansions: list[str], lang: str = "en") -> list[dict[st
             "symbols": {side or "card": list(s.symbols_for(side))
                         for side in dict.fromkeys(sd for sd, _ in s.variants)},
             "rules": {f: rt.text for f, rt in s.rule_texts.items()},
+            "text": rules_text.card_text(s, cset, lang) if rendered else {},
             "provisional": s.provisional,
         })
     return rows

@@ -95,12 +95,14 @@ def editions(as_json: bool) -> None:
 @main.command()
 @click.argument("edition")
 @click.option("--with", "with_", default="", help="expansions, comma-separated")
-@click.option("--lang", default="en", show_default=True)
+@click.option("--lang", default=None, help="print the rules as rule-book text (en, de, it, th)")
 @click.option("--json", "as_json", is_flag=True)
 @guarded
-def cards(edition: str, with_: str, lang: str, as_json: bool) -> None:
+def cards(edition: str, with_: str, lang: str | None, as_json: bool) -> None:
     """List every species of an edition with its facts and rules."""
     from grove import api
+
+    lang_given, lang = lang is not None, lang or "en"
 
     rows = api.cards(edition, _expansions(with_), lang)
     if as_json:
@@ -110,7 +112,11 @@ def cards(edition: str, with_: str, lang: str, as_json: bool) -> None:
         click.echo(f"{r['name']} [{r['key']}] {r['kind']}, cost {r['cost']}, "
                    f"{r['copies']}x, types {', '.join(r['types']) or '-'}")
         for f in ("effect", "bonus", "trigger", "placement", "modifier", "score"):
-            if r["rules"].get(f):
+            if lang_given and r["text"].get(f):
+                from printouts.rules_text import field_label
+
+                click.echo(f"    {field_label(f, lang)}: {r['text'][f]}")
+            elif r["rules"].get(f):
                 click.echo(f"    {f}: {r['rules'][f]}")
 
 

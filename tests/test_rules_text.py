@@ -1,0 +1,233 @@
+"""Rule-book text from the DSL: every node type in four languages, reviewed golden strings, and
+plural forms chosen by Babel's CLDR rules."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+from babel.core import Locale
+from click.testing import CliRunner
+from ruamel.yaml import YAML
+
+from dsl import ast
+from dsl.parser import parse_rule
+from grove.cli import main
+from printouts import rules_text as rt
+
+GOLDEN = Path(__file__).parent / "golden"
+LANGS = rt.LANGS
+
+
+def _node_types(node, out: set[str]) -> set[str]:
+    if dataclasses.is_dataclass(node) and not isinstance(node, type):
+        if type(node).__module__ == ast.__name__:
+            out.add(type(node).__name__)
+        for f in dataclasses.fields(node):
+            _node_types(getattr(node, f.name), out)
+    elif isinstance(node, tuple):
+        for x in node:
+            _node_types(x, out)
+    return out
+
+
+def _assert_clean(text: str, misses: list[str], where: str) -> None:
+    assert text.strip(), where
+    assert "%(" not in text and "{" not in text and "}" not in text, (where, text)
+    assert not misses, (where, misses)
+
+
+# ---- (a) every node type used by the cards, in every language ------------------------------
+def test_catalogs_complete():
+    for lang in LANGS:
+        assert rt.catalog_problems(lang) == [], lang
+
+
+def test_no_missing_translations(classic):
+    assert rt.missing_translations(classic) == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_card_rule_renders(classic, lang):
+    used: set[str] = set()
+    for sp in classic.species.values():
+        for field in rt.FIELDS:
+            program = getattr(sp, field)
+            if program is None:
+                continue
+            used |= _node_types(program.rule, set())
+            text, misses = rt.render_checked(program.rule, classic, lang, sp)
+            _assert_clean(text, misses, f"{sp.key}.{field} [{lang}]")
+            if lang != "en":  # a translated text is never the English one
+                en, _ = rt.render_checked(program.rule, classic, "en", sp)
+                assert text != en, (sp.key, field, lang, text)
+    assert len(used) >= 30, sorted(used)
+
+
+# Rules for the node types no card of base/alpine/woodland_edge uses yet.
+EXTRA = [
+    ("score", "1 per bird attached"),
+    ("score", "2 per card at host"),
+    ("score", "1 per card atop beech"),
+    ("score", "3 if count bird at host >= 2"),
+    ("score", "2 per distinct symbols at host"),
+    ("score", "4 if distinct symbols at host >= 3"),
+    ("score", "2 per tree without mushroom below"),
+    ("score", "5 if count tree without mushroom below >= 2"),
+    ("score", "5 if count full tree > 1"),
+    ("score", "3 if most distinct bird species else 1"),
+    ("score", "6 if alone except bat"),
+    ("score", "8 if full"),
+    ("score", "10 if host full"),
+    ("score", "5 if only species at host"),
+    ("score", "4 if host has 2 bat"),
+    ("score", "1 per not tree"),
+    ("score", "1 per bird and other"),
+    ("score", "1 per bird and symbol(oak)"),
+    ("score", "2 if count bird <= 3"),
+    ("score", "2 if count bird < 3"),
+    ("score", "2 if count bird == 3"),
+    ("score", "table [1, 2] by bird"),
+    ("effect", "draw 2 and put 1 in cave"),
+    ("effect", "rummage bird reveal 3"),
+    ("effect", "rummage plant"),
+    ("effect", "play 1 as sapling"),
+    ("effect", "move 1 per bird from deck to cave"),
+    ("effect", "move up to 2 bird from hand to clearing"),
+    ("effect", "move all from cave to hand"),
+    ("effect", "move 1 from clearing to deck"),
+    ("effect", "free play bat using its effect"),
+    ("effect", "take up to 2 bird or plant from clearing"),
+    ("trigger", "whenever you place bird: draw 1"),
+    ("placement", "only on shrub"),
+    ("placement", "only joining bird; at most 1 per host; not on tree"),
+    ("placement", "bottom holds up to 4 insect only"),
+    ("placement", "lets any number of bat share any slot at host"),
+    ("placement", "share slot with 2 bat"),
+    ("modifier", "double points of plant below"),
+]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("field,source", EXTRA)
+def test_other_node_types_render(classic, lang, field, source):
+    rule = parse_rule(field, source)
+    for sp in (None, classic.species["base:oak"], classic.species["base:chaffinch"]):
+        text, misses = rt.render_checked(rule, classic, lang, sp)
+        _assert_clean(text, misses, f"{source!r} [{lang}]")
+
+
+def test_extra_rules_cover_every_node_type(classic):
+    used: set[str] = set()
+    for sp in classic.species.values():
+        for field in rt.FIELDS:
+            program = getattr(sp, field)
+            if program is not None:
+                used |= _node_types(program.rule, set())
+    for field, source in EXTRA:
+        used |= _node_types(parse_rule(field, source), set())
+    every = {n for n, v in vars(ast).items() if isinstance(v, type) and dataclasses.is_dataclass(v)
+             and v.__module__ == ast.__name__}
+    assert every - used == set()
+
+
+def test_missing_phrase_and_lexicon_are_reported(classic):
+    rule = parse_rule("score", "1 per no_such_name")
+    _, misses = rt.render_checked(rule, classic, "de")
+    assert misses == ["name no_such_name resolves to nothing"]
+    rule = parse_rule("placement", "only on shrub; bottom holds up to 2 bird only")
+    r = rt.Renderer(classic, "de")
+    r.cat.lexicon.pop(("lexicon.article", "shrub"))
+    try:
+        assert "Darf nur an Strauch gespielt werden" in r.rule(rule)
+        assert "article class of shrub" in r.misses
+    finally:
+        rt.load_catalog.cache_clear()
+
+
+# ---- (b) reviewed golden texts ------------------------------------------------------------
+def _golden(lang: str) -> dict:
+    return YAML(typ="safe").load((GOLDEN / f"rules_text_{lang}.yaml").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_golden(classic, lang):
+    expected = _golden(lang)
+    assert len(expected) >= 20
+    for key, fields in expected.items():
+        assert rt.card_text(classic.species[key], classic, lang) == fields, key
+
+
+@pytest.mark.parametrize("lang,expected", [
+    ("en", "2 points per European Hare"),
+    ("de", "2 Punkte pro Feldhase"),
+    ("it", "2 punti per ogni Lepre"),
+    ("th", "2 คะแนนต่อกระต่ายป่ายุโรปแต่ละตัว"),
+])
+def test_issue_example(classic, lang, expected):
+    assert rt.render(parse_rule("score", "2 per european_hare"), "score", classic, lang) == expected
+
+
+def test_issue_wordings(classic):
+    sp = classic.species
+    assert rt.card_text(sp["base:chaffinch"], classic, "en")["score"] == \
+        "5 points if it sits atop a Beech"
+    assert rt.card_text(sp["base:oak"], classic, "en")["score"] == \
+        "10 points if you have at least 8 different tree species"
+    assert rt.card_text(sp["base:brown_bear"], classic, "en")["bonus"] == \
+        "Draw 1 card, then take another turn"
+    assert rt.card_text(sp["base:chanterelle"], classic, "en")["trigger"] == \
+        "From your next turn on: whenever you play a tree, you may draw 1 card"
+
+
+# ---- (c) plural forms from CLDR -------------------------------------------------------------
+PLURALS = {
+    "en": ("1 point", "2 points", "Draw 1 card", "Draw 2 cards", "1 point per bird"),
+    "de": ("1 Punkt", "2 Punkte", "Ziehe 1 Karte", "Ziehe 2 Karten", "1 Punkt pro Vogel"),
+    "it": ("1 punto", "2 punti", "Pesca 1 carta", "Pesca 2 carte", "1 punto per ogni uccello"),
+    "th": ("1 คะแนน", "2 คะแนน", "จั่วการ์ด 1 ใบ", "จั่วการ์ด 2 ใบ", "1 คะแนนต่อนกแต่ละตัว"),
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_plural_one_and_two(classic, lang):
+    one, two, draw1, draw2, per1 = PLURALS[lang]
+    r = lambda f, s: rt.render(parse_rule(f, s), f, classic, lang)  # noqa: E731
+    assert r("score", "1") == one
+    assert r("score", "2") == two
+    assert r("effect", "draw 1") == draw1
+    assert r("effect", "draw 2") == draw2
+    assert r("score", "1 per bird") == per1
+
+
+@pytest.mark.parametrize("lang,one,two", [
+    ("en", "if you have at least 1 bird", "if you have at least 2 birds"),
+    ("de", "wenn du mindestens 1 Vogel hast", "wenn du mindestens 2 Vögel hast"),
+    ("it", "se hai almeno 1 uccello", "se hai almeno 2 uccelli"),
+    ("th", "ถ้าคุณมีนกอย่างน้อย 1 ตัว", "ถ้าคุณมีนกอย่างน้อย 2 ตัว"),
+])
+def test_plural_of_data_names(classic, lang, one, two):
+    r = lambda s: rt.render(parse_rule("score", s), "score", classic, lang)  # noqa: E731
+    assert one in r("5 if count bird >= 1")
+    assert two in r("5 if count bird >= 2")
+
+
+def test_plural_index_follows_babel():
+    for lang in LANGS:
+        cat = rt.load_catalog(lang)
+        rule = Locale.parse(lang).plural_form
+        assert cat.plural_rule is rule or cat.plural_rule.rules == rule.rules
+        assert len(cat.order) == max(1, len(rule.tags) + 1)
+    assert rt.load_catalog("th").single_form
+    assert rt.load_catalog("it").form_index(1_000_000) == 1  # CLDR "many"
+
+
+# ---- the CLI ------------------------------------------------------------------------------
+def test_cli_cards_lang_prints_text():
+    r = CliRunner().invoke(main, ["cards", "base", "--lang", "de"], catch_exceptions=False)
+    assert r.exit_code == 0
+    assert "Feldhase [base:european_hare]" in r.output
+    assert "Punkte: 1 Punkt pro Hase" in r.output
+    r = CliRunner().invoke(main, ["cards", "base"], catch_exceptions=False)
+    assert "score: 1 per hare" in r.output
