@@ -217,9 +217,11 @@ def _compile_count_plain(c: ast.Count, scope: NameScope) -> CountFn:
             fp = compile_filter(f, scope).pred
 
             def without(me: Placed, v: ForestView) -> int:
+                # a host counts as what it is, or as what lies beneath it (a tree's river)
                 return sum(
                     1 for x in v.hosts
-                    if hp(x.card, me) and not any(fp(y, me) for y in x.sides["bottom"])
+                    if (hp(x.card, me) or any(hp(b, me) for b in x.beneath))
+                    and not any(fp(y, me) for y in x.sides["bottom"])
                 )
 
             return without

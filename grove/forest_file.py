@@ -56,8 +56,9 @@ def _card(doc: Document, path: list, value, cardset: CardSet, diags: list[Diagno
     return CardRef(sp, str(symbol) if symbol is not None else None, span)
 
 
-def _host(doc: Document, path: list, entry: dict, cardset: CardSet, diags: list[Diagnostic]
-          ) -> HostEntry | None:
+def _host(doc: Document, path: list, entry: dict, cardset: CardSet, diags: list[Diagnostic],
+          where: str = "") -> HostEntry | None:
+    """One forest entry; `where` ("Ana, host 2") opens every message about it."""
     # `river: true` marks a tree with a river beneath it; `river: creek` is a river host
     host_keys = [k for k in entry if k in cardset.hosts and not (
         k == "river" and isinstance(entry[k], bool))]
@@ -69,7 +70,7 @@ def _host(doc: Document, path: list, entry: dict, cardset: CardSet, diags: list[
         what = "no host" if not host_keys else f"several hosts ({', '.join(host_keys)})"
         diags.append(error("FOREST-UNKNOWN-HOST", doc.span([*path, candidates[0]], key=True)
                            if candidates else span,
-                           f"this forest entry names {what}",
+                           f"{where}: this forest entry names {what}",
                            guess or f"hosts of this game: {', '.join(sorted(cardset.hosts))}"))
         return None
     kind = cardset.hosts[host_keys[0]]
@@ -79,7 +80,8 @@ def _host(doc: Document, path: list, entry: dict, cardset: CardSet, diags: list[
                     if h.play == "with_tree" and h.from_kind == kind.from_kind and h.from_kind]
         if not variants:
             diags.append(error("FOREST-UNKNOWN-HOST", doc.span([*path, "river"], key=True),
-                               f"a {kind.id} of this game cannot have a river beneath it"))
+                               f"{where}: a {kind.id} of this game cannot have a river "
+                               "beneath it"))
             return None
         kind = variants[0]
     species: Species | None = None
@@ -118,7 +120,7 @@ def _host(doc: Document, path: list, entry: dict, cardset: CardSet, diags: list[
             continue
         if kind.slot(str(key)) is None:
             diags.append(error("FOREST-UNKNOWN-SLOT", doc.span([*path, key], key=True),
-                               f"a {kind.id} has no slot '{key}'",
+                               f"{where} ({kind.id}): a {kind.id} has no slot '{key}'",
                                _suggest(str(key), [s.id for s in kind.slots]) or
                                "slots: " + ", ".join(s.id for s in kind.slots)))
             ok = False
@@ -159,7 +161,8 @@ def read(path: str | Path, roots: cs.Roots | None = None) -> ForestFile:
     for i, p in enumerate(doc.data["players"]):
         hosts = []
         for j, entry in enumerate(p["forest"]):
-            h = _host(doc, ["players", i, "forest", j], entry, cardset, diags)
+            h = _host(doc, ["players", i, "forest", j], entry, cardset, diags,
+                      f"{p['name']}, host {j + 1}")
             if h is not None:
                 hosts.append(h)
         players.append(PlayerForest(str(p["name"]), tuple(hosts), int(p.get("cave", 0)),

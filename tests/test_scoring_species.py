@@ -12,11 +12,10 @@ by tree symbol (Roe Deer, Chamois, Bison) name the symbol of every multi-symbol 
 
 from __future__ import annotations
 
-import json
-from itertools import count
 from pathlib import Path
 
 import pytest
+from scoring_helpers import C, P, cats, each, player, pts, score_doc, total
 
 from dsl.diagnostics import DiagnosticError
 from grove import api
@@ -28,52 +27,31 @@ EXPANSIONS = {
     "both": ["alpine", "woodland_edge"],
 }
 
-_ids = count()
 
 
-def P(name, forest, cave=0):  # noqa: N802 - short builder for a player
-    return {"name": name, "cave": cave, "forest": forest}
+
 
 
 def score(tmp_path, *players, with_="base"):
-    doc = {"edition": "base", "with": EXPANSIONS[with_], "players": list(players)}
-    path = tmp_path / f"forest_{next(_ids)}.json"
-    path.write_text(json.dumps(doc, indent=1))
-    return api.score_file(str(path))
+    return score_doc(tmp_path, "base", EXPANSIONS[with_], players)
 
 
-def player(res, name=None):
-    if name is None:
-        assert len(res["players"]) == 1
-        return res["players"][0]
-    return next(p for p in res["players"] if p["name"] == name)
 
 
-def _is(card_field, card):
-    return card_field == card or card_field.split(":")[-1] == card and ":" not in card
 
 
-def pts(res, card, name=None, host=None, slot=None):
-    """Sum of points of every placed copy of `card` (optionally filtered by host/slot)."""
-    p = player(res, name)
-    rows = [c for c in p["cards"] if _is(c["card"], card)
-            and (host is None or c["host"] == host) and (slot is None or c["slot"] == slot)]
-    assert rows, f"{card} not found in {p['name']}'s forest"
-    return sum(c["points"] for c in rows)
 
 
-def each(res, card, name=None):
-    """Points of every copy of `card`, in forest order."""
-    p = player(res, name)
-    return [c["points"] for c in p["cards"] if _is(c["card"], card)]
 
 
-def total(res, name=None):
-    return player(res, name)["total"]
 
 
-def cats(res, name=None):
-    return player(res, name)["by_category"]
+
+
+
+
+
+
 
 
 def cat_row(trees=0, top=0, bottom=0, left=0, right=0, cave=0):
@@ -81,8 +59,7 @@ def cat_row(trees=0, top=0, bottom=0, left=0, right=0, cave=0):
             "cave": cave}
 
 
-def C(card, symbol):  # noqa: N802 - a card with its tree symbol
-    return {"card": card, "symbol": symbol}
+
 
 
 SAPLING = {"sapling": True}
