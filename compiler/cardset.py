@@ -97,6 +97,11 @@ class CardSet:
                 return s
         return None
 
+    @property
+    def caves(self) -> tuple[Species, ...]:
+        """Cave cards of the kind that are drafted (none where every cave is plain)."""
+        return tuple(s for s in self.species.values() if s.kind == "cave")
+
     def host_for_kind(self, kind: str) -> HostKind | None:
         for h in self.hosts.values():
             if h.from_kind == kind:
@@ -227,12 +232,12 @@ def _check_definitions(
                 out.append(error(code, sd.field_spans.get(f"{fld}.{k}", sd.span),
                                  f"{sd.id}: unknown {what} '{name}'",
                                  f"did you mean '{guess}'?" if guess else None))
-    kinds = {"dweller"} | {h.from_kind for h in hosts.values() if h.from_kind}
+    kinds = {"dweller", "cave"} | {h.from_kind for h in hosts.values() if h.from_kind}
     if sd.kind not in kinds:
         guess = scope.suggest(sd.kind, sorted(kinds))
         out.append(error("SPECIES-KIND", sd.field_spans.get("kind", sd.span),
-                         f"{sd.id}: kind '{sd.kind}' is neither `dweller` nor a host of the "
-                         "edition", f"did you mean '{guess}'?" if guess else None))
+                         f"{sd.id}: kind '{sd.kind}' is neither `dweller`, `cave` nor a host "
+                         "of the edition", f"did you mean '{guess}'?" if guess else None))
     if sd.symbol is not None and sd.symbol not in scope.tree_symbols:
         guess = scope.suggest(sd.symbol, sorted(scope.tree_symbols))
         out.append(error("SPECIES-SYMBOL", sd.field_spans.get("symbol", sd.span),
@@ -376,7 +381,7 @@ def compile_edition(edition: EditionDef, universe: Universe) -> CompiledEdition:
                                  f"{sd.id}: no `score` rule; write `score: 0` if it scores nothing"))
         v = variants.get(sd.key, Counter())
         halves = sum(v.values())
-        if halves != sd.copies:
+        if halves != sd.copies and sd.kind != "cave":  # caves are laid out, not shuffled in
             diags.append(error(
                 "DECK-COPIES", sd.field_spans.get("copies", sd.span),
                 f"{sd.id}: copies says {sd.copies} but the deck holds {halves}",
@@ -392,6 +397,11 @@ def compile_edition(edition: EditionDef, universe: Universe) -> CompiledEdition:
             provisional=sd.provisional, span=sd.span,
             rule_texts={rt.field: rt for rt in sd.rules},
         ))
+    caves = sum(s.copies for s in edition.species if s.kind == "cave")
+    if edition.setup is not None and edition.setup.cave_draft and caves != edition.setup.caves:
+        diags.append(error("EDITION-CAVES", edition.setup.span,
+                           f"setup drafts {edition.setup.caves} caves but the edition defines "
+                           f"{caves} cave cards", "give each cave card a species of kind `cave`"))
     if edition.expansion_of is None and edition.setup is None:
         diags.append(error("EDITION-SETUP", edition.span,
                            f"standalone edition '{edition.id}' needs a `setup` section"))

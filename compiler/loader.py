@@ -140,6 +140,7 @@ def _setup(doc: Document) -> Setup | None:
         winter_cards=int(s["winter_cards"]),
         caves=int(s.get("caves", 0)),
         cave_points=int(s.get("cave_points", 1)),
+        cave_draft=bool(s.get("cave_draft", False)),
         removed=removed,
         span=doc.span(["setup"], key=True),
     )

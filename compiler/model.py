@@ -67,6 +67,7 @@ class Setup:
     winter_cards: int
     caves: int
     cave_points: int
+    cave_draft: bool
     removed: tuple[tuple[frozenset[str], Any], ...]  # (expansions, {players: count})
     span: Span
 

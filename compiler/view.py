@@ -93,11 +93,12 @@ class HostSpec:
 class ForestView:
     __slots__ = (
         "hosts", "cards", "cave", "tag_count", "species_count", "symbol_count", "others",
-        "extra", "name", "memo", "species_tags",
+        "extra", "name", "memo", "species_tags", "cave_card",
     )
 
-    def __init__(self, hosts: list[Host], cave: int, name: str = ""):
+    def __init__(self, hosts: list[Host], cave: int, name: str = "", cave_card=None):
         self.hosts = hosts
+        self.cave_card = cave_card  # a drafted cave's Species, scored in the cave row
         self.name = name
         self.cave = cave
         cards: list[Placed] = []
@@ -140,7 +141,8 @@ class ForestView:
                             self.extra.setdefault(owner, []).append((hc, n))
 
     @classmethod
-    def build(cls, specs: list[HostSpec], cave: int = 0, name: str = "") -> ForestView:
+    def build(cls, specs: list[HostSpec], cave: int = 0, name: str = "", cave_card=None
+              ) -> ForestView:
         hosts = []
         for i, spec in enumerate(specs):
             host = Host(spec.kind, i)
@@ -158,4 +160,4 @@ class ForestView:
                     Placed(sp, sym, sp.tags, host, slot_id, side) for sp, sym in cards
                 ]
             hosts.append(host)
-        return cls(hosts, cave, name)
+        return cls(hosts, cave, name, cave_card)

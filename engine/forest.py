@@ -39,6 +39,7 @@ class PlayerForest:
     cave: int = 0
     ai: str | None = None
     span: Span | None = None
+    cave_card: Species | None = None
 
     def view(self) -> ForestView:
         specs = [
@@ -48,4 +49,4 @@ class PlayerForest:
             )
             for h in self.hosts
         ]
-        return ForestView.build(specs, self.cave, self.name)
+        return ForestView.build(specs, self.cave, self.name, self.cave_card)

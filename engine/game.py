@@ -66,6 +66,7 @@ class PlayerState:
     forest: list[HostState] = field(default_factory=list)
     extra_turns: int = 0
     turn_started: int = 0
+    cave_card: Species | None = None
 
 
 @dataclass
@@ -228,7 +229,7 @@ class Game:
         specs = [HostSpec(h.kind, h.species, h.symbol,
                           {sid: [(pc.species, pc.symbol) for pc in pieces]
                            for sid, pieces in h.slots.items()}) for h in p.forest]
-        return ForestView.build(specs, len(p.cave), p.name)
+        return ForestView.build(specs, len(p.cave), p.name, p.cave_card)
 
     def views(self) -> list[ForestView]:
         vs = [self.view(i) for i in range(len(self.players))]
@@ -327,6 +328,7 @@ class Game:
     # ---- the game loop -------------------------------------------------------------------------
     def _play(self) -> Generator[Decision, str, None]:
         try:
+            yield from self._draft_caves()
             while True:
                 p = self.players[self.current]
                 p.turn_started = self.turn
@@ -341,6 +343,29 @@ class Game:
         except GameOver:
             self.over = True
             self.log.append("the third winter card ends the game")
+
+    def _draft_caves(self) -> Generator[Decision, str, None]:
+        """One cave per player is laid out; players pick in reverse turn order, then each
+        cave's effect resolves in that same order."""
+        if not self.cardset.setup.cave_draft or not self.cardset.caves:
+            return
+        pool = sorted(self.cardset.caves, key=lambda sp: sp.key)
+        self.rng.shuffle(pool)
+        laid = pool[:len(self.players)]
+        order = list(reversed(range(len(self.players))))
+        for i in order:
+            opts = tuple(f"cave {sp.id}" for sp in laid)
+            pick = (yield Decision(i, "cave", opts, "a cave card")).split()[1]
+            sp = next(x for x in laid if x.id == pick)
+            laid.remove(sp)
+            self.players[i].cave_card = sp
+            self.log.append(f"{self.players[i].name} takes {sp.name('en')}")
+        for i in order:
+            sp = self.players[i].cave_card
+            if sp is not None and sp.effect is not None:
+                me = _loose(sp, None)
+                yield from self._run(i, Played(i, -1, None, sp, None, [], True), sp.effect.steps,
+                                     me=me)
 
     def _end_of_turn(self) -> None:
         if len(self.clearing) >= self.cardset.setup.clearing_limit:

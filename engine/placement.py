@@ -208,6 +208,10 @@ def check_forests(cardset: CardSet, players: list[PlayerForest]) -> list[Diagnos
                     out.append(error(why.code, entry.slot_spans.get(slot.id, entry.span),
                                      f"{_where(player, i, entry, slot.id)}: {why.message}",
                                      why.hint))
+    for player in players:
+        if player.cave_card is not None:
+            used[player.cave_card.key] += 1
+            last_span.setdefault(player.cave_card.key, player.span)
     for key, n in sorted(used.items()):
         sp = cardset.species[key]
         if n > sp.copies:

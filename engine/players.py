@@ -99,7 +99,7 @@ class GreedyPlayer:
                 hi, slot = where.split(".", 1)
                 sp, _, sym = next(x for x in game.halves(card) if x[1] == side)
                 specs[int(hi)].slots[slot].append((sp, sym))
-        view = ForestView.build(specs, len(p.cave), p.name)
+        view = ForestView.build(specs, len(p.cave), p.name, p.cave_card)
         view.others = [game.view(j) for j in range(len(game.players)) if j != i]
         return score_view(view, game.cardset).total
 

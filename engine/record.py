@@ -29,6 +29,15 @@ def digest(cardset: CardSet) -> str:
     return h.hexdigest()[:16]
 
 
+def player_entry(game, i: int) -> dict[str, Any]:
+    """Player i at the end, in the forest-file format."""
+    p = game.players[i]
+    out: dict[str, Any] = {"name": p.name, "cave": len(p.cave), "forest": forest_entries(game, i)}
+    if p.cave_card is not None:
+        out["cave_card"] = p.cave_card.id
+    return out
+
+
 def forest_entries(game, i: int) -> list[dict[str, Any]]:
     """Player i's forest in the forest-file format."""
     cset = game.cardset

@@ -68,9 +68,7 @@ def end_line(game: Game, scores: list[PlayerScore]) -> dict[str, Any]:
                    for s in scores],
         "winners": winners(scores),
         "forest": {"edition": game.cardset.root.id, "with": list(game.cardset.expansions),
-                   "players": [{"name": p.name, "cave": len(p.cave),
-                                "forest": rec.forest_entries(game, i)}
-                               for i, p in enumerate(game.players)]},
+                   "players": [rec.player_entry(game, i) for i in range(len(game.players))]},
     }
 
 

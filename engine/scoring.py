@@ -67,8 +67,20 @@ def score_rows(view: ForestView, cardset: CardSet) -> dict[str, int]:
             if doubling and c.side == "bottom" and _doubled(c):
                 points *= 2
             rows[c.host.kind.category if c.slot is None or c.side is None else c.side] += points
-    rows["cave"] = rows.get("cave", 0) + view.cave * cardset.setup.cave_points
+    rows["cave"] = rows.get("cave", 0) + view.cave * cardset.setup.cave_points + _cave_card(view)
     return rows
+
+
+def _cave_card(view: ForestView) -> int:
+    """A drafted cave's own points: its rule sees the forest but sits at no host."""
+    sp = view.cave_card
+    if sp is None or sp.score is None:
+        return 0
+    me = Placed(sp, None, sp.tags, None, None, None)  # type: ignore[arg-type]
+    total = sp.score.points(me, view)
+    for _, gfn in sp.score.group:
+        total += gfn(me, view)
+    return total
 
 
 def score_view(view: ForestView, cardset: CardSet, explain: bool = False) -> PlayerScore:
@@ -108,7 +120,7 @@ def score_view(view: ForestView, cardset: CardSet, explain: bool = False) -> Pla
             host=c.host.index, slot=c.slot or c.host.kind.id, category=cat, points=points,
             rules=rules,
         ))
-    cave = view.cave * cardset.setup.cave_points
+    cave = view.cave * cardset.setup.cave_points + _cave_card(view)
     rows["cave"] = rows.get("cave", 0) + cave
     return PlayerScore(view.name, sum(rows.values()), rows, cards)
 

@@ -165,8 +165,18 @@ def read(path: str | Path, roots: cs.Roots | None = None) -> ForestFile:
                       f"{p['name']}, host {j + 1}")
             if h is not None:
                 hosts.append(h)
+        cave_card = None
+        if "cave_card" in p:
+            cave_card = cardset.species_named(str(p["cave_card"]))
+            if cave_card is None or cave_card.kind != "cave":
+                caves = sorted(s.id for s in cardset.caves)
+                diags.append(error("FOREST-UNKNOWN-CARD", doc.span(["players", i, "cave_card"]),
+                                   f"{p['name']}: '{p['cave_card']}' is no cave card of this game",
+                                   _suggest(str(p["cave_card"]), caves) or
+                                   (f"caves: {', '.join(caves)}" if caves else
+                                    "this game's caves are plain: leave cave_card out")))
         players.append(PlayerForest(str(p["name"]), tuple(hosts), int(p.get("cave", 0)),
-                                    p.get("ai"), doc.span(["players", i, "name"])))
+                                    p.get("ai"), doc.span(["players", i, "name"]), cave_card))
     names = [p.name for p in players]
     for i, n in enumerate(names):
         if names.index(n) != i:

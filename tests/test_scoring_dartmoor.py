@@ -588,6 +588,6 @@ COVERED = {
 
 
 def test_every_dartmoor_species_is_covered():
-    ids = {row["id"] for row in api.cards("dartmoor", [])}
-    assert len(ids) == 66
+    ids = {row["id"] for row in api.cards("dartmoor", []) if row["kind"] != "cave"}
+    assert len(ids) == 66  # the five drafted caves are tested in test_standalone_editions
     assert ids == COVERED
