@@ -82,10 +82,6 @@ class Played:
     free: bool
 
 
-class _Zones:
-    DECK, HAND, CLEARING, CAVE, REMOVED = "deck", "hand", "clearing", "cave", "removed"
-
-
 class Game:
     def __init__(self, cardset: CardSet, players: list[str], seed: int = 0,
                  expansions: Iterable[str] | None = None):
@@ -553,7 +549,6 @@ class Game:
     def _do(self, i: int, me: Placed, op: tuple) -> Generator[Decision, str, None]:
         p = self.players[i]
         kind = op[0]
-        limit = self.cardset.setup.hand_limit
         if kind == "draw":
             for _ in range(op[1]):
                 self._to_hand(p)
@@ -578,7 +573,6 @@ class Game:
             yield from self._play_as(i, me, op[1], op[2], op[3])
         elif kind == "play_paying":
             yield from self._play_paying(i)
-        del limit
 
     def _zone(self, i: int, name: str) -> list[int]:
         p = self.players[i]
@@ -735,9 +729,6 @@ class Game:
         p = self.players[i]
         return (yield from self._pay(i, -1, cost, exclude=set(p.hand) - allowed))
 
-    # ---- the end -------------------------------------------------------------------------------
-    def final_views(self) -> list[ForestView]:
-        return self.views()
 
 
 def _loose(sp: Species, sym: str | None) -> Placed:

@@ -12,11 +12,11 @@ from collections import Counter
 from dataclasses import dataclass
 
 from compiler.cardset import CardSet, Species
-from compiler.model import HostKind, SlotDef
+from compiler.model import SlotDef
 from compiler.view import Placed
 from dsl import ast
 from dsl.diagnostics import Diagnostic, error
-from engine.forest import CardRef, HostEntry, PlayerForest
+from engine.forest import HostEntry, PlayerForest
 
 
 @dataclass(frozen=True)
@@ -81,6 +81,11 @@ def _stack_ok(cards: list[Placed], slot: SlotDef, host_card: Placed) -> bool:
     return all(joins(x) for x in extra)
 
 
+def _text(sp: Species) -> str:
+    rt = sp.rule_texts.get("placement")
+    return rt.text if rt is not None else "placement"
+
+
 def card_refusal(card: Placed, slot: SlotDef) -> Refusal | None:
     """Why `card`, placed in `slot` of its host, is not allowed there (None if it is)."""
     sp = card.species
@@ -95,21 +100,21 @@ def card_refusal(card: Placed, slot: SlotDef) -> Refusal | None:
             if not pred(host_card, card):
                 return Refusal("FOREST-PLACEMENT",
                                f"{sp.id} may not go on {card.host.kind.id} "
-                               f"({_rule(p.rule)})")
+                               f"(its rule: {_text(sp)})")
         for pred in p.not_on:
             if pred(host_card, card):
                 return Refusal("FOREST-PLACEMENT",
-                               f"{sp.id} may not go on {card.host.kind.id} ({_rule(p.rule)})")
+                               f"{sp.id} may not go on {card.host.kind.id} (its rule: {_text(sp)})")
         if p.joining and not any(p.joining(y, card) for y in card.host.slots[slot.id]
                                  if y is not card):
             return Refusal("FOREST-PLACEMENT",
                            f"{sp.id} must join a slot that already holds a match "
-                           f"({_rule(p.rule)})")
+                           f"(its rule: {_text(sp)})")
         if p.max_per_host is not None:
             same = sum(1 for y in card.host.attached() if y.key == sp.key)
             if same > p.max_per_host:
                 return Refusal("FOREST-PLACEMENT",
-                               f"at most {p.max_per_host} {sp.id} per host ({_rule(p.rule)})")
+                               f"at most {p.max_per_host} {sp.id} per host (its rule: {_text(sp)})")
     override = _side_override(host_card, slot.side)
     if override is not None:
         cap, pred, owner = override
@@ -118,10 +123,6 @@ def card_refusal(card: Placed, slot: SlotDef) -> Refusal | None:
                            f"the {slot.side} side of this host takes only what "
                            f"{owner.species.id} allows")
     return None
-
-
-def _rule(rule: ast.PlacementRule) -> str:
-    return "its placement rule"
 
 
 def slot_refusal(host_card: Placed, slot: SlotDef) -> Refusal | None:
@@ -229,9 +230,3 @@ def check_forests(cardset: CardSet, players: list[PlayerForest]) -> list[Diagnos
                              f"holds {have}"))
     return out
 
-
-def host_for(cardset: CardSet, key: str) -> HostKind | None:
-    return cardset.hosts.get(key)
-
-
-__all__ = ["CardRef", "check_forests", "card_refusal", "slot_refusal", "Refusal"]
