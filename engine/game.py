@@ -468,16 +468,17 @@ class Game:
         """Neither action is possible: the edition's special case, if it has one."""
         p = self.players[i]
         rule = dict(self.cardset.flags.get("stuck_turn") or {})
-        to_cave = int(rule.get("to_cave", 0))
+        most = int(rule.get("cards", 0))
+        target = p.cave if rule.get("to", "cave") == "cave" else self.clearing
         moved = 0
-        while moved < to_cave and p.hand:
-            opts = tuple(f"cave {c}" for c in p.hand) + ("stop",)
-            choice = yield Decision(i, "choose", opts, "a card for your cave")
+        while moved < most and p.hand:
+            opts = tuple(f"choose {c}" for c in p.hand) + ("stop",)
+            choice = yield Decision(i, "choose", opts, f"a card to put into the {rule.get('to')}")
             if choice == "stop":
                 break
             c = int(choice.split()[1])
             p.hand.remove(c)
-            p.cave.append(c)
+            target.append(c)
             moved += 1
         for _ in range(moved):
             self._to_hand(p, limit=False)
