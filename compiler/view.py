@@ -51,7 +51,8 @@ class Placed:
 
 
 class Host:
-    __slots__ = ("kind", "card", "slots", "index", "beneath", "_attached", "is_full", "sides")
+    __slots__ = ("kind", "card", "slots", "index", "beneath", "_attached", "is_full", "sides",
+                 "has_rules")
 
     def __init__(self, kind: HostKind, index: int):
         self.kind = kind
@@ -62,6 +63,7 @@ class Host:
         self.beneath: list[Placed] = []
         self._attached: tuple[Placed, ...] | None = None
         self.is_full = False  # set when the view is built: views are read-only
+        self.has_rules = False  # a card here has a placement rule (sharing, limits, overrides)
         self.sides: dict[str, list[Placed]] = {}
 
     def attached(self) -> tuple[Placed, ...]:
@@ -106,6 +108,8 @@ class ForestView:
             cards.append(h.card)
             cards.extend(h.attached())
             h.is_full = h.full
+            h.has_rules = any(c.species is not None and c.species.placement is not None
+                              for c in (h.card, *h.attached()))
             sides: dict[str, list[Placed]] = {"top": [], "bottom": [], "left": [], "right": []}
             for sdef in h.kind.slots:
                 sides.setdefault(sdef.side, []).extend(h.slots[sdef.id])

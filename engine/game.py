@@ -67,6 +67,7 @@ class PlayerState:
     extra_turns: int = 0
     turn_started: int = 0
     cave_card: Species | None = None
+    pieces: int = 0  # cards placed into slots so far (cards never leave a forest)
 
 
 @dataclass
@@ -126,7 +127,7 @@ class Game:
         self.over = False
         self.history: list[str] = []
         self.log: list[str] = []
-        self._views: dict[int, tuple[tuple[int, int, int], ForestView]] = {}
+        self._views: dict[int, tuple[tuple[int, int, int], ForestView]] = {}  # see view()
         self._proc = self._play()
         self._decision: Decision | None = next(self._proc)
 
@@ -212,7 +213,7 @@ class Game:
 
         Cards never leave a forest, so its size and the cave's size identify its state."""
         p = self.players[i]
-        key = (len(p.forest), sum(len(x) for h in p.forest for x in h.slots.values()), len(p.cave))
+        key = (len(p.forest), p.pieces, len(p.cave))
         hit = self._views.get(i)
         if hit is not None and hit[0] == key:
             return hit[1]
@@ -262,9 +263,7 @@ class Game:
         slot = host.kind.slot(slot_id)
         assert slot is not None
         cards = host.slots[slot_id]
-        plain = not cards and sp.placement is None and not any(
-            c.species is not None and c.species.placement is not None
-            for c in (host.card, *host.attached()))
+        plain = not cards and sp.placement is None and not host.has_rules
         if placement.accepts(slot, sp) is not None:
             return False
         if plain:
@@ -300,6 +299,7 @@ class Game:
         hi = int(hi_s)
         sp, _, sym = next((s, sd, sy) for s, sd, sy in self.halves(hand_card) if sd == side)
         p.forest[hi].slots[slot_id].append(Piece(hand_card, sp, sym, side, self.turn))
+        p.pieces += 1
         return Played(i, hi, slot_id, sp, sym, [], False)
 
     def _place_face_down(self, i: int, card: int, host_id: str) -> Played:
