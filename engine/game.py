@@ -625,11 +625,15 @@ class Game:
             for _ in range(moved):
                 self._to_hand(p)
 
+    def _most(self, i: int, me: Placed, amt: AmountFn) -> int:
+        """How many cards an amount lets a player take from their hand at most."""
+        n = amt.n(_Ctx(me, self.view(i)))
+        return n if amt.kind in ("n", "up_to") else len(self.players[i].hand)
+
     def _free_play(self, i: int, me: Placed, amt: AmountFn, pred: Pred, with_effect: bool
                    ) -> Generator[Decision, str, None]:
         p = self.players[i]
-        n = amt.n(_Ctx(me, self.view(i)))
-        most = n if amt.kind in ("n", "up_to") else len(p.hand)
+        most = self._most(i, me, amt)
         done = 0
         while done < most:
             opts = tuple(f"free {x}" for c in dict.fromkeys(p.hand)
@@ -658,16 +662,14 @@ class Game:
         p = self.players[i]
         opts = []
         for c in candidates():
-            p.hand.append(c)  # placements() reads the hand; the card is put back below
             opts += [f"free {x}" for x in self.placements(i, c, pred, me)]
-            p.hand.remove(c)
         if not opts:
             return
         choice = yield Decision(i, "place", tuple(opts), "a clearing card for your forest")
         rest = choice.split(maxsplit=1)[1]
         card = int(rest.split()[0])
         self.clearing.remove(card)
-        p.hand.append(card)
+        p.hand.append(card)  # _place takes the card from the hand
         played = self._place(i, rest, card)
         played.free = True
         yield from self._after_play(i, played)
@@ -675,8 +677,7 @@ class Game:
     def _play_as(self, i: int, me: Placed, amt: AmountFn, pred: Pred, host: str
                  ) -> Generator[Decision, str, None]:
         p = self.players[i]
-        n = amt.n(_Ctx(me, self.view(i)))
-        most = n if amt.kind in ("n", "up_to") else len(p.hand)
+        most = self._most(i, me, amt)
         done = 0
         while done < most and p.hand:
             opts = tuple(f"choose {c}" for c in p.hand if self._matches(c, pred, me))
