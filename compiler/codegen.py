@@ -305,6 +305,9 @@ class ScoreProgram:
     rule: ast.ScoreRule
     points: CountFn  # every per-copy term at once: one generated function
     source: str = ""
+    # one string per group term, equal for equal rules (spans take no part in repr): hashing a
+    # string is cached by Python, hashing the nested AST is not
+    group_keys: tuple[str, ...] = ()
 
 
 def _count_source(c: ast.Count, scope: NameScope, owner: str, boosted: frozenset[str],
@@ -401,7 +404,8 @@ def compile_score(
 
                 group.append((term, sets))
     points, source = _generate([t for t, _ in per_copy], scope, owner, boosted)
-    return ScoreProgram(tuple(per_copy), tuple(group), rule, points, source)
+    return ScoreProgram(tuple(per_copy), tuple(group), rule, points, source,
+                        tuple(repr(t) for t, _ in group))
 
 
 # ---- effects -------------------------------------------------------------------------------

@@ -59,9 +59,9 @@ def score_rows(view: ForestView, cardset: CardSet) -> dict[str, int]:
         prog = sp.score
         points = prog.points(c, view)
         if prog.group:
-            for term, gfn in prog.group:
-                if term not in done:
-                    done.add(term)
+            for key, (_, gfn) in zip(prog.group_keys, prog.group, strict=True):
+                if key not in done:
+                    done.add(key)
                     points += gfn(c, view)
         if points:
             if doubling and c.side == "bottom" and _doubled(c):
@@ -98,12 +98,12 @@ def score_view(view: ForestView, cardset: CardSet, explain: bool = False) -> Pla
                 points += p
                 if explain:
                     rules.append(_explain(sp, term, p))
-            for term, gfn in prog.group:
-                if term in done_groups:
+            for key, (term, gfn) in zip(prog.group_keys, prog.group, strict=True):
+                if key in done_groups:
                     if explain:
                         rules.append(_explain(sp, term, 0, "counted with the first card of its set"))
                     continue
-                done_groups.add(term)
+                done_groups.add(key)
                 p = gfn(c, view)
                 points += p
                 if explain:
