@@ -131,6 +131,38 @@ class Game:
         self._proc = self._play()
         self._decision: Decision | None = next(self._proc)
 
+    def restart_turn(self, player: int = 0) -> None:
+        """Begin again at `player`'s turn from the state as it now is.
+
+        For scenario tests and puzzles: arrange hands, forests and the clearing by hand, then
+        play on from a fresh turn (no set-up decisions are asked again)."""
+        self.current = player
+        self._views.clear()
+        self._proc = self._play(draft=False)
+        self._decision = next(self._proc)
+
+    def move_card(self, card: int, to: list[int]) -> None:
+        """Take a card from wherever it is (outside any forest) and put it on `to`."""
+        for zone in (self.deck, self.clearing, self.removed, *(p.hand for p in self.players),
+                     *(p.cave for p in self.players)):
+            if card in zone:
+                zone.remove(card)
+                to.append(card)
+                return
+        raise ValueError(f"card {card} is not in a zone outside the forests")
+
+    def find_card(self, species_key: str, side: str | None = None,
+                  exclude: Iterable[int] = ()) -> int:
+        """A card (by id) with that species (on that side) from the deck, clearing or box."""
+        out = set(exclude)
+        free = set(self.deck) | set(self.clearing) | set(self.removed)
+        for cid, pc in enumerate(self.cards):
+            if pc is None or cid in out or cid not in free:
+                continue
+            if any(k == species_key and (side is None or sd == side) for k, sd, _ in pc.halves):
+                return cid
+        raise ValueError(f"no free card of {species_key}")
+
     # ---- the decision interface --------------------------------------------------------------
     @property
     def decision(self) -> Decision | None:
@@ -322,9 +354,10 @@ class Game:
         return host.slots[played.slot][-1]
 
     # ---- the game loop -------------------------------------------------------------------------
-    def _play(self) -> Generator[Decision, str, None]:
+    def _play(self, draft: bool = True) -> Generator[Decision, str, None]:
         try:
-            yield from self._draft_caves()
+            if draft:
+                yield from self._draft_caves()
             while True:
                 p = self.players[self.current]
                 p.turn_started = self.turn
