@@ -142,7 +142,8 @@ def load_universe(roots: Roots | None = None) -> Universe:
     return _load_universe(roots or roots_for())
 
 
-def _edition_folders(root: Path) -> list[Path]:
+def edition_folders(root: Path) -> list[Path]:
+    """The edition folders at `root`: itself if it holds an edition.yaml, else its children."""
     if (root / "edition.yaml").is_file():
         return [root]
     return [f for f in sorted(root.iterdir()) if (f / "edition.yaml").is_file()]
@@ -154,7 +155,7 @@ def _load_universe(roots: Roots) -> Universe:
     diags: list[Diagnostic] = []
     for root in roots:
         seen_here: set[str] = set()
-        for folder in _edition_folders(Path(root)):
+        for folder in edition_folders(Path(root)):
             loaded = load_edition(folder)
             diags.extend(loaded.diagnostics)
             if loaded.edition is None:
@@ -248,6 +249,8 @@ def _check_definitions(
 
 def _max_count_fn(fam_species: list[SpeciesDef], deck_size: int, face_down_tags: set[str],
                   scope: NameScope):
+    card_symbols = {e.id: e.card_symbol for e in scope.universe.values()}
+
     def max_count(f: ast.Filter) -> int | None:
         if isinstance(f, ast.FName):
             r = scope.resolve(f.name.text)
@@ -259,7 +262,6 @@ def _max_count_fn(fam_species: list[SpeciesDef], deck_size: int, face_down_tags:
                 return deck_size
             if r.kind in ("type", "group", "host"):
                 total = 0
-                card_symbols = {e.id: e.card_symbol for e in scope.universe.values()}
                 for s in fam_species:
                     tags = implied([*s.types, *s.groups, card_symbols.get(s.edition) or ""],
                                    scope)

@@ -6,8 +6,7 @@ distinct codes. The checker only reads; code generation trusts what it has passe
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from dataclasses import fields, is_dataclass
+from collections.abc import Callable
 
 from compiler.model import SIDES, SpeciesDef
 from compiler.names import NameScope
@@ -18,20 +17,6 @@ MaxCount = Callable[[ast.Filter], int | None]
 
 _ZONES_FROM = {"deck", "hand", "clearing", "cave"}
 _ZONES_TO = {"hand", "clearing", "cave", "removed"}
-
-
-def _walk(node: object) -> Iterator[object]:
-    yield node
-    if is_dataclass(node):
-        for f in fields(node):
-            if f.name == "span":
-                continue
-            value = getattr(node, f.name)
-            if isinstance(value, tuple):
-                for v in value:
-                    yield from _walk(v)
-            elif is_dataclass(value):
-                yield from _walk(value)
 
 
 class Checker:
@@ -68,7 +53,7 @@ class Checker:
             ))
 
     def filter(self, f: ast.Filter) -> None:
-        for node in _walk(f):
+        for node in ast.walk(f):
             if isinstance(node, ast.FName):
                 self.name(node.name)
             elif isinstance(node, ast.FSymbol):
@@ -83,11 +68,11 @@ class Checker:
 
     # -- rules
     def rule(self, rule: ast.Rule, field: str) -> list[Diagnostic]:
-        for node in _walk(rule):
+        for node in ast.walk(rule):
             if isinstance(node, (ast.FName, ast.FSymbol)):
                 continue
             self.node(node, field)
-        for node in _walk(rule):
+        for node in ast.walk(rule):
             if isinstance(node, (ast.FName, ast.FSymbol)):
                 self.filter(node)
         return self.out

@@ -127,19 +127,11 @@ def _fast_forest_count(q: Query) -> CountFn | None:
 
 def _uses_me(node: object) -> bool:
     """Whether a filter or count looks at the scoring copy itself (own symbol, other, host)."""
-    from dataclasses import fields, is_dataclass
-
-    if isinstance(node, (ast.FOwnSymbol, ast.FOther)):
-        return True
-    if isinstance(node, ast.Scope) and node.kind in ("attached", "at_host"):
-        return True
-    if is_dataclass(node):
-        for f in fields(node):
-            v = getattr(node, f.name)
-            for item in v if isinstance(v, tuple) else (v,):
-                if is_dataclass(item) and _uses_me(item):
-                    return True
-    return False
+    return any(
+        isinstance(n, (ast.FOwnSymbol, ast.FOther))
+        or (isinstance(n, ast.Scope) and n.kind in ("attached", "at_host"))
+        for n in ast.walk(node)
+    )
 
 
 def _memo(fn: CountFn) -> CountFn:

@@ -6,7 +6,8 @@ the scorer relies on that to score a set rule (shared by every butterfly) once p
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass, field, fields, is_dataclass
 
 from dsl.diagnostics import Span
 
@@ -427,3 +428,16 @@ class ModifierRule:
 
 
 Rule = ScoreRule | EffectRule | TriggerRule | PlacementRule | ModifierRule
+
+
+def walk(node: object) -> Iterator[object]:
+    """Every node of a rule, the node itself first (spans are not nodes)."""
+    yield node
+    if is_dataclass(node):
+        for f in fields(node):
+            if f.name == "span":
+                continue
+            value = getattr(node, f.name)
+            for item in value if isinstance(value, tuple) else (value,):
+                if is_dataclass(item):
+                    yield from walk(item)

@@ -428,9 +428,7 @@ class Game:
         return list(dict.fromkeys(opts))
 
     def _cost_ok(self, p: PlayerState, card: int, choice: str) -> bool:
-        side = choice.split()[1]
-        sp = next(s for s, sd, _ in self.halves(card) if sd == side)
-        return sp.cost <= len(p.hand) - 1
+        return self._species_for(card, choice).cost <= len(p.hand) - 1
 
     def _turn(self, i: int) -> Generator[Decision, str, None]:
         p = self.players[i]
@@ -453,7 +451,7 @@ class Game:
             card = int(parts[1])
             played = self._place_face_down(i, card, parts[0])
             self.log.append(f"{p.name} plays a {parts[0]}")
-            yield from self._triggers(i, played, "play")
+            yield from self._triggers(i, played)
             return
         card = int(parts[1])
         rest = " ".join([parts[1], *parts[2:]])
@@ -464,7 +462,7 @@ class Game:
             river_opts = tuple(f"river {c}" for c in p.hand if c != card)
             river = int((yield Decision(i, "river", river_opts, "a card to lie beneath as a river"))
                         .split()[1])
-        payment = yield from self._pay(i, card, sp.cost, exclude={card, river})
+        payment = yield from self._pay(i, sp.cost, exclude={card, river})
         played = self._place(i, rest, card, river=river)
         played.payment = payment
         self.log.append(f"{p.name} plays {sp.name('en')}")
@@ -485,7 +483,7 @@ class Game:
             self.clearing.remove(c)
             p.hand.append(c)
 
-    def _pay(self, i: int, card: int, cost: int, exclude: set) -> Generator[Decision, str, list[int]]:
+    def _pay(self, i: int, cost: int, exclude: set) -> Generator[Decision, str, list[int]]:
         p = self.players[i]
         paid: list[int] = []
         while len(paid) < cost:
@@ -519,7 +517,7 @@ class Game:
 
     # ---- after a card is placed ----------------------------------------------------------------
     def _after_play(self, i: int, played: Played) -> Generator[Decision, str, None]:
-        yield from self._triggers(i, played, "play")
+        yield from self._triggers(i, played)
         if played.free:
             return
         sp = played.species
@@ -534,7 +532,7 @@ class Game:
         return all(any(sym == played.symbol for _, _, sym in self.halves(c))
                    for c in played.payment)
 
-    def _triggers(self, i: int, played: Played, verb: str) -> Generator[Decision, str, None]:
+    def _triggers(self, i: int, played: Played) -> Generator[Decision, str, None]:
         p = self.players[i]
         view = self.view(i)
         new = self._placed_of(view, played)
@@ -568,9 +566,7 @@ class Game:
     def _run(self, i: int, played: Played, steps, me: Placed | None = None
              ) -> Generator[Decision, str, None]:
         for step in steps:
-            view = self.view(i)
-            vs = self.views()
-            view.others = [v for j, v in enumerate(vs) if j != i]
+            view = self.views()[i]  # with every other forest, for majorities
             card = me if me is not None else self._placed_of(view, played)
             # `me` may come from an older view: counts must see the forest as it is now
             if me is not None:
@@ -722,7 +718,7 @@ class Game:
             if choice == "stop":
                 return
             played = self._place_face_down(i, int(choice.split()[1]), host)
-            yield from self._triggers(i, played, "play")
+            yield from self._triggers(i, played)
             done += 1
 
     def _play_paying(self, i: int) -> Generator[Decision, str, None]:
@@ -747,11 +743,12 @@ class Game:
             rest = choice.split(maxsplit=1)[1]
             card = int(rest.split()[0])
             sp = self._species_for(card, rest)
-            payment = yield from self._pay_from(i, sp.cost, allowed - {card})
+            # only cards held when the Mole was played may pay
+            payment = yield from self._pay(i, sp.cost, exclude=set(p.hand) - (allowed - {card}))
             played = self._place(i, rest, card)
             played.payment = payment
             allowed -= {card, *payment}
-            yield from self._triggers(i, played, "play")
+            yield from self._triggers(i, played)
             queue.append(played)
         for played in queue:
             sp = played.species
@@ -759,10 +756,6 @@ class Game:
                 yield from self._run(i, played, sp.effect.steps)
             if sp.bonus is not None and self._bonus_earned(played):
                 yield from self._run(i, played, sp.bonus.steps)
-
-    def _pay_from(self, i: int, cost: int, allowed: set) -> Generator[Decision, str, list[int]]:
-        p = self.players[i]
-        return (yield from self._pay(i, -1, cost, exclude=set(p.hand) - allowed))
 
 
 

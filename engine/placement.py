@@ -150,20 +150,10 @@ def _where(player: PlayerForest, index: int, host: HostEntry, slot: str | None) 
 
 
 def reads_symbols(sp: Species) -> bool:
-    from dataclasses import fields, is_dataclass
-
-    def walk(node: object) -> bool:
-        if isinstance(node, (ast.FSymbol, ast.FOwnSymbol, ast.CountSymbols)):
-            return True
-        if is_dataclass(node):
-            for f in fields(node):
-                v = getattr(node, f.name)
-                items = v if isinstance(v, tuple) else (v,)
-                if any(walk(i) for i in items if is_dataclass(i) or isinstance(i, tuple)):
-                    return True
-        return False
-
-    return bool(sp.score and walk(sp.score.rule))
+    """Whether the species scores by tree symbols, so its forest must say which each card shows."""
+    return bool(sp.score) and any(
+        isinstance(n, (ast.FSymbol, ast.FOwnSymbol, ast.CountSymbols)) for n in ast.walk(sp.score.rule)
+    )
 
 
 def check_forests(cardset: CardSet, players: list[PlayerForest]) -> list[Diagnostic]:

@@ -47,7 +47,10 @@ def _doubled(card: Placed) -> bool:
 
 
 def score_rows(view: ForestView, cardset: CardSet) -> dict[str, int]:
-    """Points by scorepad row only: what a game needs at its end, without per-card records."""
+    """Points by scorepad row only: what a game needs at its end, without per-card records.
+
+    The hot path of `score_view` (same rules, same rows; a test holds them equal), kept apart so
+    that scoring many games builds no records and calls no helpers per card."""
     rows = dict.fromkeys(cardset.scorepad, 0)
     done: set[object] = set()
     doubling = any(h.card.species is not None and h.card.species.modifier is not None

@@ -95,13 +95,10 @@ def lint(paths: list[str], provisional: bool = False) -> list[Diagnostic]:
         extra = [r for r in roots_extra if r.resolve() != shipped]
         roots = cs.roots_for(extra)
         universe = cs.load_universe(roots)
-        wanted: set[str] | None = set()
-        for r in roots_extra:
-            for folder in cs._edition_folders(r.resolve()):
-                wanted.update(e.id for e in universe.editions.values()
-                              if Path(e.folder).resolve() == folder.resolve())
-        edition_folders = [str(f) for r in roots_extra for f in cs._edition_folders(r.resolve())]
-        found = cs.lint(roots, wanted, edition_folders)
+        folders_asked = [f.resolve() for r in roots_extra for f in cs.edition_folders(r.resolve())]
+        wanted: set[str] = {e.id for e in universe.editions.values()
+                            if Path(e.folder).resolve() in folders_asked}
+        found = cs.lint(roots, wanted, [str(f) for f in folders_asked])
         if files and not folders:
             names = {str(f.resolve()) for f in files}
             found = [d for d in found if d.span is None or str(Path(d.span.file).resolve())

@@ -104,10 +104,10 @@ def _host(doc: Document, path: list, entry: dict, cardset: CardSet, diags: list[
             diags.append(error("FOREST-NOT-HOST", doc.span([*path, kind.id]),
                                f"{species.id} is a {species.kind}, not a {kind.id}"))
             return None
-        if symbol is None:
-            symbol = species.symbol or (species.symbols_for(None) or (None,))[0] if len(
-                species.symbols_for(None)) <= 1 else None
-        elif str(symbol) not in species.symbols_for(None) and symbol != species.symbol:
+        own = species.symbols_for(None)
+        if symbol is None:  # left out: the one symbol the species has, if it has only one
+            symbol = species.symbol or (own[0] if len(own) == 1 else None)
+        elif str(symbol) not in own and symbol != species.symbol:
             diags.append(error("FOREST-SYMBOL", doc.span([*path, "symbol"]),
                                f"{species.id} has no copy with tree symbol '{symbol}'",
                                "its symbols: " + ", ".join(species.symbols_for(None))))

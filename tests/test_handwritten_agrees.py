@@ -220,3 +220,19 @@ def test_fat_dormouse_on_a_shrub_scores_nothing(cardsets):
     [(g, h)] = _both(cs, [f])
     assert h["left"] == 0
     assert g == h
+
+
+def test_rows_only_scorer_matches_the_explaining_one():
+    """score_rows is the fast path of score_view; both must give the same rows."""
+    from pathlib import Path
+
+    from engine.scoring import score_rows, score_view
+    from grove import forest_file
+
+    for path in sorted((Path(__file__).parents[1] / "examples").glob("*.yaml")):
+        ff = forest_file.read(path)
+        views = [p.view() for p in ff.players]
+        for v in views:
+            v.others = [o for o in views if o is not v]
+        for v in views:
+            assert score_rows(v, ff.cardset) == score_view(v, ff.cardset).by_category, path.name
