@@ -20,6 +20,7 @@ from compiler.codegen import AmountFn, Pred
 from compiler.model import HostKind
 from compiler.view import ForestView, HostSpec, Placed
 from engine import placement
+from engine.events import Event
 
 
 class GameOver(Exception):
@@ -126,7 +127,7 @@ class Game:
         self.current = 0
         self.over = False
         self.history: list[str] = []
-        self.log: list[str] = []
+        self.events: list[Event] = []
         self._views: dict[int, tuple[tuple[int, int, int], ForestView]] = {}  # see view()
         self._proc = self._play()
         self._decision: Decision | None = next(self._proc)
@@ -206,18 +207,24 @@ class Game:
             c = self.deck.pop()
             if c in self.winter_ids:
                 self.winter.append(c)
-                self.log.append(f"winter card {len(self.winter)} drawn")
+                self._note("winter", -1, (c,))
                 if len(self.winter) >= self.cardset.setup.winter_cards:
                     raise GameOver
                 continue
             return c
 
-    def _to_hand(self, p: PlayerState, limit: bool = True) -> int | None:
+    def _to_hand(self, i: int, limit: bool = True) -> int | None:
+        p = self.players[i]
         if limit and len(p.hand) >= self.cardset.setup.hand_limit:
             return None
         c = self._draw_top()
         p.hand.append(c)
+        self._note("move", i, (c,), source="deck", target="hand")
         return c
+
+    def _note(self, kind: str, player: int, cards: tuple[int, ...] = (), species: str = "",
+              source: str = "", target: str = "") -> None:
+        self.events.append(Event(self.turn, player, kind, cards, species, source, target))
 
     # ---- what a card is ------------------------------------------------------------------------
     def halves(self, card: int) -> list[tuple[Species, str | None, str | None]]:
@@ -310,8 +317,11 @@ class Game:
             cards.pop()
             host._attached = None
 
-    def _place(self, i: int, choice: str, hand_card: int, *, river: int | None = None) -> Played:
-        """Put a card from hand into the forest as `choice` says; return what was played."""
+    def _place(self, i: int, choice: str, hand_card: int, *, river: int | None = None,
+               source: str = "hand") -> Played:
+        """Put a card from hand into the forest as `choice` says; return what was played.
+
+        `source` is for the log: "hand" when paid for, "free", or "clearing" (rummaged)."""
         p = self.players[i]
         parts = choice.split()
         p.hand.remove(hand_card)
@@ -324,6 +334,7 @@ class Game:
                 p.hand.remove(river)
                 host.beneath.append(river)
             p.forest.append(host)
+            self._note("play", i, (hand_card, *host.beneath), sp.key, source, kind.id)
             self._reveal(kind.reveal)
             return Played(i, len(p.forest) - 1, None, sp, sym, [], False)
         side = parts[1]
@@ -332,6 +343,7 @@ class Game:
         sp, _, sym = next((s, sd, sy) for s, sd, sy in self.halves(hand_card) if sd == side)
         p.forest[hi].slots[slot_id].append(Piece(hand_card, sp, sym, side, self.turn))
         p.pieces += 1
+        self._note("play", i, (hand_card,), sp.key, source, f"{hi}.{slot_id}")
         return Played(i, hi, slot_id, sp, sym, [], False)
 
     def _place_face_down(self, i: int, card: int, host_id: str) -> Played:
@@ -340,12 +352,15 @@ class Game:
         p.hand.remove(card)
         p.forest.append(HostState(kind, card, None, None, self.turn,
                                   {s.id: [] for s in kind.slots}))
+        self._note("play", i, (card,), target=host_id)
         self._reveal(kind.reveal)
         return Played(i, len(p.forest) - 1, None, None, None, [], True)  # type: ignore[arg-type]
 
     def _reveal(self, n: int) -> None:
         for _ in range(n):
-            self.clearing.append(self._draw_top())
+            c = self._draw_top()
+            self.clearing.append(c)
+            self._note("move", -1, (c,), source="deck", target="clearing")
 
     def _placed_of(self, view: ForestView, played: Played) -> Placed:
         host = view.hosts[played.host]
@@ -371,7 +386,7 @@ class Game:
                 self.current = (self.current + 1) % len(self.players)
         except GameOver:
             self.over = True
-            self.log.append("the third winter card ends the game")
+            self._note("end", -1)
 
     def _draft_caves(self) -> Generator[Decision, str, None]:
         """One cave per player is laid out; players pick in reverse turn order, then each
@@ -388,10 +403,11 @@ class Game:
             sp = next(x for x in laid if x.id == pick)
             laid.remove(sp)
             self.players[i].cave_card = sp
-            self.log.append(f"{self.players[i].name} takes {sp.name('en')}")
+            self._note("cave_card", i, species=sp.key)
         for i in order:
             sp = self.players[i].cave_card
             if sp is not None and sp.effect is not None:
+                self._note("effect", i, species=sp.key)
                 me = _loose(sp, None)
                 yield from self._run(i, Played(i, -1, None, sp, None, [], True), sp.effect.steps,
                                      me=me)
@@ -399,7 +415,7 @@ class Game:
     def _end_of_turn(self) -> None:
         if len(self.clearing) >= self.cardset.setup.clearing_limit:
             self.removed.extend(self.clearing)
-            self.log.append(f"the clearing ({len(self.clearing)} cards) leaves the game")
+            self._note("flush", -1, tuple(self.clearing), source="clearing", target="removed")
             self.clearing.clear()
 
     def _turn_options(self, i: int) -> list[str]:
@@ -439,7 +455,6 @@ class Game:
         choice = yield Decision(i, "turn", tuple(opts), "draw two cards or play a card")
         if choice.startswith("draw "):
             self._take(i, choice)
-            self.log.append(f"{p.name} draws")
             if len(p.hand) < self.cardset.setup.hand_limit and (self.deck or self.clearing):
                 second = ["draw deck"] if self.deck else []
                 second += [f"draw clearing {c}" for c in self.clearing]
@@ -450,7 +465,6 @@ class Game:
         if parts[0] != "play":  # a face-down host as the action (a sapling)
             card = int(parts[1])
             played = self._place_face_down(i, card, parts[0])
-            self.log.append(f"{p.name} plays a {parts[0]}")
             yield from self._triggers(i, played)
             return
         card = int(parts[1])
@@ -465,7 +479,6 @@ class Game:
         payment = yield from self._pay(i, sp.cost, exclude={card, river})
         played = self._place(i, rest, card, river=river)
         played.payment = payment
-        self.log.append(f"{p.name} plays {sp.name('en')}")
         yield from self._after_play(i, played)
 
     def _species_for(self, card: int, choice: str) -> Species:
@@ -475,13 +488,13 @@ class Game:
         return next(s for s, sd, _ in self.halves(card) if sd == parts[1])
 
     def _take(self, i: int, choice: str) -> None:
-        p = self.players[i]
         if choice == "draw deck":
-            self._to_hand(p)
+            self._to_hand(i)
         else:
             c = int(choice.split()[2])
             self.clearing.remove(c)
-            p.hand.append(c)
+            self.players[i].hand.append(c)
+            self._note("move", i, (c,), source="clearing", target="hand")
 
     def _pay(self, i: int, cost: int, exclude: set) -> Generator[Decision, str, list[int]]:
         p = self.players[i]
@@ -493,6 +506,8 @@ class Game:
         for c in paid:
             p.hand.remove(c)
             self.clearing.append(c)
+        if paid:
+            self._note("pay", i, tuple(paid), source="hand", target="clearing")
         return paid
 
     def _stuck(self, i: int) -> Generator[Decision, str, None]:
@@ -510,20 +525,27 @@ class Game:
             c = int(choice.split()[1])
             p.hand.remove(c)
             target.append(c)
+            self._note("move", i, (c,), source="hand", target=str(rule.get("to", "cave")))
             moved += 1
+        self._note("stuck", i)
         for _ in range(moved):
-            self._to_hand(p, limit=False)
-        self.log.append(f"{p.name} can neither draw nor play")
+            self._to_hand(i, limit=False)
 
     # ---- after a card is placed ----------------------------------------------------------------
     def _after_play(self, i: int, played: Played) -> Generator[Decision, str, None]:
         yield from self._triggers(i, played)
         if played.free:
             return
+        yield from self._resolve(i, played)
+
+    def _resolve(self, i: int, played: Played) -> Generator[Decision, str, None]:
+        """A played card's effect, then its bonus if the payment earned it."""
         sp = played.species
         if sp.effect is not None:
+            self._note("effect", i, species=sp.key)
             yield from self._run(i, played, sp.effect.steps)
         if sp.bonus is not None and self._bonus_earned(played):
+            self._note("bonus", i, species=sp.key)
             yield from self._run(i, played, sp.bonus.steps)
 
     def _bonus_earned(self, played: Played) -> bool:
@@ -560,6 +582,7 @@ class Game:
                                          f"use {sp.name('en')}'s permanent effect")
                     if yes != "yes":
                         continue
+                self._note("trigger", i, species=sp.key)
                 yield from self._run(i, Played(i, hi, None, sp, None, [], True), trig.steps,
                                      me=placed)
 
@@ -581,9 +604,9 @@ class Game:
         kind = op[0]
         if kind == "draw":
             for _ in range(op[1]):
-                self._to_hand(p)
+                self._to_hand(i)
         elif kind == "draw_split":
-            drawn = [self._to_hand(p, limit=False) for _ in range(op[1])]
+            drawn = [self._to_hand(i, limit=False) for _ in range(op[1])]
             for _ in range(op[2]):
                 opts = tuple(f"cave {c}" for c in drawn if c is not None and c in p.hand)
                 if not opts:
@@ -591,8 +614,10 @@ class Game:
                 c = int((yield Decision(i, "choose", opts, "a drawn card for your cave")).split()[1])
                 p.hand.remove(c)
                 p.cave.append(c)
+                self._note("move", i, (c,), source="hand", target="cave")
         elif kind == "extra_turn":
             p.extra_turns += 1
+            self._note("extra_turn", i)
         elif kind == "move":
             yield from self._move(i, me, *op[1:])
         elif kind == "free_play":
@@ -620,7 +645,9 @@ class Game:
             for _ in range(count):
                 if dst == "hand" and len(p.hand) >= limit:
                     break
-                self._zone(i, dst).append(self._draw_top())
+                c = self._draw_top()
+                self._zone(i, dst).append(c)
+                self._note("move", i, (c,), source="deck", target=dst)
                 moved += 1
         else:
             source = self._zone(i, src)
@@ -631,6 +658,7 @@ class Game:
                         break
                     source.remove(c)
                     self._zone(i, dst).append(c)
+                    self._note("move", i, (c,), source=src, target=dst)
                     moved += 1
             else:
                 most = n if amt.kind in ("n", "up_to") else len(source)
@@ -649,10 +677,11 @@ class Game:
                     c = int(choice.split()[1])
                     source.remove(c)
                     self._zone(i, dst).append(c)
+                    self._note("move", i, (c,), source=src, target=dst)
                     moved += 1
         if draw_as_many:
             for _ in range(moved):
-                self._to_hand(p)
+                self._to_hand(i)
 
     def _most(self, i: int, me: Placed, amt: AmountFn) -> int:
         """How many cards an amount lets a player take from their hand at most."""
@@ -674,7 +703,7 @@ class Game:
                 return
             rest = choice.split(maxsplit=1)[1]
             card = int(rest.split()[0])
-            played = self._place(i, rest, card)
+            played = self._place(i, rest, card, source="free")
             played.free = not with_effect
             yield from self._after_play(i, played)
             done += 1
@@ -686,7 +715,7 @@ class Game:
 
         revealed = 0
         while not candidates() and revealed < reveal:
-            self.clearing.append(self._draw_top())
+            self._reveal(1)
             revealed += 1
         p = self.players[i]
         opts = []
@@ -699,7 +728,7 @@ class Game:
         card = int(rest.split()[0])
         self.clearing.remove(card)
         p.hand.append(card)  # _place takes the card from the hand
-        played = self._place(i, rest, card)
+        played = self._place(i, rest, card, source="clearing")
         played.free = True
         yield from self._after_play(i, played)
 
@@ -751,11 +780,7 @@ class Game:
             yield from self._triggers(i, played)
             queue.append(played)
         for played in queue:
-            sp = played.species
-            if sp.effect is not None:
-                yield from self._run(i, played, sp.effect.steps)
-            if sp.bonus is not None and self._bonus_earned(played):
-                yield from self._run(i, played, sp.bonus.steps)
+            yield from self._resolve(i, played)
 
 
 

@@ -178,8 +178,8 @@ def play(edition: str, with_: str, n_players: int | None, ai: str, seed: int,
     from compiler import cardset as cs
     from engine import players as pl
     from engine import runner
-    from engine.human import describe
     from grove import api, report
+    from grove.game_log import GameLog
 
     kinds = [k.strip() for k in ai.split(",") if k.strip()]
     if n_players is not None:
@@ -195,11 +195,13 @@ def play(edition: str, with_: str, n_players: int | None, ai: str, seed: int,
     if cset.setup.removed_for(frozenset(cset.expansions), len(kinds)) is None:
         _usage(f"{edition} has no set-up for {len(kinds)} players")
 
+    logs: dict[int, GameLog] = {}
+
     def log(game, action: str) -> None:
         if quiet or as_json:
             return
-        d_player = game.history and game.players[game.current].name
-        click.echo(f"  {d_player}: {describe(game, action, lang)}", err=True)
+        for line in logs.setdefault(id(game), GameLog(game, lang)).new_lines():
+            click.echo(line, err=True)
 
     fh = None
     try:
