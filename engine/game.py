@@ -132,14 +132,16 @@ class Game:
         self._proc = self._play()
         self._decision: Decision | None = next(self._proc)
 
-    def restart_turn(self, player: int = 0) -> None:
+    def restart_turn(self, player: int = 0, caves: Iterable[str] | None = None) -> None:
         """Begin again at `player`'s turn from the state as it now is.
 
         For scenario tests and puzzles: arrange hands, forests and the clearing by hand, then
-        play on from a fresh turn (no set-up decisions are asked again)."""
+        play on from a fresh turn. No set-up decisions are asked again, unless `caves` names the
+        cave cards (species keys) to lay out for the cave draft, which then runs first."""
         self.current = player
         self._views.clear()
-        self._proc = self._play(draft=False)
+        laid = None if caves is None else [self.cardset.species[k] for k in caves]
+        self._proc = self._play(draft=laid is not None, caves=laid)
         self._decision = next(self._proc)
 
     def move_card(self, card: int, to: list[int]) -> None:
@@ -369,10 +371,11 @@ class Game:
         return host.slots[played.slot][-1]
 
     # ---- the game loop -------------------------------------------------------------------------
-    def _play(self, draft: bool = True) -> Generator[Decision, str, None]:
+    def _play(self, draft: bool = True, caves: list[Species] | None = None
+              ) -> Generator[Decision, str, None]:
         try:
             if draft:
-                yield from self._draft_caves()
+                yield from self._draft_caves(caves)
             while True:
                 p = self.players[self.current]
                 p.turn_started = self.turn
@@ -388,14 +391,15 @@ class Game:
             self.over = True
             self._note("end", -1)
 
-    def _draft_caves(self) -> Generator[Decision, str, None]:
+    def _draft_caves(self, laid: list[Species] | None = None) -> Generator[Decision, str, None]:
         """One cave per player is laid out; players pick in reverse turn order, then each
         cave's effect resolves in that same order."""
         if not self.cardset.setup.cave_draft or not self.cardset.caves:
             return
-        pool = sorted(self.cardset.caves, key=lambda sp: sp.key)
-        self.rng.shuffle(pool)
-        laid = pool[:len(self.players)]
+        if laid is None:
+            pool = sorted(self.cardset.caves, key=lambda sp: sp.key)
+            self.rng.shuffle(pool)
+            laid = pool[:len(self.players)]
         order = list(reversed(range(len(self.players))))
         for i in order:
             opts = tuple(f"cave {sp.id}" for sp in laid)
