@@ -287,7 +287,8 @@ class Game:
                 continue
             if side is None:
                 for h in self.cardset.hosts.values():
-                    if h.from_kind == sp.kind:
+                    # a river beneath a tree comes only with the tree played as the turn's action
+                    if h.from_kind == sp.kind and h.play != "with_tree":
                         out.append(f"{card} {h.id}")
                 continue
             if view is None:
