@@ -145,11 +145,12 @@ def _half(game: Game, card: int, side: str | None):
 
 def _host_kind(game: Game, entry: dict, where: str):
     hosts = game.cardset.hosts
-    keys = [k for k in entry if k in hosts]
+    # as in a forest file: `river: true` marks a tree's river beneath, `river: creek` is a host
+    keys = [k for k in entry if k in hosts and not (k == "river" and entry[k] is True)]
     if len(keys) != 1:
         raise ScenarioError(f"{where}: a forest entry names one host kind, got {list(entry)}")
     kind = hosts[keys[0]]
-    if entry.get("river"):
+    if entry.get("river") is True:
         kind = next((h for h in hosts.values()
                      if h.play == "with_tree" and h.from_kind == kind.from_kind), None)
         if kind is None:
@@ -170,7 +171,7 @@ def _build_forest(game: Game, cards: _Cards, i: int, forest: list, where: str) -
             species, symbol = _half(game, card, None)
         game.move_card(card, [])
         host = HostState(kind, card, species, symbol, -1, {s.id: [] for s in kind.slots})
-        if entry.get("river"):
+        if entry.get("river") is True:
             beneath = cards.take(f"{at} river=", at)
             game.move_card(beneath, host.beneath)
         for slot in kind.slots:
