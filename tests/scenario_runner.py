@@ -22,7 +22,8 @@ scenarios:
 A card is written `label=species@side#symbol`; every part but the species is optional (`#oak`
 alone is any card one of whose halves shows `oak`, for bonus payments). The label, or the spec
 itself when there is no label, stands for the card's number in actions and expectations; a card
-that the scenario did not name shows as `?`. Lists of cards compare as multisets.
+that the scenario did not name shows as `?`. Lists of cards compare as multisets. `winter` (as in
+`deck: [w=winter]`) is one of the winter cards; a winter card set aside shows in `zones: {winter: ...}`.
 
 Keys of a scenario: `players` (default 2, or one more than `others`), `forest`, `others` (the
 forests of players 1, 2, ...), `hand`, `hands` (of the other players), `clearing`, `cave`, `deck`,
@@ -33,6 +34,11 @@ name), `forest` (labels now anywhere in Ana's forest), `fired` (the effects, bon
 permanent effects that ran, in order, as `effect red_fox`), `next` (`<player> <decision kind>`,
 or `over`), `options` (the exact legal actions now), `has_option` / `lacks_option`,
 `extra_turns`, `score` (Ana's total now).
+
+An item of `actions` may also be a checkpoint, `{check: {...}}`: the keys of `expect` checked at
+that point of the actions (there `fired` is what ran so far, and neither it nor `next` is required),
+for example the options of a choice before it is taken:
+`actions: [play bat left 0.left, {check: {options: [choose a, choose b]}}, choose a]`.
 """
 
 from __future__ import annotations
@@ -118,6 +124,11 @@ def _find(game: Game, spec: str, taken: set[int], where: str) -> int:
     body, _, symbol = spec.partition("#")
     key, _, side = body.partition("@")
     species = None
+    if key == "winter" and not side and not symbol and game.cardset.species_named(key) is None:
+        free_winter = [c for c in sorted(game.winter_ids) if c in game.deck and c not in taken]
+        if not free_winter:
+            raise ScenarioError(f"{where}: no winter card is left in the deck")
+        return free_winter[0]
     if key:
         sp = game.cardset.species_named(key)
         if sp is None:
@@ -229,6 +240,10 @@ def run(sc: Scenario) -> tuple[Game, _Cards, list]:
     game, cards = prepare(sc)
     first = len(game.events)
     for n, text in enumerate(sc.data.get("actions") or ()):
+        if isinstance(text, dict):  # a checkpoint: expectations before the next action
+            check(sc, game, cards, game.events[first:], want=text.get("check") or {},
+                  where=f" (checkpoint before action {n})")
+            continue
         action = cards.action(str(text))
         if action not in game.legal_actions():
             legal = ", ".join(cards.words(a) for a in game.legal_actions())
@@ -244,11 +259,14 @@ def fired(game: Game, events) -> list[str]:
             if e.kind in ("effect", "bonus", "trigger")]
 
 
-def check(sc: Scenario, game: Game, cards: _Cards, events) -> None:
-    want = sc.data.get("expect") or {}
-    missing = [k for k in ("fired", "next") if k not in want]
-    if missing:  # a scenario says exactly which rules ran and what comes next
-        raise ScenarioError(f"{sc.ident}: expect has no {' or '.join(missing)}")
+def check(sc: Scenario, game: Game, cards: _Cards, events, want: dict | None = None,
+          where: str = "") -> None:
+    """Hold the game to `expect`, or to `want` (a checkpoint's keys) when given."""
+    if want is None:
+        want = sc.data.get("expect") or {}
+        missing = [k for k in ("fired", "next") if k not in want]
+        if missing:  # a scenario says exactly which rules ran and what comes next
+            raise ScenarioError(f"{sc.ident}: expect has no {' or '.join(missing)}")
     ana = game.players[0]
     zones = game.zones()
     problems = []
@@ -292,4 +310,4 @@ def check(sc: Scenario, game: Game, cards: _Cards, events) -> None:
         if total != int(want["score"]):
             problems.append(f"score: got {total}, want {want['score']}")
     if problems:
-        raise ScenarioError(f"{sc.ident}:\n  " + "\n  ".join(problems))
+        raise ScenarioError(f"{sc.ident}{where}:\n  " + "\n  ".join(problems))
