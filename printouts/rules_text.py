@@ -8,11 +8,15 @@ symbol and host names come from the edition data (`names`, `plural`).
 What the data does not say, the catalogs say per language, in `lexicon.*` contexts: the article
 class (grammatical gender, or `an` in English) of a noun, a Thai classifier (ตัว, ต้น, ใบ …), the
 plural of a species name. A noun whose lexicon entry is missing still renders, with a
-gender-free wording, and the gap is reported by `missing_translations` (for a later lint).
+gender-free wording, and the gap is recorded as a `Gap`; `translation_findings` lists every gap
+of a card set with the card that needs it, and `printouts.text_lint` turns them into
+TEXT-MISSING-TRANSLATION warnings for `grove lint`. `NODE_PHRASES` says which msgctxts each DSL
+node type renders through, so a node without a phrase is found before a card uses it.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
@@ -23,6 +27,7 @@ from babel.core import Locale
 from babel.messages.pofile import read_po
 
 from dsl import ast
+from dsl.diagnostics import Span
 
 LANGS = ("en", "de", "it", "th")
 FIELDS = ("effect", "bonus", "trigger", "placement", "modifier", "score")
@@ -90,7 +95,7 @@ def _msg_text(cat: Catalog, msg: Any, n: int | None) -> str | None:
     return msg.string or None
 
 
-def catalog_problems(lang: str, reference: str = "en") -> list[str]:
+def catalog_gaps(lang: str, reference: str = "en") -> list[Gap]:
     """Phrases of the reference catalog that `lang` lacks, leaves empty, or words differently."""
     ref, cat = load_catalog(reference), load_catalog(lang)
     out = []
@@ -98,29 +103,106 @@ def catalog_problems(lang: str, reference: str = "en") -> list[str]:
         if "|" in ctxt:  # article-class variants belong to one language only
             continue
         msg = cat.phrases.get(ctxt)
+        problem = None
         if msg is None:
-            out.append(f"phrase {ctxt!r} is missing")
+            problem = "is missing"
         elif msg.id != rmsg.id:
-            out.append(f"phrase {ctxt!r} translates another msgid")
+            problem = "translates another msgid"
         elif msg.pluralizable:
             forms = msg.string if isinstance(msg.string, tuple) else (msg.string,)
             if len(forms) != len(cat.order) or not all(forms):
-                out.append(f"phrase {ctxt!r} needs {len(cat.order)} plural forms")
+                problem = f"needs {len(cat.order)} plural forms"
         elif not msg.string:
-            out.append(f"phrase {ctxt!r} is untranslated")
+            problem = "is untranslated"
+        if problem:
+            out.append(Gap(lang, "catalog", ctxt, problem))
     return out
+
+
+def catalog_problems(lang: str, reference: str = "en") -> list[str]:
+    return [str(g) for g in catalog_gaps(lang, reference)]
+
+
+# ---- what a language lacks -----------------------------------------------------------------
+_GAP_TEXT = {
+    "phrase": "phrase {key}",
+    "placeholder": "phrase {key} has a bad placeholder",
+    "node": "no phrase for DSL node {key}",
+    "article": "article class of {key}",
+    "classifier": "classifier of {key}",
+    "plural": "plural of {key}",
+    "name": "name of {key}",
+    "unresolved": "name {key} resolves to nothing",
+    "tree_symbol": "tree symbol {key}",
+    "scope": "scope {key}",
+    "catalog": "phrase {key!r} {detail}",
+    "no_catalog": "no catalog {key}",
+}
+LEXICON_CONTEXT = {"article": "lexicon.article", "classifier": "lexicon.classifier",
+                   "plural": "lexicon.plural"}
+
+
+@dataclass(frozen=True)
+class Gap:
+    """One piece of text a language lacks, kept structured so a lint can say which catalog and
+    msgctxt (or which field of the card data) to add; `str()` is the short form tests read."""
+
+    lang: str
+    kind: str  # a key of _GAP_TEXT
+    key: str  # msgctxt of a phrase, id of a noun, or what a name belongs to
+    detail: str = ""
+
+    def __str__(self) -> str:
+        return _GAP_TEXT[self.kind].format(key=self.key, detail=self.detail)
+
+    @property
+    def msgctxt(self) -> str | None:
+        """The catalog context to add, or None where the gap is in the card data."""
+        if self.kind in LEXICON_CONTEXT:
+            return LEXICON_CONTEXT[self.kind]
+        if self.kind in ("phrase", "placeholder", "catalog"):
+            return self.key
+        return None
+
+
+class NoPhrase(TypeError):
+    """A rule node the renderer has no phrase for (a DSL change the printouts have not caught
+    up with), or a phrase even the English catalog lacks: raised, not papered over, so tests
+    and the lint see it."""
+
+    def __init__(self, gap: Gap):
+        self.gap = gap
+        super().__init__(str(gap))
 
 
 # ---- noun phrases --------------------------------------------------------------------------
 @dataclass
 class NP:
     """A noun phrase: its text for a count `n`, the lexicon key for its article class and the
-    Thai classifier; `items` for an `or` of several phrases."""
+    Thai classifier; `items` for an `or` of several phrases. A noun with a qualifier after it
+    ("card with the Oak symbol") also keeps the bare noun in `head` and the qualifier in
+    `post`, so a language can put a count word between them (Thai: การ์ดแต่ละใบที่มี...)."""
 
     forms: Callable[[int], str]
     key: str | None
     clf: str
     items: tuple[NP, ...] = ()
+    head: NP | None = None
+    post: str = ""
+
+    def split(self) -> tuple[NP, str]:
+        """The bare noun and what follows it; the whole phrase and "" if nothing does."""
+        return (self.head, self.post) if self.head is not None else (self, "")
+
+
+_PLACEHOLDER = re.compile(r"%\((\w+)\)")
+
+
+def _fill(text: str, kw: dict[str, Any]) -> str:
+    """`text % kw`, where a value may be a function computed only if the text asks for it: a
+    plural nobody prints must not be reported missing."""
+    used = set(_PLACEHOLDER.findall(text))
+    return text % {k: (v() if callable(v) else v) for k, v in kw.items() if k in used}
 
 
 def _cap(text: str) -> str:
@@ -134,34 +216,39 @@ class Renderer:
         self.species = species
         self.cat = load_catalog(lang)
         self.en = load_catalog("en")
-        self.misses: list[str] = []
+        self.gaps: list[Gap] = []
         self.lower = self.t("style.lowercase_names") == "yes"
         self.card_symbols = {e.card_symbol for e in cardset.editions if e.card_symbol}
         self.uses_classifiers = any(c == "lexicon.classifier" for c, _ in self.cat.lexicon)
 
     # -- catalog access
-    def _miss(self, what: str) -> None:
-        if what not in self.misses:
-            self.misses.append(what)
+    def _miss(self, kind: str, key: str) -> None:
+        gap = Gap(self.lang, kind, key)
+        if gap not in self.gaps:
+            self.gaps.append(gap)
+
+    @property
+    def misses(self) -> list[str]:
+        return [str(g) for g in self.gaps]
 
     def t(self, ctxt: str, n: int | None = None, **kw: Any) -> str:
         if n is not None:
             kw.setdefault("n", n)
         text = _msg_text(self.cat, self.cat.phrases.get(ctxt), n)
         if text is None:
-            self._miss(f"phrase {ctxt}")
+            self._miss("phrase", ctxt)
             text = _msg_text(self.en, self.en.phrases.get(ctxt), n)
             if text is None:
-                raise KeyError(f"no message {ctxt!r} in the English catalog")
+                raise NoPhrase(Gap("en", "phrase", ctxt))
         try:
-            return text % kw
+            return _fill(text, kw)
         except (KeyError, ValueError, TypeError):
-            self._miss(f"phrase {ctxt} has a bad placeholder")
-            return _msg_text(self.en, self.en.phrases[ctxt], n) % kw
+            self._miss("placeholder", ctxt)
+            return _fill(_msg_text(self.en, self.en.phrases[ctxt], n), kw)
 
     def opt(self, ctxt: str, **kw: Any) -> str | None:
         text = _msg_text(self.cat, self.cat.phrases.get(ctxt), None)
-        return None if text is None else text % kw
+        return None if text is None else _fill(text, kw)
 
     def lex(self, ctxt: str, key: str) -> str | None:
         return self.cat.lexicon.get((ctxt, key))
@@ -170,7 +257,7 @@ class Renderer:
     def _name(self, names: Any, what: str) -> str:
         text = names.get(self.lang) if names else None
         if not text:
-            self._miss(f"name of {what}")
+            self._miss("name", what)
             text = (names.get("en") if names else None) or what.replace("_", " ")
         return text
 
@@ -208,7 +295,7 @@ class Renderer:
             c = self.lex("lexicon.classifier", k)
             if c:
                 return c
-        self._miss(f"classifier of {key}")
+        self._miss("classifier", key)
         return self.lex("lexicon.classifier", "@card") or ""
 
     def _species_plural(self, sp: Any, sg: str) -> str | None:
@@ -228,7 +315,7 @@ class Renderer:
                 return sg
             if pl:
                 return pl
-            self._miss(f"plural of {what}")  # reported only where a plural is needed
+            self._miss("plural", what)  # reported only where a plural is needed
             return self.t("noun.species_cards", n=n, name=sg)
 
         return NP(forms, key, clf)
@@ -237,7 +324,12 @@ class Renderer:
         return NP(lambda n: self.t("noun.card", n=n), "@card", self.classifier("@card"))
 
     def qualified(self, np: NP, ctxt: str, **kw: Any) -> NP:
-        return NP(lambda n: self.t(ctxt, noun=np.forms(n), **kw), np.key, np.clf)
+        whole = NP(lambda n: self.t(ctxt, noun=np.forms(n), **kw), np.key, np.clf)
+        probe = self.t(ctxt, noun="\x00", **kw)
+        if not probe.startswith("\x00") or probe.count("\x00") != 1:
+            return whole  # the qualifier comes first, or wraps the noun: keep it whole
+        head, post = np.split()
+        return NP(whole.forms, np.key, np.clf, head=head, post=post + probe[1:])
 
     def host_np(self, host: Any) -> NP:
         sg = self._low(self._name(host.names, f"host {host.id}"))
@@ -249,16 +341,21 @@ class Renderer:
         pl = self._low(pl) if pl else (sg if self.cat.single_form else None)
         return self._simple(sg, pl, host.id, self.classifier(host.id, host.types), host.id)
 
+    def symbol_np(self, sym: Any) -> NP:
+        """A type or group symbol as a noun ("bird"); a card symbol (Alps) as "card with the
+        Alps symbol", since it names a set of cards, not an animal or plant."""
+        if sym.id in self.card_symbols:
+            symbol = self._name(sym.names, f"symbol {sym.id}")
+            return self.qualified(self.card_np(), "qual.symbol", symbol=symbol)
+        sg = self._low(self._name(sym.names, f"symbol {sym.id}"))
+        pl = self._plural(sym.plural, sym.id)
+        pl = self._low(pl) if pl else (sg if self.cat.single_form else None)
+        return self._simple(sg, pl, sym.id, self.classifier(sym.id, sym.implies), sym.id)
+
     def name_np(self, name: str) -> NP:
         kind, obj = self.resolve(name)
         if kind in ("group", "type"):
-            if obj.id in self.card_symbols:
-                symbol = self._name(obj.names, f"symbol {obj.id}")
-                return self.qualified(self.card_np(), "qual.symbol", symbol=symbol)
-            sg = self._low(self._name(obj.names, f"symbol {obj.id}"))
-            pl = self._plural(obj.plural, obj.id)
-            pl = self._low(pl) if pl else (sg if self.cat.single_form else None)
-            return self._simple(sg, pl, obj.id, self.classifier(obj.id, obj.implies), obj.id)
+            return self.symbol_np(obj)
         if kind == "species":
             sg = self._name(obj.names, f"species {obj.key}")
             pl = self._species_plural(obj, sg)
@@ -266,14 +363,14 @@ class Renderer:
             return self._simple(sg, pl, obj.id, clf, obj.id)
         if kind == "host":
             return self.host_np(obj)
-        self._miss(f"name {name} resolves to nothing")
+        self._miss("unresolved", name)
         text = name.replace("_", " ")
         return NP(lambda n: text, name, self.classifier("@card"))
 
     def tree_symbol(self, sid: str) -> str:
         sym = self.cs.symbol(sid)
         if sym is None:
-            self._miss(f"tree symbol {sid}")
+            self._miss("tree_symbol", sid)
             return sid.replace("_", " ")
         return self._name(sym.names, f"symbol {sid}")
 
@@ -340,7 +437,7 @@ class Renderer:
                 if i != head_i and not isinstance(x, ast.FCard):
                     np = self._qualify(np, x)
             return np
-        raise TypeError(f"unknown filter {f!r}")
+        raise NoPhrase(Gap(self.lang, "node", type(f).__name__))
 
     def _qualify(self, np: NP, f: ast.Filter) -> NP:
         symbol = self._is_symbolish(f)
@@ -352,7 +449,8 @@ class Renderer:
             return self.qualified(np, "qual.other")
         if isinstance(f, ast.FNot):
             x = self.filter_np(f.item)
-            return self.qualified(np, "qual.not", sg=x.forms(1), plural=x.forms(_MANY))
+            return self.qualified(np, "qual.not", sg=x.forms(1), plural=lambda: x.forms(_MANY),
+                                  a=self.art(x, "indef.nom"))
         x = self.filter_np(f)
         return self.qualified(np, "qual.also", sg=x.forms(1), a=self.art(x, "indef.nom"))
 
@@ -365,18 +463,22 @@ class Renderer:
     def _needs_class(self, kind: str) -> bool:
         return any(c.startswith(f"art.{kind}|") for c in self.cat.phrases)
 
+    def _determiner(self, np: NP, kind: str) -> str:
+        """The article of `kind` this noun takes, with the noun left out: two nouns whose
+        determiners read the same share one ("am selben Baum oder Strauch")."""
+        return self.art(NP(lambda n: "\x00" if n == 1 else "\x01", np.key, np.clf), kind)
+
     def art(self, np: NP, kind: str) -> str:
         """The noun phrase with an article (or other determiner) of `kind`: indef.nom, indef.acc,
-        indef.dat, another, all, this, same_host."""
+        indef.dat, another, all, this, same_host, the_plural."""
         if np.items:
-            classes = {self.article_class(i.key) for i in np.items}
-            if len(classes) != 1 and kind != "all":
-                return self.join_or([self.art(i, kind) for i in np.items])
+            join = self.join_and if kind == "all" else self.join_or
+            if len({self._determiner(i, kind) for i in np.items}) > 1:
+                return join([self.art(i, kind) for i in np.items])
             subs = np.items
-            joined = NP(lambda n: (self.join_and if kind == "all" else self.join_or)(
-                [s.forms(n) for s in subs]), subs[0].key, np.clf)
+            joined = NP(lambda n: join([s.forms(n) for s in subs]), subs[0].key, np.clf)
             return self.art(joined, kind)
-        kw = {"noun": np.forms(1), "plural": np.forms(_MANY), "clf": np.clf}
+        kw = {"noun": np.forms(1), "plural": lambda: np.forms(_MANY), "clf": np.clf}
         explicit = self.lex("lexicon.article", np.key) if np.key else None
         cls = explicit or self.lex("lexicon.article", "@default")
         if cls:
@@ -384,12 +486,15 @@ class Renderer:
             if text is not None:
                 return text
         if self._needs_class(kind) and not explicit and cls is None:
-            self._miss(f"article class of {np.key}")
+            self._miss("article", str(np.key))
         return self.t(f"art.{kind}", **kw)
 
     # -- hosts
     def playable_hosts(self) -> list[NP]:
-        hosts = [h for h in self.cs.hosts.values() if h.from_kind and not h.face_down]
+        """The hosts a card can sit on, as a reader names them: a tree with a river beneath is
+        still a tree, so it is not listed beside "tree"."""
+        hosts = [h for h in self.cs.hosts.values()
+                 if h.from_kind and not h.face_down and h.play != "with_tree"]
         return [self.host_np(h) for h in hosts] or [self.card_np()]
 
     def hosts_phrase(self) -> str:
@@ -418,21 +523,26 @@ class Renderer:
                 return self.t("scope.attached.self", this=self.art(own, "this"))
             return self.t("scope.attached", same=self.same_host())
         if k == "at_host":
+            own = self.own_host()
+            if own is not None:
+                return self.t("scope.at_host.self", this=self.art(own, "this"))
             return self.t("scope.at_host", same=self.same_host())
         if k in ("below", "atop"):
             return self.t(f"scope.{k}", a=self.art(self.filter_np(scope.hosts), "indef.dat"))
         if k == "cave":
             return self.t("scope.cave")
-        self._miss(f"scope {k}")
+        self._miss("scope", k)
         return ""
 
     def each(self, c: ast.Count) -> str:
         if isinstance(c, ast.CountCards):
             np = self.filter_np(c.filter)
-            return self.t("each.cards", noun=np.forms(1) + self.scope_suffix(c.scope), clf=np.clf)
+            head, post = np.split()
+            return self.t("each.cards", noun=head.forms(1), scope=post + self.scope_suffix(c.scope),
+                          clf=np.clf)
         if isinstance(c, ast.CountSpecies):
             np = self.filter_np(c.filter)
-            return self.t("each.species", noun=np.forms(1), plural=np.forms(_MANY),
+            return self.t("each.species", noun=np.forms(1), plural=lambda: np.forms(_MANY),
                           scope=self.scope_suffix(c.scope))
         if isinstance(c, ast.CountSymbols):
             return self.t("each.symbols", scope=self.scope_suffix(c.scope))
@@ -441,8 +551,9 @@ class Renderer:
             return self.t("each.full", noun=np.forms(1), clf=np.clf)
         if isinstance(c, ast.CountHostsWithout):
             np, what = self.filter_np(c.hosts), self.filter_np(c.filter)
-            return self.t("each.without", noun=np.forms(1), what=what.forms(_MANY), clf=np.clf)
-        raise TypeError(f"unknown count {c!r}")
+            return self.t("each.without", noun=np.forms(1), what=lambda: what.forms(_MANY),
+                          clf=np.clf)
+        raise NoPhrase(Gap(self.lang, "node", type(c).__name__))
 
     def qty(self, c: ast.Count, n: int, count_text: str, op: str | None) -> str:
         def q(clf: str) -> str:
@@ -450,11 +561,13 @@ class Renderer:
 
         if isinstance(c, ast.CountCards):
             np = self.filter_np(c.filter)
-            return self.t("qty.cards", q=q(np.clf), noun=np.forms(n) + self.scope_suffix(c.scope))
+            head, post = np.split()
+            return self.t("qty.cards", q=q(np.clf), noun=head.forms(n),
+                          scope=post + self.scope_suffix(c.scope))
         if isinstance(c, ast.CountSpecies):
             np = self.filter_np(c.filter)
             return self.t("qty.species", n=n, q=q(self.classifier("@species")), noun=np.forms(1),
-                          plural=np.forms(_MANY), scope=self.scope_suffix(c.scope))
+                          plural=lambda: np.forms(_MANY), scope=self.scope_suffix(c.scope))
         if isinstance(c, ast.CountSymbols):
             return self.t("qty.symbols", n=n, q=q(self.classifier("@symbol")),
                           scope=self.scope_suffix(c.scope))
@@ -463,27 +576,29 @@ class Renderer:
             return self.t("qty.full", q=q(np.clf), noun=np.forms(n))
         if isinstance(c, ast.CountHostsWithout):
             np, what = self.filter_np(c.hosts), self.filter_np(c.filter)
-            return self.t("qty.without", q=q(np.clf), noun=np.forms(n), what=what.forms(_MANY))
-        raise TypeError(f"unknown count {c!r}")
+            return self.t("qty.without", q=q(np.clf), noun=np.forms(n),
+                          what=lambda: what.forms(_MANY))
+        raise NoPhrase(Gap(self.lang, "node", type(c).__name__))
 
     def most(self, c: ast.Count) -> str:
         if isinstance(c, ast.CountCards):
             np = self.filter_np(c.filter)
-            return self.t("most.cards", what=np.forms(_MANY) + self.scope_suffix(c.scope))
+            return self.t("most.cards", what=lambda: np.forms(_MANY),
+                          scope=self.scope_suffix(c.scope))
         if isinstance(c, ast.CountSpecies):
             np = self.filter_np(c.filter)
-            return self.t("most.species", noun=np.forms(1), plural=np.forms(_MANY),
+            return self.t("most.species", noun=np.forms(1), plural=lambda: np.forms(_MANY),
                           scope=self.scope_suffix(c.scope))
         if isinstance(c, ast.CountSymbols):
             return self.t("most.symbols", scope=self.scope_suffix(c.scope))
         if isinstance(c, ast.CountFullHosts):
             np = self.filter_np(c.hosts)
-            return self.t("most.full", noun=np.forms(1), plural=np.forms(_MANY))
+            return self.t("most.full", noun=np.forms(1), plural=lambda: np.forms(_MANY))
         if isinstance(c, ast.CountHostsWithout):
             np, what = self.filter_np(c.hosts), self.filter_np(c.filter)
-            return self.t("most.without", noun=np.forms(1), plural=np.forms(_MANY),
-                          what=what.forms(_MANY))
-        raise TypeError(f"unknown count {c!r}")
+            return self.t("most.without", noun=np.forms(1), plural=lambda: np.forms(_MANY),
+                          what=lambda: what.forms(_MANY))
+        raise NoPhrase(Gap(self.lang, "node", type(c).__name__))
 
     # -- conditions
     def cond(self, c: ast.Condition) -> str:
@@ -501,14 +616,19 @@ class Renderer:
             return self.t("cond.host_is.top" if top else "cond.host_is", a=a)
         if isinstance(c, ast.HostHas):
             np = self.filter_np(c.filter)
+            same = self.same_host() if c.host is None else self.art(self.filter_np(c.host),
+                                                                     "same_host")
             return self.t("cond.host_has", n=c.n, a=self.art(np, "indef.nom"),
-                          noun=np.forms(c.n), same=self.same_host(), clf=np.clf)
+                          noun=np.forms(c.n), same=same, clf=np.clf)
         if isinstance(c, ast.Alone):
             if c.except_ is None:
                 return self.t("cond.alone", same=self.same_host())
             return self.t("cond.alone_except", what=self.filter_np(c.except_).forms(_MANY),
                           same=self.same_host())
         if isinstance(c, ast.SelfFull):
+            own = self.own_host()
+            if own is not None:
+                return self.t("cond.self_full.self", this=self.art(own, "this"))
             return self.t("cond.self_full")
         if isinstance(c, ast.HostFull):
             return self.t("cond.host_full", hosts=self.hosts_phrase(), same=self.same_host())
@@ -516,7 +636,7 @@ class Renderer:
             return self.t("cond.sharing", a=self.art(self.filter_np(c.filter), "indef.dat"))
         if isinstance(c, ast.OnlySpecies):
             return self.t("cond.only_species", same=self.same_host())
-        raise TypeError(f"unknown condition {c!r}")
+        raise NoPhrase(Gap(self.lang, "node", type(c).__name__))
 
     # -- score
     def points(self, p: int) -> str:
@@ -544,8 +664,8 @@ class Renderer:
             values = self.join_numbers(term.values)
             sizes = self.join_numbers(range(1, len(term.values) + 1))
             return self.t("score.sets", n=term.values[-1], values=values, sizes=sizes,
-                          noun=np.forms(1), plural=np.forms(_MANY))
-        raise TypeError(f"unknown score term {term!r}")
+                          noun=np.forms(1), plural=lambda: np.forms(_MANY))
+        raise NoPhrase(Gap(self.lang, "node", type(term).__name__))
 
     # -- actions
     def amount(self, a: ast.Amount, f: ast.Filter | None) -> str:
@@ -555,14 +675,15 @@ class Renderer:
         if a.kind == "up_to":
             return self.t("amount.up_to", n=a.n, noun=np.forms(a.n), clf=np.clf)
         if a.kind == "any":
-            return self.t("amount.any", noun=np.forms(1), plural=np.forms(_MANY), clf=np.clf)
+            return self.t("amount.any", noun=np.forms(1), plural=lambda: np.forms(_MANY),
+                          clf=np.clf)
         if a.kind == "all":
             return self.art(np, "all")
         if a.kind == "per":
             assert a.per is not None
             return self.t("amount.per", n=a.n, noun=np.forms(a.n), clf=np.clf,
                           what=self.each(a.per))
-        raise TypeError(f"unknown amount {a!r}")
+        raise NoPhrase(Gap(self.lang, "node", f"Amount({a.kind})"))
 
     @staticmethod
     def amount_number(a: ast.Amount) -> int:
@@ -603,7 +724,7 @@ class Renderer:
                           host_a=self.art(hnp, "indef.nom"), host=hnp.forms(num))
         if isinstance(a, ast.PlayPaying):
             return self.t(c("play_paying"))
-        raise TypeError(f"unknown action {a!r}")
+        raise NoPhrase(Gap(self.lang, "node", type(a).__name__))
 
     def actions(self, actions: tuple[ast.Action, ...], inf: bool = False) -> str:
         parts = [self.action(a, inf) for a in actions]
@@ -621,12 +742,13 @@ class Renderer:
                               noun=np.forms(s.amount.n), clf=np.clf)
             return self.t("place.share.amount", amount=self.amount(s.amount, s.filter))
         if isinstance(s, ast.Lets):
-            amount = self.amount(s.amount, s.filter)
+            # `join`: into a slot whatever already lies there; `share`: beside their own kind
+            ctxt = "place.lets.join" if getattr(s, "joins", False) else "place.lets"
+            kw = {"amount": self.amount(s.amount, s.filter), "hosts": self.hosts_phrase(),
+                  "same": self.same_host()}
             if s.slot is None:
-                return self.t("place.lets.any_slot", amount=amount, hosts=self.hosts_phrase(),
-                              same=self.same_host())
-            return self.t("place.lets", amount=amount, slot=self.slot("acc", s.slot.text),
-                          hosts=self.hosts_phrase(), same=self.same_host())
+                return self.t(f"{ctxt}.any_slot", **kw)
+            return self.t(ctxt, slot=self.slot("acc", s.slot.text), **kw)
         if isinstance(s, ast.OnlyOn):
             return self.t("place.only_on", a=self.art(self.filter_np(s.filter), "indef.dat"))
         if isinstance(s, ast.NotOn):
@@ -637,15 +759,18 @@ class Renderer:
             return self.t("place.max_per_host", n=s.n, hosts=self.hosts_phrase())
         if isinstance(s, ast.SlotOverride):
             np = self.filter_np(s.filter)
-            return self.t("place.slot_override", slot=self.slot("nom", s.side.text),
-                          same=self.same_host(), n=s.capacity, noun=np.forms(s.capacity),
-                          clf=np.clf)
-        raise TypeError(f"unknown placement statement {s!r}")
+            kw = {"slot": self.slot("nom", s.side.text), "n": s.capacity,
+                  "noun": np.forms(s.capacity), "clf": np.clf}
+            own = self.own_host()
+            if own is not None:
+                return self.t("place.slot_override.self", this=self.art(own, "this"), **kw)
+            return self.t("place.slot_override", same=self.same_host(), **kw)
+        raise NoPhrase(Gap(self.lang, "node", type(s).__name__))
 
     def slot(self, case: str, slot_id: str) -> str:
         text = self.opt(f"slot.{case}.{slot_id}")
         if text is None:
-            self._miss(f"phrase slot.{case}.{slot_id}")
+            self._miss("phrase", f"slot.{case}.{slot_id}")
             return slot_id.replace("_", " ")
         return text
 
@@ -655,12 +780,12 @@ class Renderer:
             cards = self.join_and([self.name_np(x.text).forms(1) for x in s.for_])
             return self.t("mod.counts_as", n=s.n, noun=np.forms(s.n), cards=cards, clf=np.clf)
         if isinstance(s, ast.DoubleBelow):
-            what = self.filter_np(s.filter).forms(_MANY)
+            what = self.art(self.filter_np(s.filter), "the_plural")
             own = self.own_host()
             if own is not None:
                 return self.t("mod.double_below.self", what=what, this=self.art(own, "this"))
             return self.t("mod.double_below", what=what)
-        raise TypeError(f"unknown modifier {s!r}")
+        raise NoPhrase(Gap(self.lang, "node", type(s).__name__))
 
     # -- whole rules
     def rule(self, rule: ast.Rule) -> str:
@@ -691,7 +816,7 @@ class Renderer:
             return self._sentences([self.placement(s) for s in rule.stmts])
         if isinstance(rule, ast.ModifierRule):
             return self._sentences([self.modifier(s) for s in rule.stmts])
-        raise TypeError(f"unknown rule {rule!r}")
+        raise NoPhrase(Gap(self.lang, "node", type(rule).__name__))
 
     def _sentences(self, parts: list[str]) -> str:
         out = _cap(parts[0]) if parts else ""
@@ -728,38 +853,206 @@ def field_label(field: str, lang: str) -> str:
     return _msg_text(cat, cat.phrases.get(f"field.{field}"), None) or field
 
 
-def render_checked(rule_ast: ast.Rule, cardset: Any, lang: str, species: Any = None
-                   ) -> tuple[str, list[str]]:
-    """The text and what was missing to render it (phrases, names, lexicon entries)."""
+def render_gaps(rule_ast: ast.Rule, cardset: Any, lang: str, species: Any = None
+                ) -> tuple[str, list[Gap]]:
+    """The text and every gap met while rendering it (phrases, names, lexicon entries)."""
     r = Renderer(cardset, lang, species)
     text = r.rule(rule_ast)
-    return text, r.misses
+    return text, list(r.gaps)
+
+
+def render_checked(rule_ast: ast.Rule, cardset: Any, lang: str, species: Any = None
+                   ) -> tuple[str, list[str]]:
+    """The text and what was missing to render it, in short words."""
+    text, gaps = render_gaps(rule_ast, cardset, lang, species)
+    return text, [str(g) for g in gaps]
+
+
+# ---- which phrases each DSL node needs -----------------------------------------------------
+_ACTION = ("action.",)
+_MOVE_TARGETS = ("cave", "hand", "clearing", "deck", "removed")
+_ZONES = ("deck", "hand", "clearing", "cave", "removed")
+DATA_NODES = frozenset({"Name", "FName"})  # their words are names from the card data
+NODE_PHRASES: dict[str, tuple[str, ...]] = {
+    # filters
+    "Name": (), "FName": (), "FCard": ("noun.card",), "FSymbol": ("qual.symbol",),
+    "FOwnSymbol": ("qual.own_symbol",), "FOther": ("qual.other",), "FAnd": ("qual.also",),
+    "FOr": ("join.or",), "FNot": ("qual.not",),
+    # counts and where they count
+    "Scope": ("scope.attached", "scope.attached.self", "scope.at_host", "scope.at_host.self",
+              "scope.below", "scope.atop", "scope.cave"),
+    "CountCards": ("each.cards", "qty.cards", "most.cards"),
+    "CountSpecies": ("each.species", "qty.species", "most.species"),
+    "CountSymbols": ("each.symbols", "qty.symbols", "most.symbols"),
+    "CountFullHosts": ("each.full", "qty.full", "most.full"),
+    "CountHostsWithout": ("each.without", "qty.without", "most.without"),
+    # conditions
+    "Compare": ("cond.have", "cond.there", "op.>=", "op.>", "op.<=", "op.<", "op.=="),
+    "Most": ("most.cards", "most.species", "most.symbols", "most.full", "most.without"),
+    "HostIs": ("cond.host_is", "cond.host_is.top"),
+    "HostHas": ("cond.host_has", "art.same_host"),
+    "Alone": ("cond.alone", "cond.alone_except"),
+    "SelfFull": ("cond.self_full", "cond.self_full.self"),
+    "HostFull": ("cond.host_full",),
+    "Sharing": ("cond.sharing",),
+    "OnlySpecies": ("cond.only_species",),
+    # score
+    "Flat": ("score.points",), "Per": ("score.per",),
+    "Conditional": ("score.if", "score.if_else"),
+    "PerCopyTable": ("score.table", "op.list", "join.num_or"),
+    "TotalTable": ("score.total_table", "op.list", "join.num_or"),
+    "Sets": ("score.sets", "join.num_or"),
+    "ScoreRule": ("join.terms",),
+    # actions
+    "Amount": ("amount.n", "amount.up_to", "amount.any", "art.all", "amount.per"),
+    "Draw": ("action.draw", "action.draw_per"),
+    "DrawSplit": ("action.draw_split",),
+    "Take": ("action.take",),
+    "Move": (*(f"action.move.to_{t}" for t in _MOVE_TARGETS),
+             *(f"zone.from.{z}" for z in _ZONES), "action.draw_as_many"),
+    "Again": ("action.again",),
+    "IfAction": ("action.if",),
+    "FreePlay": ("action.free_play", "action.free_play_effect"),
+    "Rummage": ("action.rummage", "action.rummage_reveal"),
+    "PlayAs": ("action.play_as",),
+    "PlayPaying": ("action.play_paying",),
+    "EffectRule": ("join.then",),
+    "TriggerRule": ("trigger.play", "trigger.place", "trigger.place.bottom", "trigger.place.top",
+                    "trigger.may", "trigger.next_turn"),
+    # placement and modifiers
+    "Share": ("place.share", "place.share.amount"),
+    "Lets": ("place.lets", "place.lets.any_slot", "place.lets.join", "place.lets.join.any_slot"),
+    "OnlyOn": ("place.only_on",), "NotOn": ("place.not_on",), "Joining": ("place.joining",),
+    "MaxPerHost": ("place.max_per_host",),
+    "SlotOverride": ("place.slot_override", "place.slot_override.self"),
+    "PlacementRule": ("join.sentences",),
+    "CountsAs": ("mod.counts_as",),
+    "DoubleBelow": ("mod.double_below", "mod.double_below.self"),
+    "ModifierRule": ("join.sentences",),
+}
+
+
+def node_types(rule_ast: ast.Rule) -> set[str]:
+    """The DSL node types a rule is built from."""
+    return {type(n).__name__ for n in ast.walk(rule_ast)}
+
+
+def phrase_contexts(node_type: str) -> tuple[str, ...]:
+    """The msgctxts a node type renders through; an action has an infinitive twin (after
+    "you may") for each."""
+    out: list[str] = []
+    for ctxt in NODE_PHRASES.get(node_type, ()):
+        out.append(ctxt)
+        if ctxt.startswith(_ACTION):
+            out.append(f"{ctxt}@inf")
+    return tuple(out)
+
+
+def node_gaps(types: Iterable[str], lang: str) -> list[Gap]:
+    """Node types with no phrase table entry, or whose phrases `lang` lacks."""
+    cat = load_catalog(lang)
+    out = []
+    for t in sorted(types):
+        if t not in NODE_PHRASES:
+            out.append(Gap(lang, "node", t))
+        for ctxt in phrase_contexts(t):
+            if _msg_text(cat, cat.phrases.get(ctxt), 1) is None:
+                out.append(Gap(lang, "phrase", ctxt))
+    return out
+
+
+# ---- every gap of a card set ---------------------------------------------------------------
+@dataclass(frozen=True)
+class Finding:
+    """A gap and what needs it: a rule ("base:oak.score"), a name, a symbol or a host, with the
+    span in the card data where there is one."""
+
+    gap: Gap
+    where: str
+    span: Span | None
+
+
+def _noun_gaps(r: Renderer, np_of: Callable[[], NP]) -> list[Gap]:
+    """What a noun lacks to be used anywhere: its name, plural, article class, classifier.
+    Checked for every host and type symbol, used by a rule or not, since a new rule or a
+    sheet may use any of them."""
+    r.gaps.clear()
+    np = np_of()
+    np.forms(_MANY)
+    r.art(np, "indef.nom")
+    return list(r.gaps)
+
+
+def _species_findings(cardset: Any, lang: str) -> list[Finding]:
+    out = []
+    for sp in cardset.species.values():
+        if not sp.names.get(lang):
+            out.append(Finding(Gap(lang, "name", f"species {sp.key}"), sp.key, sp.span))
+        for f, rule in _rules_of(sp).items():
+            rt = sp.rule_texts.get(f)
+            span = rt.span if rt is not None else sp.span
+            try:
+                _, gaps = render_gaps(rule, cardset, lang, sp)
+            except NoPhrase as exc:
+                gaps = [exc.gap]
+            out.extend(Finding(g, f"{sp.key}.{f}", span) for g in gaps)
+    return out
+
+
+def _noun_findings(cardset: Any, lang: str) -> list[Finding]:
+    r = Renderer(cardset, lang)
+    out = []
+    for sym in cardset.symbols:
+        if not sym.names.get(lang):
+            out.append(Finding(Gap(lang, "name", f"symbol {sym.id}"), f"symbol {sym.id}",
+                               sym.span))
+        if sym.kind != "tree" and sym.id not in r.card_symbols:
+            out.extend(Finding(g, f"symbol {sym.id}", sym.span)
+                       for g in _noun_gaps(r, lambda s=sym: r.symbol_np(s)))
+    for h in cardset.hosts.values():
+        out.extend(Finding(g, f"host {h.id}", h.span)
+                   for g in _noun_gaps(r, lambda h=h: r.host_np(h)))
+    return out
+
+
+def _node_places(cardset: Any) -> dict[str, tuple[str, Span | None]]:
+    """Each DSL node type the card set's rules use, with the first rule that uses it."""
+    first: dict[str, tuple[str, Span | None]] = {}
+    for sp in cardset.species.values():
+        for f, rule in _rules_of(sp).items():
+            rt = sp.rule_texts.get(f)
+            for t in node_types(rule):
+                first.setdefault(t, (f"{sp.key}.{f}", rt.span if rt is not None else sp.span))
+    return first
+
+
+def _node_findings(places: dict[str, tuple[str, Span | None]], lang: str) -> list[Finding]:
+    out = []
+    for t, (where, span) in places.items():
+        out.extend(Finding(g, where, span) for g in node_gaps([t], lang))
+    return out
+
+
+def translation_findings(cardset: Any, langs: Iterable[str] | None = None) -> list[Finding]:
+    """Every gap of the card set in each language: catalog phrases, phrases of the DSL nodes
+    its cards use, names in the card data, lexicon entries of every host and type symbol, and
+    what rendering each rule needs (article classes, classifiers, plurals of species)."""
+    out: list[Finding] = []
+    places = _node_places(cardset)
+    for lang in tuple(langs) if langs is not None else LANGS:
+        if not catalog_path(lang).is_file():
+            out.append(Finding(Gap(lang, "no_catalog", str(catalog_path(lang))), "catalog",
+                               None))
+            continue
+        out.extend(Finding(g, "catalog", None) for g in catalog_gaps(lang))
+        out.extend(_node_findings(places, lang))
+        out.extend(_species_findings(cardset, lang))
+        out.extend(_noun_findings(cardset, lang))
+    return list(dict.fromkeys(out))
 
 
 def missing_translations(cardset: Any, langs: Iterable[str] | None = None
                          ) -> list[tuple[str, str, str]]:
-    """(where, lang, what) for every gap: catalog phrases, names in the card data, lexicon
-    entries (article class, classifier, plural) that some rule of the card set needs."""
-    langs = tuple(langs) if langs is not None else LANGS
-    out: list[tuple[str, str, str]] = []
-    for lang in langs:
-        if not catalog_path(lang).is_file():
-            out.append(("catalog", lang, f"no catalog {catalog_path(lang)}"))
-            continue
-        out.extend(("catalog", lang, p) for p in catalog_problems(lang))
-        for sp in cardset.species.values():
-            if not sp.names.get(lang):
-                out.append((sp.key, lang, f"name of species {sp.key}"))
-            for f, rule in _rules_of(sp).items():
-                _, misses = render_checked(rule, cardset, lang, sp)
-                out.extend((f"{sp.key}.{f}", lang, m) for m in misses)
-        for sym in cardset.symbols:
-            if not sym.names.get(lang):
-                out.append((f"symbol {sym.id}", lang, "name"))
-            if sym.kind != "tree" and not (sym.plural and sym.plural.get(lang)) \
-                    and not load_catalog(lang).single_form:
-                out.append((f"symbol {sym.id}", lang, "plural"))
-        for h in cardset.hosts.values():
-            if not h.names.get(lang):
-                out.append((f"host {h.id}", lang, "name"))
-    return list(dict.fromkeys(out))
+    """(where, lang, what) for every gap of `translation_findings`."""
+    found = translation_findings(cardset, langs)
+    return list(dict.fromkeys((f.where, f.gap.lang, str(f.gap)) for f in found))
