@@ -33,7 +33,9 @@ Keys of `expect`: `hand`, `cave`, `clearing`, `removed`, `zones` (any zone of `G
 name), `forest` (labels now anywhere in Ana's forest), `fired` (the effects, bonuses and
 permanent effects that ran, in order, as `effect red_fox`), `next` (`<player> <decision kind>`,
 or `over`), `options` (the exact legal actions now), `has_option` / `lacks_option`,
-`extra_turns`, `score` (Ana's total now).
+`extra_turns`, `score` (Ana's total now), `named` (zones by the names of `hand`, `cave`,
+`clearing`, `removed` or `zones`, each compared on the cards the scenario named only: for zones
+that also hold unnamed cards, such as `removed` or `deck`).
 
 An item of `actions` may also be a checkpoint, `{check: {...}}`: the keys of `expect` checked at
 that point of the actions (there `fired` is what ran so far, and neither it nor `next` is required),
@@ -282,6 +284,11 @@ def check(sc: Scenario, game: Game, cards: _Cards, events, want: dict | None = N
             same(key, cards.labels(zone), want[key])
     for name, expected in (want.get("zones") or {}).items():
         same(name, cards.labels(zones[name]), expected)
+    own = {"hand": ana.hand, "cave": ana.cave, "clearing": game.clearing, "removed": game.removed}
+    for name, expected in (want.get("named") or {}).items():
+        zone = own[name] if name in own else zones[name]
+        same(f"named {name}", Counter(x for x in cards.labels(zone).elements() if x != "?"),
+             expected)
     if "forest" in want:
         same("forest", Counter(x for x in cards.labels(zones["forest:0"]).elements() if x != "?"
                                and not x.startswith("forest host")), want["forest"])
