@@ -542,18 +542,19 @@ class PlacementProgram:
     max_per_host: int | None
     slot_overrides: tuple[tuple[str, int, Pred], ...]  # (side, capacity, accepts)
     rule: ast.PlacementRule
+    joins: tuple[tuple[int | None, Pred, str | None], ...] = ()  # cards may join any occupant
 
 
 def compile_placement(rule: ast.PlacementRule, scope: NameScope) -> PlacementProgram:
-    share, lets, only_on, not_on, overrides = [], [], [], [], []
+    share, lets, only_on, not_on, overrides, joins = [], [], [], [], [], []
     joining, max_per_host = None, None
     for s in rule.stmts:
         match s:
             case ast.Share(amount=a, filter=f):
                 share.append((_limit(a), compile_filter(f, scope).pred))
-            case ast.Lets(amount=a, filter=f, slot=slot):
-                lets.append((_limit(a), compile_filter(f, scope).pred,
-                             slot.text if slot else None))
+            case ast.Lets(amount=a, filter=f, slot=slot, joins=j):
+                (joins if j else lets).append((_limit(a), compile_filter(f, scope).pred,
+                                               slot.text if slot else None))
             case ast.OnlyOn(filter=f):
                 only_on.append(compile_filter(f, scope).pred)
             case ast.NotOn(filter=f):
@@ -565,7 +566,7 @@ def compile_placement(rule: ast.PlacementRule, scope: NameScope) -> PlacementPro
             case ast.SlotOverride(side=side, capacity=cap, filter=f):
                 overrides.append((side.text, cap, compile_filter(f, scope).pred))
     return PlacementProgram(tuple(share), tuple(lets), tuple(only_on), tuple(not_on), joining,
-                            max_per_host, tuple(overrides), rule)
+                            max_per_host, tuple(overrides), rule, tuple(joins))
 
 
 # ---- modifiers -----------------------------------------------------------------------------

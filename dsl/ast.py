@@ -360,6 +360,7 @@ class Lets:
     filter: Filter
     slot: Name | None  # None: any slot
     span: Span = _span()
+    joins: bool = False  # `join`: they may go into an occupied slot, whatever it holds
 
 
 @dataclass(frozen=True)

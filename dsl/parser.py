@@ -440,6 +440,10 @@ class _Build(Transformer):
     def p_lets(self, meta, c):
         return ast.Lets(c[0], c[1], c[2], self._span(meta))
 
+    @v_args(meta=True)
+    def p_lets_join(self, meta, c):
+        return ast.Lets(c[0], c[1], c[2], self._span(meta), joins=True)
+
     def slot_named(self, c):
         return self._name(c[0])
 

@@ -73,6 +73,12 @@ def _stack_ok(cards: list[Placed], slot: SlotDef, host_card: Placed) -> bool:
                 continue
             if all(pred(x, c) for x in cards) and (limit is None or len(extra) <= limit):
                 return True
+        # b') ... or lets cards of a kind join this slot whatever it already holds
+        for limit, pred, where in pc.joins if pc else ():
+            if where not in (None, slot.id, slot.side):
+                continue
+            if all(pred(x, c) for x in extra) and (limit is None or len(extra) <= limit):
+                return True
     # c) each extra card joins a slot that holds a match
     def joins(x: Placed) -> bool:
         px = x.species.placement if x.species else None

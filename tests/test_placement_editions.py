@@ -275,6 +275,15 @@ def test_rabbits_stack_with_a_badger_at_the_tree(tmp_path):
     assert total(res) == 9 + 8 + 1
 
 
+def test_rabbits_join_any_occupied_slot_at_a_badger_tree(tmp_path):
+    res = score(tmp_path, DM, P("Ana", [
+        {"tree": "moor_birch", "left": ["dartmoor_badger", "dartmoor_black_rabbit"],
+         "right": ["field_vole", "dartmoor_black_rabbit"]},
+    ]))
+    # 2 rabbits 2 each; badger 2 x 4 pawed (a vole is a mouse, a pawed animal); vole 1; tree 1
+    assert total(res) == 4 + 8 + 1 + 1
+
+
 def test_other_species_do_not_join_a_rabbit_stack(tmp_path):
     rejects(tmp_path, DM,
             [{"tree": "moor_birch", "left": "dartmoor_badger",
