@@ -104,6 +104,10 @@ def lint(paths: list[str], provisional: bool = False) -> list[Diagnostic]:
             found = [d for d in found if d.span is None or str(Path(d.span.file).resolve())
                      in names]
         out.extend(found)
+        # printed sheets: text that overflows its box, characters the fonts lack
+        from printouts.sheets import lint as sheet_lint
+
+        out.extend(sheet_lint.lint(roots, wanted))
         if provisional:
             for eid in sorted(wanted or ()):
                 for span, reason in universe.editions[eid].provisional:
@@ -143,3 +147,14 @@ def result_json(edition: str, expansions, scores: list[scoring.PlayerScore], exp
 
 def cardset_of(result: dict[str, Any]) -> CardSet:
     return cs.build(result["edition"], result["with"])
+
+
+def sheet(edition: str, expansions: list[str], langs: list[str], out: str | None = None,
+          fmt: str = "pdf", paper: str = "a4") -> list[Path]:
+    """Quick-reference sheets, one file per language; returns the files written.
+
+    Everything is rendered before anything is written, and each file is written to a temporary
+    name and renamed, so a failure never leaves a half-written sheet behind."""
+    from printouts.sheets import output
+
+    return output.write_sheets(cs.build(edition, expansions), langs, out, fmt, paper)

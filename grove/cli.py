@@ -258,5 +258,30 @@ def replay(record_file: str, verify: bool) -> None:
         click.echo(f"verified: {len(r.actions)} actions, same game", err=True)
 
 
+@main.command()
+@click.option("--edition", required=True, help="a standalone edition")
+@click.option("--with", "with_", default="", help="expansions, comma-separated")
+@click.option("--lang", "langs", required=True, help="languages, comma-separated (en, de, it, th)")
+@click.option("-o", "--output", "out", default=None,
+              help="file for one language; folder for several (default: sheet-EDITION-LANG.pdf here)")
+@click.option("--format", "fmt", type=click.Choice(["pdf", "html"]), default="pdf", show_default=True)
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+def sheet(edition: str, with_: str, langs: str, out: str | None, fmt: str, paper: str) -> None:
+    """Print quick-reference sheets: turn, set-up, slot diagrams, symbols, every species."""
+    from grove import api
+
+    try:
+        paths = api.sheet(edition, _expansions(with_), _expansions(langs), out, fmt, paper)
+    except DiagnosticError as exc:  # one line each, hint folded in: bad input, never a traceback
+        for d in exc.diagnostics:
+            hint = f" ({d.hint})" if d.hint else ""
+            where = f"{_rel(d).span}: " if d.span else ""
+            click.echo(f"{where}{d.severity} {d.code}: {d.message}{hint}", err=True)
+        usage = all(d.code.startswith(("IO-", "USAGE-", "EDITION-", "SHEET-")) for d in exc.diagnostics)
+        sys.exit(EXIT_USAGE if usage else EXIT_FINDINGS)
+    for p in paths:
+        click.echo(f"wrote {p} ({p.stat().st_size // 1024} KiB)", err=True)
+
+
 def _usage(message: str, code: str = "USAGE-BAD-OPTION") -> None:
     raise DiagnosticError([Diagnostic(code, Severity.ERROR, None, message)])

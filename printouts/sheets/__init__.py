@@ -1,0 +1,1 @@
+"""Quick-reference sheets: PDF through reportlab and HTML, from the same Jinja2 templates."""

@@ -1,0 +1,248 @@
+"""What a sheet says, as frozen values read from the compiled `CardSet` and the rules text.
+
+Numbers (hand limit, clearing limit, cards removed ...) and names come from the card data only;
+the sentences around them live in the templates and the `sheet` catalog. Nothing here knows an
+edition by name.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+from compiler.cardset import CardSet, Species
+from compiler.model import SIDES
+from dsl.diagnostics import Span
+from printouts import rules_text
+
+TEXT_FIELDS = ("effect", "trigger", "placement", "modifier")  # the "effect" column, in order
+
+
+@dataclass(frozen=True)
+class Slot:
+    id: str
+    side: str
+    capacity: int
+    water: bool
+    dry: bool
+
+
+@dataclass(frozen=True)
+class Host:
+    id: str
+    name: str
+    face_down: bool
+    play: str | None  # None: from a species card; "action", "effect", "with_tree"
+    reveal: int
+    counts_as: tuple[str, ...]  # type names the face-down card counts as
+    base: str | None  # for a host played with a card beneath: the host it is played as
+    slots: tuple[Slot, ...]
+    span: Span | None
+
+    @property
+    def water_slots(self) -> bool:
+        return any(s.water for s in self.slots)
+
+
+@dataclass(frozen=True)
+class Symbol:
+    id: str
+    name: str
+    also: tuple[str, ...]  # names of the types it implies (a butterfly is an insect)
+    members: tuple[str, ...]  # for a group: names of the species that belong to it
+    span: Span | None
+
+
+@dataclass(frozen=True)
+class Removal:
+    players: int
+    cards: int
+
+
+@dataclass(frozen=True)
+class Field:
+    id: str
+    label: str
+    text: str
+
+
+@dataclass(frozen=True)
+class SpeciesRow:
+    key: str
+    id: str
+    name: str
+    kind: str
+    host: str | None  # the host a card of this kind becomes, by name
+    sides: tuple[str, ...]
+    water: bool
+    cost: int
+    copies: int
+    effect: tuple[Field, ...]  # effect, permanent effect, placement, special
+    bonus: str
+    score: str
+    span: Span | None
+
+
+@dataclass(frozen=True)
+class SpeciesGroup:
+    kind: str  # a host kind, "cave", or "dweller"
+    sides: tuple[str, ...]  # for dwellers: the sides its halves go to
+    host: str | None  # for host kinds: the host's name
+    plural: str | None  # for host kinds: the type symbol's plural ("Trees"), if the edition has one
+    rows: tuple[SpeciesRow, ...]
+
+
+@dataclass(frozen=True)
+class ScoreRow:
+    id: str
+    hosts: tuple[str, ...]  # names of the hosts scored in this row (a category of hosts)
+
+
+@dataclass(frozen=True)
+class Sheet:
+    lang: str
+    edition: str
+    expansions: tuple[str, ...]
+    hand_size: int
+    hand_limit: int
+    clearing_limit: int
+    winter_cards: int
+    caves: int
+    cave_points: int
+    cave_draft: bool
+    removal: tuple[Removal, ...]
+    bonus_needs_payment: bool
+    stuck_cards: int
+    stuck_to: str | None
+    hosts: tuple[Host, ...]
+    revealing: tuple[str, ...]  # names of the hosts whose play reveals a clearing card
+    reveal: int
+    tree_symbols: tuple[Symbol, ...]
+    type_symbols: tuple[Symbol, ...]
+    groups: tuple[Symbol, ...]
+    scorepad: tuple[ScoreRow, ...]
+    species: tuple[SpeciesGroup, ...]
+    labels: Any  # field id -> column label from the rules-text catalog
+
+    @property
+    def all_species(self) -> tuple[SpeciesRow, ...]:
+        return tuple(r for g in self.species for r in g.rows)
+
+
+def _name(names: Any, lang: str, fallback: str) -> str:
+    return (names or {}).get(lang) or (names or {}).get("en") or fallback.replace("_", " ")
+
+
+def sort_key(text: str, lang: str) -> str:
+    """A dictionary order good enough for a card list: accents folded; in Thai a leading vowel
+    (เ แ โ ใ ไ) sorts after the consonant it is written before."""
+    folded = "".join(c for c in unicodedata.normalize("NFD", text.casefold())
+                     if not unicodedata.combining(c))
+    if lang == "th":
+        chars = list(folded)
+        for i in range(len(chars) - 1):
+            if chars[i] in "เแโใไ":
+                chars[i], chars[i + 1] = chars[i + 1], chars[i]
+        folded = "".join(chars)
+    return folded
+
+
+def _hosts(cs: CardSet, lang: str) -> tuple[Host, ...]:
+    out = []
+    for h in cs.hosts.values():
+        counts = tuple(_name(s.names, lang, s.id) for t in h.types if (s := cs.symbol(t)))
+        slots = tuple(Slot(s.id, s.side, s.capacity, s.water, s.dry) for s in h.slots)
+        base = next((b for b in cs.hosts.values() if h.play == "with_tree"
+                     and b.from_kind == h.from_kind and b.play is None), None)
+        out.append(Host(h.id, _name(h.names, lang, h.id), h.face_down, h.play, h.reveal, counts,
+                        _name(base.names, lang, base.id) if base else None, slots, h.span))
+    return tuple(out)
+
+
+def _symbols(cs: CardSet, lang: str, kind: str) -> tuple[Symbol, ...]:
+    card_symbols = {e.card_symbol for e in cs.editions if e.card_symbol}
+    out = []
+    for s in cs.symbols:
+        if s.kind != kind:
+            continue
+        also = tuple(_name(o.names, lang, o.id) for i in s.implies if (o := cs.symbol(i)))
+        members: tuple[str, ...] = ()
+        if kind == "group" or s.id in card_symbols:
+            names = {sp.name(lang) for sp in cs.species.values() if s.id in sp.tags}
+            members = tuple(sorted(names, key=lambda n: sort_key(n, lang)))
+        out.append(Symbol(s.id, _name(s.names, lang, s.id), also, members, s.span))
+    return tuple(out)
+
+
+def _removal(cs: CardSet) -> tuple[Removal, ...]:
+    exps = frozenset(cs.expansions)
+    for combo, counts in cs.setup.removed:
+        if combo == exps:
+            return tuple(Removal(int(p), int(n)) for p, n in sorted(counts.items()))
+    return ()
+
+
+def _row(sp: Species, cs: CardSet, lang: str) -> SpeciesRow:
+    texts = rules_text.card_text(sp, cs, lang)
+    effect = tuple(Field(f, rules_text.field_label(f, lang), texts[f])
+                   for f in TEXT_FIELDS if texts.get(f))
+    host = cs.host_for_kind(sp.kind)
+    return SpeciesRow(
+        key=sp.key, id=sp.id, name=sp.name(lang), kind=sp.kind,
+        host=_name(host.names, lang, host.id) if host else None,
+        sides=sp.sides, water=sp.water, cost=sp.cost, copies=sp.copies, effect=effect,
+        bonus=texts.get("bonus", ""), score=texts.get("score", ""), span=sp.span)
+
+
+def _species(cs: CardSet, lang: str) -> tuple[SpeciesGroup, ...]:
+    kinds = list(dict.fromkeys(h.from_kind for h in cs.hosts.values() if h.from_kind))
+    order = {k: i for i, k in enumerate([*kinds, "cave"])}
+    side_order = {s: i for i, s in enumerate(SIDES)}
+    buckets: dict[tuple[str, tuple[str, ...]], list[SpeciesRow]] = {}
+    for sp in cs.species.values():
+        key = (sp.kind, sp.sides if sp.kind == "dweller" else ())
+        buckets.setdefault(key, []).append(_row(sp, cs, lang))
+
+    def group_order(key: tuple[str, tuple[str, ...]]) -> tuple:
+        kind, sides = key
+        return (order.get(kind, len(order)), len(sides), [side_order[s] for s in sides])
+
+    out = []
+    for key in sorted(buckets, key=group_order):
+        rows = tuple(sorted(buckets[key], key=lambda r: sort_key(r.name, lang)))
+        sym = cs.symbol(key[0])
+        plural = _name(sym.plural, lang, "") if sym and sym.plural else None
+        out.append(SpeciesGroup(key[0], key[1], rows[0].host, plural or None, rows))
+    return tuple(out)
+
+
+def _scorepad(cs: CardSet, lang: str) -> tuple[ScoreRow, ...]:
+    return tuple(ScoreRow(row, tuple(_name(h.names, lang, h.id) for h in cs.hosts.values()
+                                     if h.category == row))
+                 for row in cs.scorepad)
+
+
+def build_sheet(cs: CardSet, lang: str) -> Sheet:
+    """Everything one sheet prints, in one language."""
+    setup = cs.setup
+    stuck = dict(cs.flags.get("stuck_turn") or {})
+    hosts = _hosts(cs, lang)
+    revealing = tuple(h for h in hosts if h.reveal > 0)
+    return Sheet(
+        lang=lang,
+        edition=_name(cs.root.names, lang, cs.root.id),
+        expansions=tuple(_name(e.names, lang, e.id) for e in cs.editions[1:]),
+        hand_size=setup.hand_size, hand_limit=setup.hand_limit,
+        clearing_limit=setup.clearing_limit, winter_cards=setup.winter_cards,
+        caves=setup.caves, cave_points=setup.cave_points, cave_draft=setup.cave_draft,
+        removal=_removal(cs),
+        bonus_needs_payment=bool(cs.flags.get("bonus_needs_payment", True)),
+        stuck_cards=int(stuck.get("cards", 0)), stuck_to=stuck.get("to"),
+        hosts=hosts, revealing=tuple(h.name for h in revealing),
+        reveal=max((h.reveal for h in revealing), default=0),
+        tree_symbols=_symbols(cs, lang, "tree"), type_symbols=_symbols(cs, lang, "type"),
+        groups=_symbols(cs, lang, "group"), scorepad=_scorepad(cs, lang),
+        species=_species(cs, lang),
+        labels={f: rules_text.field_label(f, lang) for f in rules_text.FIELDS},
+    )

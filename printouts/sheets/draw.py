@@ -1,0 +1,96 @@
+"""Paint a `Diagram`: as a reportlab flowable (canvas drawing, shaped text) or as inline SVG."""
+
+from __future__ import annotations
+
+from html import escape
+
+from reportlab.lib import colors
+from reportlab.platypus import Flowable
+
+from printouts.sheets.diagrams import LABEL_SIZE, Box, Diagram
+
+INK = colors.HexColor("#2f3b2f")
+HOST_FILL = colors.HexColor("#cfe3c4")
+SLOT_FILL = colors.HexColor("#ffffff")
+WATER_FILL = colors.HexColor("#cde6f5")
+BACK_FILL = colors.HexColor("#e4dccb")
+LEADING = LABEL_SIZE + 1.2
+
+
+def _fill(box: Box) -> colors.Color:
+    if box.face_down:
+        return BACK_FILL
+    if box.water:
+        return WATER_FILL
+    return HOST_FILL if box.role == "host" else SLOT_FILL
+
+
+def _hex(c: colors.Color) -> str:
+    return "#" + c.hexval()[2:]
+
+
+class DiagramFlowable(Flowable):
+    """A host's slot diagram; text goes through reportlab's shaping like every paragraph."""
+
+    def __init__(self, diagram: Diagram, font: str):
+        super().__init__()
+        self.diagram = diagram
+        self.font = font
+        self.width, self.height = diagram.width + 1, diagram.height + 1
+
+    def wrap(self, availWidth, availHeight):  # noqa: N803 - reportlab's names
+        return self.width, self.height
+
+    def draw(self) -> None:
+        c = self.canv
+        top = self.diagram.height + 0.5
+        c.saveState()
+        c.setLineWidth(0.6)
+        c.setStrokeColor(INK)
+        for b in self.diagram.boxes:
+            y = top - b.y - b.h
+            c.setFillColor(_fill(b))
+            c.setDash([] if b.role != "slot" else [2, 1.5])
+            c.roundRect(0.5 + b.x, y, b.w, b.h, 2.5 if b.role != "slot" else 1.5, stroke=1, fill=1)
+            if b.face_down:
+                self._hatch(b, y)
+            c.setFillColor(INK)
+            c.setFont(self.font, LABEL_SIZE)
+            first = y + b.h / 2 + (len(b.lines) - 1) * LEADING / 2 - LABEL_SIZE * 0.35
+            for i, line in enumerate(b.lines):
+                c.drawCentredString(0.5 + b.x + b.w / 2, first - i * LEADING, line, shaping=True)
+        c.restoreState()
+
+    def _hatch(self, b: Box, y: float) -> None:
+        c = self.canv
+        c.saveState()
+        p = c.beginPath()
+        p.roundRect(0.5 + b.x, y, b.w, b.h, 2.5)
+        c.clipPath(p, stroke=0, fill=0)
+        c.setStrokeColor(colors.HexColor("#c9bda3"))
+        c.setDash([])
+        step = 5.0
+        x = -b.h
+        while x < b.w:
+            c.line(0.5 + b.x + x, y, 0.5 + b.x + x + b.h, y + b.h)
+            x += step
+        c.restoreState()
+
+
+def svg(diagram: Diagram, font_family: str) -> str:
+    """The same diagram as an SVG element for the HTML sheet."""
+    w, h = diagram.width + 1, diagram.height + 1
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="diagram" width="{w:.0f}pt" '
+             f'height="{h:.0f}pt" viewBox="0 0 {w:.1f} {h:.1f}" role="img">']
+    for b in diagram.boxes:
+        dash = ' stroke-dasharray="2 1.5"' if b.role == "slot" else ""
+        parts.append(f'<rect x="{b.x + 0.5:.1f}" y="{b.y + 0.5:.1f}" width="{b.w:.1f}" '
+                     f'height="{b.h:.1f}" rx="2" fill="{_hex(_fill(b))}" stroke="{_hex(INK)}" '
+                     f'stroke-width="0.6"{dash}/>')
+        first = b.y + 0.5 + b.h / 2 - (len(b.lines) - 1) * LEADING / 2 + LABEL_SIZE * 0.35
+        for i, line in enumerate(b.lines):
+            parts.append(f'<text x="{b.x + 0.5 + b.w / 2:.1f}" y="{first + i * LEADING:.1f}" '
+                         f'font-family="{escape(font_family)}" font-size="{LABEL_SIZE}" '
+                         f'text-anchor="middle" fill="{_hex(INK)}">{escape(line)}</text>')
+    parts.append("</svg>")
+    return "".join(parts)

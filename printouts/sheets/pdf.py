@@ -1,0 +1,250 @@
+"""The sheet's XHTML blocks -> reportlab flowables -> PDF bytes.
+
+The templates decide what is said and in which order; this module only maps a handful of block
+elements (h1-h3, p, ul/ol, table, figure) onto reportlab's own flowables and page templates.
+Inline markup (b, i, br) is passed through to `Paragraph` unchanged.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from io import BytesIO
+from xml.sax.saxutils import escape
+
+from reportlab.lib import colors
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.platypus import (
+    BaseDocTemplate,
+    Flowable,
+    Frame,
+    KeepTogether,
+    ListFlowable,
+    ListItem,
+    NextPageTemplate,
+    PageBreak,
+    PageTemplate,
+    Spacer,
+    Table,
+    TableStyle,
+)
+
+from printouts.sheets import layout, templates
+from printouts.sheets.content import Sheet
+from printouts.sheets.diagrams import Diagram
+from printouts.sheets.diagrams import layout as diagram_layout
+from printouts.sheets.draw import DiagramFlowable
+from printouts.sheets.fonts import register, require_shaping, with_fallback
+from printouts.sheets.thai import SegmentedParagraph
+
+
+def inner(elem: ET.Element) -> str:
+    """An element's content as paragraph markup (its own tag left out)."""
+    return escape(elem.text or "") + "".join(ET.tostring(c, encoding="unicode") for c in elem)
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A table cell, kept for the overflow check: its markup, style and the width it has."""
+
+    markup: str
+    style: ParagraphStyle
+    width: float
+    table: str
+    row: int
+    col: int
+    key: str | None  # the species of the row, where the template says (data-key)
+    text: str  # the plain text
+
+    def paragraph(self) -> SegmentedParagraph:
+        return SegmentedParagraph(self.markup, layout.for_text(self.style, self.markup))
+
+
+@dataclass(frozen=True)
+class Story:
+    flowables: tuple[Flowable, ...]
+    cells: tuple[Cell, ...]  # every paragraph in a fixed-width table column
+    diagrams: tuple[Diagram, ...]
+    page: layout.Page
+    xhtml: str
+
+
+class _Builder:
+    """Blocks -> flowables; with `measure_only`, just the table cells and diagrams (for lint)."""
+
+    def __init__(self, sheet: Sheet, page: layout.Page, measure_only: bool = False):
+        self.sheet = sheet
+        self.page = page
+        self.measure_only = measure_only
+        self.st = layout.styles()
+        self.cells: list[Cell] = []
+        self.diagrams: list[Diagram] = []
+
+    def para(self, markup: str, style) -> SegmentedParagraph:
+        return SegmentedParagraph(markup, layout.for_text(style, markup))
+
+    def blocks(self, parent: ET.Element, width: float) -> list[Flowable]:
+        out: list[Flowable] = []
+        for e in parent:
+            out.extend(self.block(e, width))
+        return out
+
+    def block(self, e: ET.Element, width: float) -> list[Flowable]:
+        st = self.st
+        tag, cls = e.tag, e.get("class", "")
+        if self.measure_only and tag in ("h1", "h2", "h3", "p", "ul", "ol"):
+            return []
+        if tag == "header":
+            return self.blocks(e, width)
+        if tag == "h1":
+            return [self.para(inner(e), st.title)]
+        if tag in ("h2", "h3"):
+            return [self.para(inner(e), getattr(st, tag))]
+        if tag == "p":
+            return [self.para(inner(e), st.subtitle if cls == "subtitle" else st.body)]
+        if tag in ("ul", "ol"):
+            items = [ListItem(self.para(inner(li), st.bullet)) for li in e if li.tag == "li"]
+            kind = dict(bulletType="1", bulletFormat="%s.") if tag == "ol" else dict(
+                bulletType="bullet", start="•")
+            return [ListFlowable(items, leftIndent=11, bulletFontName=st.body.fontName,
+                                 bulletFontSize=st.body.fontSize - 1, spaceAfter=3, **kind)]
+        if tag == "table":
+            return [self.table(e, width)]
+        if tag == "div" and "figures" in cls:
+            return [self.figures(e, width)]
+        if tag == "div" and "keep" in cls:
+            return [KeepTogether(self.blocks(e, width))]
+        return self.blocks(e, width)
+
+    def table(self, e: ET.Element, width: float) -> Table:
+        st = self.st
+        fractions = [float(x) for x in (e.get("data-widths") or "").split()]
+        widths = [width * f for f in fractions]
+        name = e.get("class", "table")
+        rows: list[list] = []
+        style: list[tuple] = [
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ("LEFTPADDING", (0, 0), (-1, -1), layout.CELL_PAD),
+            ("RIGHTPADDING", (0, 0), (-1, -1), layout.CELL_PAD),
+            ("TOPPADDING", (0, 0), (-1, -1), 1.6),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), 2.2),
+            ("LINEBELOW", (0, 0), (-1, -1), 0.3, layout.RULE),
+        ]
+        head_rows = 0
+        for section in e:
+            for tr in section:
+                r = len(rows)
+                row: list = []
+                for c, cell in enumerate(tr):
+                    numeric = "num" in cell.get("class", "")
+                    if section.tag == "thead":
+                        pst = st.head_num if numeric else st.head
+                    elif "group" in tr.get("class", ""):
+                        pst = st.group
+                    else:
+                        pst = st.cell_num if numeric else st.cell
+                    span = int(cell.get("colspan", "1"))
+                    markup = inner(cell)
+                    cw = sum(widths[c:c + span]) - 2 * layout.CELL_PAD
+                    self.cells.append(Cell(markup, pst, cw, name, r, c, tr.get("data-key"),
+                                           "".join(cell.itertext())))
+                    row.append(None if self.measure_only else self.para(markup, pst))
+                    row.extend([""] * (span - 1))
+                    if span > 1:
+                        style.append(("SPAN", (c, r), (c + span - 1, r)))
+                if section.tag == "thead":
+                    head_rows += 1
+                    style.append(("BACKGROUND", (0, r), (-1, r), layout.ACCENT))
+                elif "group" in tr.get("class", ""):
+                    style.append(("BACKGROUND", (0, r), (-1, r), layout.BAND))
+                rows.append(row)
+        repeat = head_rows if e.get("data-repeat") else 0
+        t = Table(rows, colWidths=widths, repeatRows=repeat, hAlign="LEFT", splitByRow=1)
+        t.setStyle(TableStyle(style))
+        return t
+
+    def figures(self, e: ET.Element, width: float) -> Flowable:
+        labels = templates.labels(self.sheet.lang)
+        hosts = {h.id: h for h in self.sheet.hosts}
+        font = register().regular
+        cells = []
+        for fig in e.iter("figure"):
+            host = hosts.get(fig.get("data-host", ""))
+            if host is None:
+                continue
+            d = diagram_layout(host, labels)
+            self.diagrams.append(d)
+            caption = next((c for c in fig if c.tag == "figcaption"), None)
+            parts: list[Flowable] = [DiagramFlowable(d, font)]
+            if caption is not None and not self.measure_only:
+                parts += [Spacer(1, 4), self.para(inner(caption), self.st.caption)]
+            cells.append(parts)
+        if not cells:
+            return KeepTogether([])
+        widest = max(d.width for d in self.diagrams[-len(cells):]) + 10
+        per_row = max(1, min(len(cells), int(width // widest)))
+        cw = width / per_row
+        grid = [cells[i:i + per_row] for i in range(0, len(cells), per_row)]
+        grid[-1] += [""] * (per_row - len(grid[-1]))
+        t = Table(grid, colWidths=[cw] * per_row, hAlign="LEFT")
+        t.setStyle(TableStyle([("ALIGN", (0, 0), (-1, -1), "CENTER"),
+                               ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
+                               ("BOTTOMPADDING", (0, 0), (-1, -1), 6)]))
+        return t
+
+
+def story(sheet: Sheet, paper: str = "a4", measure_only: bool = False) -> Story:
+    """The flowables of a sheet, and what the overflow check needs to know about them
+    (`measure_only`: no flowables, only that)."""
+    page = layout.page(paper)
+    xhtml = with_fallback(templates.render_sheet(sheet))
+    root = ET.fromstring(xhtml)
+    b = _Builder(sheet, page, measure_only)
+    out: list[Flowable] = []
+    for part in root:
+        if part.tag == "section" and "species" in part.get("class", ""):
+            out += [NextPageTemplate("wide"), PageBreak()]
+            out += b.blocks(part, page.frame_width)
+        else:
+            out += b.blocks(part, page.column_width)
+    return Story(tuple(out), tuple(b.cells), tuple(b.diagrams), page, xhtml)
+
+
+def _footer(sheet: Sheet, page: layout.Page):
+    font = register().regular
+
+    def draw(canvas, doc) -> None:
+        canvas.saveState()
+        canvas.setFont(font, 6.8)
+        canvas.setFillColor(colors.HexColor("#6b786a"))
+        y = layout.MARGIN - 14
+        canvas.drawString(layout.MARGIN, y, sheet.edition, shaping=True)
+        canvas.drawRightString(page.width - layout.MARGIN, y, str(doc.page))
+        canvas.restoreState()
+
+    return draw
+
+
+def render(sheet: Sheet, paper: str = "a4") -> bytes:
+    """The PDF of one sheet. Invariant mode: the same sheet gives the same bytes."""
+    require_shaping()
+    s = story(sheet, paper)
+    page = s.page
+    buf = BytesIO()
+    doc = BaseDocTemplate(buf, pagesize=(page.width, page.height), invariant=1,
+                          leftMargin=layout.MARGIN, rightMargin=layout.MARGIN,
+                          topMargin=layout.MARGIN, bottomMargin=layout.MARGIN,
+                          title=sheet.edition, author="grove", creator="grove", producer="grove",
+                          subject="quick reference", lang=sheet.lang)
+    x, y, h = layout.MARGIN, layout.MARGIN, page.frame_height
+    cw = page.column_width
+    on_page = _footer(sheet, page)
+    doc.addPageTemplates([
+        PageTemplate("rules", [Frame(x, y, cw, h, id="left", leftPadding=0, rightPadding=0),
+                               Frame(x + cw + layout.GUTTER, y, cw, h, id="right",
+                                     leftPadding=0, rightPadding=0)], onPage=on_page),
+        PageTemplate("wide", [Frame(x, y, page.frame_width, h, id="wide", leftPadding=0,
+                                    rightPadding=0)], onPage=on_page),
+    ])
+    doc.build(list(s.flowables))
+    return buf.getvalue()

@@ -1,0 +1,294 @@
+"""Quick-reference sheets: every edition in every language, bytes that repeat, HTML from the same
+templates, clear errors, the shaping check, Thai line breaks and the sheet lint.
+
+The expensive part (16 PDFs, 16 stories) is built once per module; each test only looks.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from click.testing import CliRunner
+from newmm_tokenizer.tokenizer import word_tokenize
+from reportlab.pdfbase import ttfonts
+from reportlab.platypus import ListFlowable, Paragraph, Table
+from reportlab.platypus.paragraph import _HSFrag
+
+from compiler import cardset as cs
+from dsl.diagnostics import DiagnosticError
+from grove import api
+from grove.cli import main
+from printouts.sheets import catalog, fonts, html, layout, lint, pdf, templates, thai
+from printouts.sheets.content import build_sheet
+from printouts.sheets.diagrams import layout as diagram_layout
+
+EDITIONS = {
+    "base": ("base", ()),
+    "base+alpine+woodland_edge": ("base", ("alpine", "woodland_edge")),
+    "dartmoor": ("dartmoor", ()),
+    "smoky_mountains": ("smoky_mountains", ()),
+}
+LANGS = ("en", "de", "it", "th")
+CASES = [(e, lang) for e in EDITIONS for lang in LANGS]
+
+
+def _ids(case: tuple[str, str]) -> str:
+    return f"{case[0]}-{case[1]}"
+
+
+@pytest.fixture(scope="module")
+def cardsets():
+    return {k: cs.build(e, list(x)) for k, (e, x) in EDITIONS.items()}
+
+
+@pytest.fixture(scope="module")
+def pdfs(cardsets, tmp_path_factory):
+    """Every edition in all four languages, written through the public API (one folder each)."""
+    out = {}
+    for key, (edition, exps) in EDITIONS.items():
+        folder = tmp_path_factory.mktemp(key.replace("+", "_"))
+        paths = api.sheet(edition, list(exps), list(LANGS), str(folder))
+        for lang, path in zip(LANGS, paths, strict=True):
+            out[(key, lang)] = path
+    return out
+
+
+def _flowable_text(flowables) -> list[str]:
+    out: list[str] = []
+    for f in flowables:
+        if isinstance(f, Paragraph):
+            out.append(f.getPlainText())
+        elif isinstance(f, Table):
+            for row in f._cellvalues:
+                for cell in row:
+                    out += _flowable_text(cell if isinstance(cell, list) else [cell])
+        elif isinstance(f, ListFlowable):
+            out += _flowable_text([getattr(i, "_flowables", [i])[0] for i in f._flowables])
+        elif hasattr(f, "_content"):
+            out += _flowable_text(f._content)
+        elif hasattr(f, "_flowables"):
+            out += _flowable_text(f._flowables)
+        elif hasattr(f, "diagram"):
+            out += [line for b in f.diagram.boxes for line in b.lines]
+    return out
+
+
+@pytest.fixture(scope="module")
+def stories(cardsets):
+    """(edition, lang) -> (sheet, the plain text of every built flowable)."""
+    out = {}
+    for key, lang in CASES:
+        sheet = build_sheet(cardsets[key], lang)
+        out[(key, lang)] = (sheet, "\n".join(_flowable_text(pdf.story(sheet).flowables)))
+    return out
+
+
+# ---- every edition, every language ---------------------------------------------------------
+@pytest.mark.parametrize("case", CASES, ids=_ids)
+def test_pdf_is_written_and_valid(pdfs, case):
+    data = pdfs[case].read_bytes()
+    assert data.startswith(b"%PDF-1.") and data.rstrip().endswith(b"%%EOF")
+    assert len(re.findall(rb"/Type /Page\b", data)) >= 3
+    assert pdfs[case].name == f"sheet-{case[0]}-{case[1]}.pdf"
+    assert not list(pdfs[case].parent.glob(".*.part")), "a temporary file was left behind"
+
+
+@pytest.mark.parametrize("case", CASES, ids=_ids)
+def test_every_species_name_is_printed(cardsets, stories, case):
+    sheet, text = stories[case]
+    names = [sp.name(case[1]) for sp in cardsets[case[0]].species.values()]
+    missing = [n for n in names if n not in text]
+    assert not missing, f"{len(missing)} species names not on the sheet: {missing[:5]}"
+    assert len(sheet.all_species) == len(names)
+
+
+@pytest.mark.parametrize("case", CASES, ids=_ids)
+def test_no_placeholder_left(cardsets, stories, case):
+    _, text = stories[case]
+    assert not re.search(r"%\(|\{[a-z_]*\}|\{\{|\}\}", text), "a placeholder was not filled"
+    ids = {sp.id for sp in cardsets[case[0]].species.values() if "_" in sp.id}
+    ids |= {h for h in cardsets[case[0]].hosts if "_" in h}
+    assert not [i for i in ids if re.search(rf"\b{i}\b", text)], "a raw id is printed"
+    if case[1] != "en":  # no English sentence of the sheet catalog slipped through
+        left = [m.id for m in catalog.read_catalog(case[1]) if m.id and isinstance(m.id, str)
+                and len(m.id) > 14 and m.string != m.id and m.id in text]
+        assert not left, left
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_html_from_the_same_templates(cardsets, stories, lang):
+    key = "base+alpine+woodland_edge"
+    page = html.render(build_sheet(cardsets[key], lang))
+    assert page.startswith("<!DOCTYPE html>") and f'<html lang="{lang}">' in page
+    assert page.count("<svg") == len(cardsets[key].hosts)
+    body = "".join(ET.fromstring(page[page.index("<article"):page.index("</article>") + 10])
+                   .itertext())
+    for sp in cardsets[key].species.values():
+        assert sp.name(lang) in body
+    title = stories[(key, lang)][1].splitlines()[0]
+    assert title in body  # the same templates: the same words as the PDF
+
+
+def test_cli_html(tmp_path, cardsets):
+    res = CliRunner().invoke(main, ["sheet", "--edition", "dartmoor", "--lang", "th",
+                                    "--format", "html", "-o", str(tmp_path / "d.html")])
+    assert res.exit_code == 0, res.output
+    text = (tmp_path / "d.html").read_text(encoding="utf-8")
+    assert all(sp.name("th") in text for sp in cardsets["dartmoor"].species.values())
+
+
+# ---- determinism ---------------------------------------------------------------------------
+def test_same_input_same_bytes(cardsets, pdfs):
+    """Invariant mode: no dates, no random ids; the API's file and a fresh render agree."""
+    again = pdf.render(build_sheet(cardsets["smoky_mountains"], "th"))
+    assert again == pdfs[("smoky_mountains", "th")].read_bytes()
+
+
+def test_letter_paper(cardsets):
+    data = pdf.render(build_sheet(cardsets["base"], "en"), "letter")
+    assert b"/MediaBox [ 0 0 612 792 ]" in data
+
+
+# ---- bad input -----------------------------------------------------------------------------
+@pytest.mark.parametrize("args, code", [
+    (["--edition", "atlantis", "--lang", "en"], "EDITION-UNKNOWN"),
+    (["--edition", "base", "--lang", "fr"], "USAGE-LANGUAGE"),
+    (["--edition", "base", "--lang", "en", "-o", "/proc/no/such/dir/x.pdf"], "IO-WRITE"),
+    (["--edition", "alpine", "--lang", "en"], "EDITION-NOT-STANDALONE"),
+])
+def test_bad_input_is_one_line_exit_2(tmp_path, monkeypatch, args, code):
+    monkeypatch.chdir(tmp_path)
+    res = CliRunner().invoke(main, ["sheet", *args])
+    assert res.exit_code == 2, res.output
+    assert not isinstance(res.exception, Exception) or isinstance(res.exception, SystemExit)
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and code in lines[0] and "Traceback" not in res.output
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_unwritable_folder_leaves_nothing(tmp_path):
+    target = tmp_path / "sheets"
+    target.write_text("a file, not a folder")
+    res = CliRunner().invoke(main, ["sheet", "--edition", "base", "--lang", "en,de",
+                                    "-o", str(target)])
+    assert res.exit_code == 2 and "IO-WRITE" in res.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["sheets"]
+
+
+def test_shaping_check(monkeypatch, tmp_path):
+    assert fonts.shaping_problem() is None
+    monkeypatch.setattr(ttfonts, "uharfbuzz", None)
+    assert "uharfbuzz" in (fonts.shaping_problem() or "")
+    with pytest.raises(DiagnosticError) as exc:
+        api.sheet("base", [], ["th"], str(tmp_path / "x.pdf"))
+    assert exc.value.diagnostics[0].code == "SHEET-SHAPING"
+    res = CliRunner().invoke(main, ["sheet", "--edition", "base", "--lang", "th",
+                                    "-o", str(tmp_path / "y.pdf")])
+    assert res.exit_code == 2 and len(res.stderr.strip().splitlines()) == 1
+    assert "SHEET-SHAPING" in res.stderr and "Traceback" not in res.output
+    assert list(tmp_path.iterdir()) == []
+
+
+# ---- Thai ----------------------------------------------------------------------------------
+PHRASE = ("2 คะแนนต่อการ์ดแต่ละใบที่มีสัญลักษณ์บาสวูดที่ติดอยู่กับต้นไม้นี้ "
+          "รวมถึงการ์ดใบนี้ด้วย นกกระจิ๊ดข้างสีน้ำตาลแดง")
+
+
+def _word_bounds(text: str) -> set[int]:
+    out, pos = {0}, 0
+    for w in word_tokenize(text, keep_whitespace=True):
+        pos += len(w)
+        out.add(pos)
+    return out
+
+
+def test_thai_segments_never_split_a_word():
+    pieces = thai.segments(PHRASE)
+    assert "".join(pieces) == PHRASE and len(pieces) > 10
+    bounds, pos = _word_bounds(PHRASE), 0
+    for p in pieces:
+        pos += len(p)
+        assert pos in bounds, f"a break inside a word after {p!r}"
+    assert thai.segments("Red Fox") == ("Red Fox",)
+    assert all(not p.startswith("ๆ") for p in thai.segments("นกตัวเล็กๆ สองตัว"))
+
+
+def test_thai_wraps_at_word_boundaries_in_a_narrow_cell():
+    style = layout.styles().cell
+    para = thai.SegmentedParagraph(f"<b>{PHRASE}</b>", style)
+    para.wrap(60, 1000)
+    lines = ["".join(w.text for w in line.words) for line in para.blPara.lines]
+    assert len(lines) >= 6
+    plain = Paragraph(PHRASE, style)  # reportlab alone: one overlong "word" per space
+    plain.wrap(60, 1000)
+    assert plain.minWidth() > 60 >= para.minWidth()
+    # the lines, put back together, are the phrase; each line ends at a newmm word boundary
+    text = thai.SegmentedParagraph(f"<b>{PHRASE}</b>", style).getPlainText()  # before shaping
+    assert text == PHRASE
+    bounds, words = _word_bounds(PHRASE), thai.break_words(Paragraph(PHRASE, style).frags)
+    pos = 0
+    for w in words:
+        pos += len("".join(t for _, t in w[1:]))
+        assert pos in bounds, f"a break inside a word at {pos}"
+        if isinstance(w, _HSFrag):
+            pos += 1  # the space after it
+
+
+# ---- catalogs ------------------------------------------------------------------------------
+def test_sheet_catalogs_translate_every_template_message():
+    wanted = {(m if isinstance(m, str) else m[0], ctx) for _, _, m, _, ctx in extract_from_dir(
+        str(templates.TEMPLATE_DIR), method_map=[("**.j2", "jinja2.ext:babel_extract")],
+        options_map={"**.j2": {"extensions": "jinja2.ext.i18n"}})}
+    assert len(wanted) > 50
+    for lang in LANGS:
+        cat = catalog.read_catalog(lang)
+        for msgid, ctx in wanted:
+            m = cat.get(msgid, context=ctx)
+            assert m is not None, f"{lang}: {msgid!r} missing from sheet.po"
+            strings = m.string if isinstance(m.string, tuple) else (m.string,)
+            assert all(strings), f"{lang}: {msgid!r} untranslated"
+
+
+def test_diagrams_show_every_slot(cardsets):
+    labels = templates.labels("de")
+    for cset in cardsets.values():
+        for h in build_sheet(cset, "de").hosts:
+            d = diagram_layout(h, labels)
+            slots = [b for b in d.boxes if b.role == "slot"]
+            assert len(slots) == len(h.slots)
+            assert sum(b.water for b in slots) == sum(s.water for s in h.slots)
+            assert sorted(b.lines[0].split()[0] for b in slots) == sorted(
+                labels.sides[s.side] for s in h.slots)
+
+
+# ---- lint ----------------------------------------------------------------------------------
+def _renamed(cset, key: str, lang: str, name: str):
+    sp = cset.species[key]
+    names = {**dict(sp.names), lang: name}
+    return dataclasses.replace(cset, species={**cset.species,
+                                              key: dataclasses.replace(sp, names=names)})
+
+
+def test_lint_reports_overflow_and_missing_glyph(cardsets):
+    base = cardsets["base"]
+    assert lint.check_sheet(base, "de") == []
+    long = _renamed(base, "base:red_fox", "de", "Donaudampfschifffahrtsgesellschaftsrotfuchs")
+    found = lint.check_sheet(long, "de")
+    assert [d.code for d in found] == ["SHEET-OVERFLOW"]
+    assert found[0].span == base.species["base:red_fox"].span
+    assert "Donaudampfschifffahrtsgesellschaftsrotfuchs" in found[0].message
+    odd = _renamed(base, "base:red_fox", "th", "สุนัขจิ้งจอก \U0001F98A")
+    codes = {d.code for d in lint.check_sheet(odd, "th")}
+    assert codes == {"SHEET-MISSING-GLYPH"}
+
+
+def test_lint_thai_overflow_is_measured_by_words(cardsets):
+    """A long Thai name breaks between words, so it does not overflow: only one unbreakable
+    word would."""
+    base = cardsets["base"]
+    long = _renamed(base, "base:red_fox", "th", "สุนัขจิ้งจอกแดงตัวใหญ่ที่อาศัยอยู่ในป่าลึก")
+    assert lint.check_sheet(long, "th") == []
