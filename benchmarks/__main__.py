@@ -236,10 +236,17 @@ def bench_games(opts: Options) -> None:
     run(opts)
 
 
+def bench_sheets(opts: Options) -> None:
+    from benchmarks.sheets import bench_sheets as run
+
+    run(opts)
+
+
 BENCHMARKS: list[Callable[[Options], None]] = [
     bench_compile,
     bench_scoring,
     bench_games,
+    bench_sheets,
 ]
 
 
