@@ -3,6 +3,11 @@
 Built once per forest per scoring, with the counters that most rules need (by tag, species and
 tree symbol) precomputed, so a compiled `2 per bird` is one dictionary lookup. The engine builds
 the same view from its game state; the compiler never sees the engine.
+
+A view is read-only to the rules that score it. The engine alone also keeps one view per player
+that it grows as cards are placed (`add_host`, `add_card`) instead of building a new one after
+every play, and that a player may grow by one card and take back (`remove_card`, `remove_host`)
+to weigh a play: each of these leaves the view exactly as `build` would make it.
 """
 
 from __future__ import annotations
@@ -81,6 +86,28 @@ class Host:
     def full(self) -> bool:
         return all(self.slots[s.id] for s in self.kind.slots)
 
+    def settle(self) -> None:
+        """Recompute what a view precomputes per host, after the host's cards changed."""
+        self._attached = None
+        attached = self.attached()
+        self.is_full = self.full
+        self.has_rules = any(c.species is not None and c.species.placement is not None
+                             for c in (self.card, *attached))
+        sides: dict[str, list[Placed]] = {"top": [], "bottom": [], "left": [], "right": []}
+        for sdef in self.kind.slots:
+            sides.setdefault(sdef.side, []).extend(self.slots[sdef.id])
+        self.sides = sides
+
+
+def _new_host(kind: HostKind, index: int, species: Species | None, symbol: str | None) -> Host:
+    """A host with its own card (and the face-down card beneath it, if its kind has one)."""
+    host = Host(kind, index)
+    tags = species.tags if species is not None else frozenset(kind.types) | {kind.id}
+    host.card = Placed(species, symbol, tags, host, None, None)
+    if kind.play == "with_tree":
+        host.beneath.append(Placed(None, None, frozenset(kind.types), host, "beneath", None))
+    return host
+
 
 @dataclass
 class HostSpec:
@@ -105,15 +132,9 @@ class ForestView:
         self.cave = cave
         cards: list[Placed] = []
         for h in hosts:
+            h.settle()
             cards.append(h.card)
             cards.extend(h.attached())
-            h.is_full = h.full
-            h.has_rules = any(c.species is not None and c.species.placement is not None
-                              for c in (h.card, *h.attached()))
-            sides: dict[str, list[Placed]] = {"top": [], "bottom": [], "left": [], "right": []}
-            for sdef in h.kind.slots:
-                sides.setdefault(sdef.side, []).extend(h.slots[sdef.id])
-            h.sides = sides
         for i, c in enumerate(cards):
             c.index = i
         self.cards = cards
@@ -149,15 +170,7 @@ class ForestView:
               ) -> ForestView:
         hosts = []
         for i, spec in enumerate(specs):
-            host = Host(spec.kind, i)
-            if spec.species is not None:
-                tags = spec.species.tags
-            else:
-                tags = frozenset(spec.kind.types) | {spec.kind.id}
-            host.card = Placed(spec.species, spec.symbol, tags, host, None, None)
-            if spec.kind.play == "with_tree":
-                beneath = frozenset(spec.kind.types)
-                host.beneath.append(Placed(None, None, beneath, host, "beneath", None))
+            host = _new_host(spec.kind, i, spec.species, spec.symbol)
             for slot_id, cards in spec.slots.items():
                 side = spec.kind.slot(slot_id).side
                 host.slots[slot_id] = [
@@ -165,3 +178,108 @@ class ForestView:
                 ]
             hosts.append(host)
         return cls(hosts, cave, name, cave_card)
+
+    # ---- growing a view as the engine places cards --------------------------------------------
+    def add_host(self, kind: HostKind, species: Species | None, symbol: str | None) -> Host:
+        """A new host at the end of the forest, as `build` would lay it out."""
+        host = _new_host(kind, len(self.hosts), species, symbol)
+        self.hosts.append(host)
+        host.settle()
+        start = len(self.cards)
+        self.cards.append(host.card)
+        self.cards.extend(host.beneath)
+        self._renumber(start)
+        self._tally(host.card, 1)
+        for c in host.beneath:
+            self._tally(c, 1)
+        self.memo.clear()
+        return host
+
+    def remove_host(self) -> None:
+        """Take back the last host added; it must hold no card in its slots."""
+        host = self.hosts[-1]
+        if any(host.slots.values()):
+            raise ValueError("only a host without cards in its slots can be taken back")
+        self.hosts.pop()
+        for c in (host.card, *host.beneath):
+            self._tally(c, -1)
+        del self.cards[host.card.index:]
+        self.memo.clear()
+
+    def add_card(self, host_index: int, slot_id: str, species: Species, symbol: str | None
+                 ) -> Placed:
+        """A card put last into a slot: inserted where `build` would list it, counted."""
+        host = self.hosts[host_index]
+        sdef = host.kind.slot(slot_id)
+        assert sdef is not None, slot_id
+        card = Placed(species, symbol, species.tags, host, slot_id, sdef.side)
+        pos = host.card.index + 1 + len(host.beneath)
+        for sid, cards in host.slots.items():
+            pos += len(cards)
+            if sid == slot_id:
+                break
+        host.slots[slot_id].append(card)
+        self.cards.insert(pos, card)
+        self._renumber(pos)
+        host.settle()
+        self._tally(card, 1)
+        self.memo.clear()
+        return card
+
+    def remove_card(self, card: Placed) -> None:
+        """Take back a card added with `add_card`; it must be the last one in its slot."""
+        host = card.host
+        assert card.slot is not None
+        cards = host.slots[card.slot]
+        if not cards or cards[-1] is not card or self.cards[card.index] is not card:
+            raise ValueError("only the last card placed in a slot can be taken back")
+        cards.pop()
+        pos = card.index
+        del self.cards[pos]
+        self._renumber(pos)
+        card.index = -1
+        host.settle()
+        self._tally(card, -1)
+        self.memo.clear()
+
+    def _renumber(self, start: int) -> None:
+        cards = self.cards
+        for i in range(start, len(cards)):
+            cards[i].index = i
+
+    def _tally(self, c: Placed, k: int) -> None:
+        """Count a card into (k=1) or out of (k=-1) the counters `__init__` builds."""
+        tags = self.tag_count
+        for t in c.tags:
+            n = tags[t] + k
+            if n:
+                tags[t] = n
+            else:
+                del tags[t]
+        if c.key is not None:
+            n = self.species_count[c.key] + k
+            if n:
+                self.species_count[c.key] = n
+                self.species_tags[c.key] = c.tags
+            else:
+                del self.species_count[c.key]
+                del self.species_tags[c.key]
+        if c.symbol is not None:
+            n = self.symbol_count[c.symbol] + k
+            if n:
+                self.symbol_count[c.symbol] = n
+            else:
+                del self.symbol_count[c.symbol]
+        if c.species is not None and c.species.counts_as and c.slot is not None:
+            hc = c.host.card
+            for n_more, owners, host_pred in c.species.counts_as:
+                if not host_pred(hc, c):
+                    continue
+                for owner in owners:
+                    if k > 0:
+                        self.extra.setdefault(owner, []).append((hc, n_more))
+                    else:
+                        entries = self.extra[owner]
+                        entries.remove((hc, n_more))
+                        if not entries:
+                            del self.extra[owner]

@@ -12,15 +12,16 @@ operation, and the engine settles that operation's choices before the card's nex
 from __future__ import annotations
 
 import random
-from collections.abc import Generator, Iterable
+from collections.abc import Generator, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from compiler.cardset import CardSet, PhysicalCard, Species
 from compiler.codegen import AmountFn, Pred
 from compiler.model import HostKind
-from compiler.view import ForestView, HostSpec, Placed
-from engine import placement
+from compiler.view import ForestView, Placed
 from engine.events import Event
+from engine.live import LiveForests, build_view
 
 
 class GameOver(Exception):
@@ -69,6 +70,15 @@ class PlayerState:
     turn_started: int = 0
     cave_card: Species | None = None
     pieces: int = 0  # cards placed into slots so far (cards never leave a forest)
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """A card's turn plays, with the hand cards each needs beside it (see `_turn_options`)."""
+
+    hosts: tuple[tuple[int, str], ...]  # (cards needed to pay, `play <card> <host kind>`)
+    halves: tuple[tuple[int, Species, str | None, str, str], ...]  # (needed, half, `play <card> `)
+    face_down: tuple[str, ...]  # `<host kind> <card>`
 
 
 @dataclass
@@ -129,6 +139,18 @@ class Game:
         self.history: list[str] = []
         self.events: list[Event] = []
         self._views: dict[int, tuple[tuple[int, int, int], ForestView]] = {}  # see view()
+        self._forests = LiveForests(self.players)  # the engine's own views: see engine/live.py
+        species = cardset.species
+        self._halves = [() if pc is None else tuple([(species[k], side, sym)
+                                                     for k, side, sym in pc.halves])
+                        for pc in self.cards]
+        self._plans: list[_Plan | None] = [None] * len(self.cards)  # see _plan()
+        self._hosts_from: dict[str, list[HostKind]] = {}  # species kind -> hosts it makes
+        for h in cardset.hosts.values():
+            if h.from_kind is not None:
+                self._hosts_from.setdefault(h.from_kind, []).append(h)
+        self._action_hosts = [h.id for h in cardset.hosts.values()
+                              if h.face_down and h.play == "action"]
         self._proc = self._play()
         self._decision: Decision | None = next(self._proc)
 
@@ -140,6 +162,7 @@ class Game:
         cave cards (species keys) to lay out for the cave draft, which then runs first."""
         self.current = player
         self._views.clear()
+        self._forests.clear()
         laid = None if caves is None else [self.cardset.species[k] for k in caves]
         self._proc = self._play(draft=laid is not None, caves=laid)
         self._decision = next(self._proc)
@@ -230,10 +253,7 @@ class Game:
 
     # ---- what a card is ------------------------------------------------------------------------
     def halves(self, card: int) -> list[tuple[Species, str | None, str | None]]:
-        pc = self.cards[card]
-        if pc is None:
-            return []
-        return [(self.cardset.species[k], side, sym) for k, side, sym in pc.halves]
+        return list(self._halves[card])
 
     def card_name(self, card: int, lang: str = "en") -> str:
         hs = self.halves(card)
@@ -243,7 +263,7 @@ class Game:
 
     def _zone_placed(self, card: int) -> list[Placed]:
         """A card outside the forest as something filters can test: one per half."""
-        return [_loose(sp, sym) for sp, _, sym in self.halves(card)]
+        return [_loose(sp, sym) for sp, _, sym in self._halves[card]]
 
     def _matches(self, card: int, pred: Pred, me: Placed) -> bool:
         return any(pred(x, me) for x in self._zone_placed(card))
@@ -263,11 +283,7 @@ class Game:
         return v
 
     def _build_view(self, i: int) -> ForestView:
-        p = self.players[i]
-        specs = [HostSpec(h.kind, h.species, h.symbol,
-                          {sid: [(pc.species, pc.symbol) for pc in pieces]
-                           for sid, pieces in h.slots.items()}) for h in p.forest]
-        return ForestView.build(specs, len(p.cave), p.name, p.cave_card)
+        return build_view(self.players[i])
 
     def views(self) -> list[ForestView]:
         vs = [self.view(i) for i in range(len(self.players))]
@@ -279,46 +295,41 @@ class Game:
     def placements(self, i: int, card: int, pred: Pred | None = None, me: Placed | None = None
                    ) -> list[str]:
         """Where a hand card may go: `<card> <side> <host>.<slot>` or `<card> <host kind>`."""
-        p = self.players[i]
         out = []
-        view = None
-        for sp, side, sym in self.halves(card):
+        for sp, side, sym in self._halves[card]:
             if pred is not None and me is not None and not pred(_loose(sp, sym), me):
                 continue
             if side is None:
-                for h in self.cardset.hosts.values():
-                    # a river beneath a tree comes only with the tree played as the turn's action
-                    if h.from_kind == sp.kind and h.play != "with_tree":
-                        out.append(f"{card} {h.id}")
+                # a river beneath a tree comes only with the tree played as the turn's action
+                out += [f"{card} {h.id}" for h in self._hosts_from.get(sp.kind, ())
+                        if h.play != "with_tree"]
                 continue
-            if view is None:
-                view = self.view(i)
-            for hi, host in enumerate(p.forest):
-                for slot in host.kind.slots:
-                    if slot.side == side and self._fits(view, hi, slot.id, sp, sym):
-                        out.append(f"{card} {side} {hi}.{slot.id}")
+            out += [f"{card} {w}" for part in self._forests.where(i, sp, sym, side)
+                    for w in part]
         return out
 
-    def _fits(self, view: ForestView, hi: int, slot_id: str, sp: Species, sym: str | None
-              ) -> bool:
-        host = view.hosts[hi]
-        slot = host.kind.slot(slot_id)
-        assert slot is not None
-        cards = host.slots[slot_id]
-        plain = not cards and sp.placement is None and not host.has_rules
-        if placement.accepts(slot, sp) is not None:
-            return False
-        if plain:
-            return True
-        trial = Placed(sp, sym, sp.tags, host, slot_id, slot.side)
-        cards.append(trial)
-        host._attached = None
-        try:
-            return (placement.card_refusal(trial, slot) is None
-                    and placement.slot_refusal(host.card, slot) is None)
-        finally:
-            cards.pop()
-            host._attached = None
+    @contextmanager
+    def trial(self, i: int, choice: str | None) -> Iterator[ForestView]:
+        """Player i's forest with a play (`<card> <host kind>` or `<card> <side> <host>.<slot>`,
+        as in a play action) made for a moment, the other forests set: for a player weighing
+        its options. Taken back on leaving; `None` weighs the forest as it is. Read it only
+        inside the `with` block."""
+        if choice is None:
+            with self._forests.trial(i, None, None, None) as v:
+                yield v
+            return
+        parts = choice.split()
+        card = int(parts[0])
+        if len(parts) == 2:
+            kind = self.cardset.hosts[parts[1]]
+            sp, _, sym = next(x for x in self._halves[card] if x[1] is None)
+            with self._forests.trial(i, sp, sym, kind) as v:
+                yield v
+            return
+        hi, slot = parts[2].split(".", 1)
+        sp, _, sym = next(x for x in self._halves[card] if x[1] == parts[1])
+        with self._forests.trial(i, sp, sym, (int(hi), slot)) as v:
+            yield v
 
     def _place(self, i: int, choice: str, hand_card: int, *, river: int | None = None,
                source: str = "hand") -> Played:
@@ -330,22 +341,24 @@ class Game:
         p.hand.remove(hand_card)
         if len(parts) == 2:  # a new host
             kind = self.cardset.hosts[parts[1]]
-            sp, _, sym = next((s, sd, sy) for s, sd, sy in self.halves(hand_card) if sd is None)
+            sp, _, sym = next((s, sd, sy) for s, sd, sy in self._halves[hand_card] if sd is None)
             host = HostState(kind, hand_card, sp, sym, self.turn,
                              {s.id: [] for s in kind.slots})
             if river is not None:
                 p.hand.remove(river)
                 host.beneath.append(river)
             p.forest.append(host)
+            self._forests.host_added(i, kind, sp, sym)
             self._note("play", i, (hand_card, *host.beneath), sp.key, source, kind.id)
             self._reveal(kind.reveal)
             return Played(i, len(p.forest) - 1, None, sp, sym, [], False)
         side = parts[1]
         hi_s, slot_id = parts[2].split(".", 1)
         hi = int(hi_s)
-        sp, _, sym = next((s, sd, sy) for s, sd, sy in self.halves(hand_card) if sd == side)
+        sp, _, sym = next((s, sd, sy) for s, sd, sy in self._halves[hand_card] if sd == side)
         p.forest[hi].slots[slot_id].append(Piece(hand_card, sp, sym, side, self.turn))
         p.pieces += 1
+        self._forests.card_added(i, hi, slot_id, sp, sym)
         self._note("play", i, (hand_card,), sp.key, source, f"{hi}.{slot_id}")
         return Played(i, hi, slot_id, sp, sym, [], False)
 
@@ -355,6 +368,7 @@ class Game:
         p.hand.remove(card)
         p.forest.append(HostState(kind, card, None, None, self.turn,
                                   {s.id: [] for s in kind.slots}))
+        self._forests.host_added(i, kind, None, None)
         self._note("play", i, (card,), target=host_id)
         self._reveal(kind.reveal)
         return Played(i, len(p.forest) - 1, None, None, None, [], True)  # type: ignore[arg-type]
@@ -424,32 +438,41 @@ class Game:
             self.clearing.clear()
 
     def _turn_options(self, i: int) -> list[str]:
+        """Draws, then per hand card: as a host, into each slot it fits, face down.
+
+        Where a half fits comes from the live forest (`engine/live.py`), which answers again
+        only for a host that a card joined since it was last asked."""
         p = self.players[i]
-        setup = self.cardset.setup
         opts: list[str] = []
-        if len(p.hand) < setup.hand_limit:
+        if len(p.hand) < self.cardset.setup.hand_limit:
             if self.deck:
                 opts.append("draw deck")
             opts += [f"draw clearing {c}" for c in self.clearing]
+        spare = len(p.hand) - 1  # hand cards left to pay with
+        where = self._forests.where
         for c in dict.fromkeys(p.hand):
-            for sp, side, _ in self.halves(c):
-                if sp.cost > len(p.hand) - 1:
-                    continue
-                if side is None:
-                    for h in self.cardset.hosts.values():
-                        # a river beneath a tree is one more card from hand
-                        spare = len(p.hand) - (2 if h.play == "with_tree" else 1)
-                        if h.from_kind == sp.kind and sp.cost <= spare:
-                            opts.append(f"play {c} {h.id}")
-            opts += [f"play {x}" for x in self.placements(i, c) if len(x.split()) == 3
-                     and self._cost_ok(p, c, x)]
-            for h in self.cardset.hosts.values():
-                if h.face_down and h.play == "action":
-                    opts.append(f"{h.id} {c}")
+            plan = self._plans[c] or self._plan(c)
+            opts += [text for need, text in plan.hosts if need <= spare]
+            for need, sp, sym, side, prefix in plan.halves:
+                if need <= spare:
+                    opts += [prefix + w for part in where(i, sp, sym, side) for w in part]
+            opts += plan.face_down
         return list(dict.fromkeys(opts))
 
-    def _cost_ok(self, p: PlayerState, card: int, choice: str) -> bool:
-        return self._species_for(card, choice).cost <= len(p.hand) - 1
+    def _plan(self, card: int) -> _Plan:
+        """What a hand card can be played as, worked out once per card and game."""
+        halves = self._halves[card]
+        hosts = tuple(
+            # a river beneath a tree is one more card from hand
+            (sp.cost + (h.play == "with_tree"), f"play {card} {h.id}")
+            for sp, side, _ in halves if side is None for h in self._hosts_from.get(sp.kind, ()))
+        sided = tuple(
+            # the cost is that of the first half on that side, as `_species_for` reads it
+            (next(s for s, sd, _ in halves if sd == side).cost, sp, sym, side, f"play {card} ")
+            for sp, side, sym in halves if side is not None)
+        plan = _Plan(hosts, sided, tuple(f"{h} {card}" for h in self._action_hosts))
+        self._plans[card] = plan
+        return plan
 
     def _turn(self, i: int) -> Generator[Decision, str, None]:
         p = self.players[i]
@@ -489,8 +512,8 @@ class Game:
     def _species_for(self, card: int, choice: str) -> Species:
         parts = choice.split()
         if len(parts) == 2:
-            return next(s for s, sd, _ in self.halves(card) if sd is None)
-        return next(s for s, sd, _ in self.halves(card) if sd == parts[1])
+            return next(s for s, sd, _ in self._halves[card] if sd is None)
+        return next(s for s, sd, _ in self._halves[card] if sd == parts[1])
 
     def _take(self, i: int, choice: str) -> None:
         if choice == "draw deck":
@@ -560,8 +583,10 @@ class Game:
                    for c in played.payment)
 
     def _triggers(self, i: int, played: Played) -> Generator[Decision, str, None]:
+        if not self._forests.has_triggers(i):  # most forests have no permanent effect
+            return
         p = self.players[i]
-        view = self.view(i)
+        view = self._forests.view(i)
         new = self._placed_of(view, played)
         for hi, host in enumerate(p.forest):
             pieces = [(host.species, host.turn, view.hosts[hi].card)] if host.species else []
@@ -594,7 +619,7 @@ class Game:
     def _run(self, i: int, played: Played, steps, me: Placed | None = None
              ) -> Generator[Decision, str, None]:
         for step in steps:
-            view = self.views()[i]  # with every other forest, for majorities
+            view = self._forests.views()[i]  # with every other forest, for majorities
             card = me if me is not None else self._placed_of(view, played)
             # `me` may come from an older view: counts must see the forest as it is now
             if me is not None:
@@ -643,7 +668,7 @@ class Game:
               draw_as_many: bool) -> Generator[Decision, str, None]:
         p = self.players[i]
         limit = self.cardset.setup.hand_limit
-        n = amt.n(_Ctx(me, self.view(i)))
+        n = amt.n(_Ctx(me, self._forests.view(i)))
         moved = 0
         if src == "deck":
             count = n if amt.kind in ("n", "up_to") else len(self.deck)
@@ -690,7 +715,7 @@ class Game:
 
     def _most(self, i: int, me: Placed, amt: AmountFn) -> int:
         """How many cards an amount lets a player take from their hand at most."""
-        n = amt.n(_Ctx(me, self.view(i)))
+        n = amt.n(_Ctx(me, self._forests.view(i)))
         return n if amt.kind in ("n", "up_to") else len(self.players[i].hand)
 
     def _free_play(self, i: int, me: Placed, amt: AmountFn, pred: Pred, with_effect: bool

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from compiler.cardset import CardSet, Species
 from compiler.model import SlotDef
-from compiler.view import Placed
+from compiler.view import Host, Placed
 from dsl import ast
 from dsl.diagnostics import Diagnostic, error
 from engine.forest import HostEntry, PlayerForest
@@ -148,6 +148,27 @@ def slot_refusal(host_card: Placed, slot: SlotDef) -> Refusal | None:
                        "and no rule lets these share it",
                        "only cards whose rules allow it share a slot (European Hares, toads, ...)")
     return None
+
+
+def fits(host: Host, slot: SlotDef, sp: Species, sym: str | None) -> bool:
+    """Whether a card half may go into `slot` of `host` now: the engine's question per legal play.
+
+    The card is put into the slot for a moment and both refusals are asked, so the answer is the
+    one `check_forests` would give for the forest with the card in it."""
+    if accepts(slot, sp) is not None:
+        return False
+    cards = host.slots[slot.id]
+    if sp.placement is None and not host.has_rules:
+        # no rule at this host can stretch the slot: only its capacity counts
+        return not cards or len(cards) < slot.capacity
+    trial = Placed(sp, sym, sp.tags, host, slot.id, slot.side)
+    cards.append(trial)
+    host._attached = None
+    try:
+        return card_refusal(trial, slot) is None and slot_refusal(host.card, slot) is None
+    finally:
+        cards.pop()
+        host._attached = None
 
 
 def _where(player: PlayerForest, index: int, host: HostEntry, slot: str | None) -> str:

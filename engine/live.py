@@ -1,0 +1,242 @@
+"""The engine's own views of the forests: kept current as cards are placed, never rebuilt per play.
+
+`Game.view(i)` hands out a view that never changes afterwards, for scoring and for tests. The
+engine reads the forests far more often (every legal play of every turn, every permanent effect,
+every step of an effect), so it keeps one view per player that grows with each placement, and
+remembers per host which slots each card half fits there: a host's answers change only when a
+card joins that host.
+
+Which slots a half fits at a host depends on nothing but the host's cards (placement rules look
+no further), so hosts that hold the same cards share their answers; and where neither the half nor
+any card at the host has a placement rule, only the host's kind and how full its slots are count
+(every half without water fits the same empty slots of every plain tree).
+
+A live view mirrors its player's forest while the forest's size (hosts, slotted cards) is the one
+it was last grown to; cards never leave a forest, so any other change (a state prepared by hand)
+shows as a different size and the view is built afresh.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from compiler.cardset import Species
+from compiler.model import HostKind
+from compiler.view import ForestView, Host, HostSpec
+from engine import placement
+
+
+class _Piece(Protocol):
+    species: Species
+    symbol: str | None
+
+
+class _HostState(Protocol):
+    kind: HostKind
+    species: Species | None
+    symbol: str | None
+    slots: dict[str, list[_Piece]]
+
+
+class _PlayerState(Protocol):
+    name: str
+    forest: list[_HostState]
+    cave: list[int]
+    cave_card: Species | None
+    pieces: int
+
+
+def build_view(p: _PlayerState) -> ForestView:
+    """A player's forest as a new view, from the game state."""
+    specs = [HostSpec(h.kind, h.species, h.symbol,
+                      {sid: [(pc.species, pc.symbol) for pc in pieces]
+                       for sid, pieces in h.slots.items()}) for h in p.forest]
+    return ForestView.build(specs, len(p.cave), p.name, p.cave_card)
+
+
+def size(p: _PlayerState) -> tuple[int, int]:
+    return len(p.forest), p.pieces
+
+
+# (species key, tree symbol, side): one card half, as far as where it fits goes
+HalfKey = tuple[str, str | None, str]
+# what decides where a half fits at a host: the half itself, or only its side and whether it needs
+# water (and is a dweller with that side) where no placement rule is in play
+FitKey = tuple
+Answers = dict[FitKey, tuple[str, ...]]
+
+
+def content(host: Host) -> tuple:
+    """What decides where a half fits at a host: its kind, its card, the cards in its slots."""
+    card = host.card
+    return (host.kind.id, card.key, card.symbol,
+            tuple(tuple((c.key, c.symbol) for c in cards) for cards in host.slots.values()))
+
+
+def fullness(host: Host) -> tuple:
+    """All that decides where a half without rules fits at a host without rules."""
+    return (host.kind.id, tuple(len(cards) for cards in host.slots.values()))
+
+
+@dataclass(eq=False)
+class HostFits:
+    host: Host
+    exact: Answers  # half -> ids of the slots it fits; shared by hosts with the same content
+    plain: Answers | None  # the same for halves without rules, shared by hosts as full; None
+    # where a card at the host has a placement rule
+    where: Answers = field(default_factory=dict)  # fit key -> `<side> <host>.<slot>`, this host's
+
+
+def _note_trigger(live: Live, species: Species | None) -> None:
+    if live.triggers is False and species is not None and species.trigger is not None:
+        live.triggers = True
+
+
+@dataclass(eq=False)
+class Live:
+    view: ForestView
+    size: tuple[int, int]
+    hosts: list[HostFits]  # one per host of the view
+    # half -> per host, the `<side> <host>.<slot>` it fits; None where that host has changed
+    # since (a placement marks only its own host, so the next question redoes only that one)
+    where: dict[HalfKey, list[tuple[str, ...] | None]] = field(default_factory=dict)
+    triggers: bool | None = None  # whether a card in the forest has a permanent effect
+
+
+class LiveForests:
+    def __init__(self, players: Sequence[_PlayerState]):
+        self.players = players
+        self._live: list[Live | None] = [None] * len(players)
+        self._answers: dict[tuple, Answers] = {}  # host content -> where halves fit there
+
+    def _fits_at(self, host: Host) -> HostFits:
+        plain = None if host.has_rules else self._answers.setdefault(fullness(host), {})
+        return HostFits(host, self._answers.setdefault(content(host), {}), plain)
+
+    def clear(self) -> None:
+        """Forget every view: the next question builds them from the game state."""
+        self._live = [None] * len(self.players)
+
+    def _get(self, i: int) -> Live:
+        p = self.players[i]
+        live = self._live[i]
+        if live is None or live.size != size(p):
+            view = build_view(p)
+            live = self._live[i] = Live(view, size(p), [self._fits_at(h) for h in view.hosts])
+        v = live.view
+        if v.cave != len(p.cave) or v.cave_card is not p.cave_card:
+            v.cave = len(p.cave)
+            v.cave_card = p.cave_card
+            v.memo.clear()
+        return live
+
+    def views(self) -> list[ForestView]:
+        """Every player's live view, each with the others set (for majorities)."""
+        vs = [self._get(j).view for j in range(len(self.players))]
+        for v in vs:
+            v.others = [o for o in vs if o is not v]
+        return vs
+
+    def view(self, i: int) -> ForestView:
+        return self.views()[i]
+
+    # ---- the game placed a card: grow the view with it ----------------------------------------
+    def _grown(self, i: int, before: tuple[int, int]) -> Live | None:
+        """Player i's live view if it mirrored the forest just before this placement."""
+        live = self._live[i]
+        if live is None or live.size != before:
+            self._live[i] = None
+            return None
+        live.size = size(self.players[i])
+        return live
+
+    def host_added(self, i: int, kind: HostKind, species: Species | None, symbol: str | None
+                   ) -> None:
+        """Call after a host joined player i's forest (the game state already holds it)."""
+        hosts, pieces = size(self.players[i])
+        live = self._grown(i, (hosts - 1, pieces))
+        if live is not None:
+            live.hosts.append(self._fits_at(live.view.add_host(kind, species, symbol)))
+            for parts in live.where.values():
+                parts.append(None)
+            _note_trigger(live, species)
+
+    def card_added(self, i: int, host: int, slot: str, species: Species, symbol: str | None
+                   ) -> None:
+        """Call after a card joined a slot of player i's forest (the game state holds it)."""
+        hosts, pieces = size(self.players[i])
+        live = self._grown(i, (hosts, pieces - 1))
+        if live is not None:
+            live.view.add_card(host, slot, species, symbol)
+            live.hosts[host] = self._fits_at(live.view.hosts[host])
+            for parts in live.where.values():
+                parts[host] = None
+            _note_trigger(live, species)
+
+    # ---- questions the engine asks -----------------------------------------------------------
+    def where(self, i: int, sp: Species, sym: str | None, side: str
+              ) -> list[tuple[str, ...]]:
+        """Per host of player i's forest, each `<side> <host>.<slot>` where this half may go now.
+
+        The list is the engine's own: read it, do not keep or change it."""
+        live = self._live[i]
+        if live is None or live.size != size(self.players[i]):
+            live = self._get(i)
+        key = (sp.key, sym, side)
+        parts = live.where.get(key)
+        if parts is None:
+            parts = live.where[key] = [None] * len(live.hosts)
+        elif None not in parts:
+            return parts  # type: ignore[return-value]
+        plain = (None, side, sp.water, sp.kind == "dweller" and side in sp.sides)
+        ruled = sp.placement is not None
+        for hi, here in enumerate(parts):
+            if here is not None:
+                continue
+            fits = live.hosts[hi]
+            fk, answers = ((key, fits.exact) if ruled or fits.plain is None
+                           else (plain, fits.plain))
+            here = fits.where.get(fk)
+            if here is None:
+                slots = answers.get(fk)
+                if slots is None:
+                    host = fits.host
+                    slots = answers[fk] = tuple(
+                        s.id for s in host.kind.slots
+                        if s.side == side and placement.fits(host, s, sp, sym))
+                here = fits.where[fk] = tuple(f"{side} {hi}.{sid}" for sid in slots)
+            parts[hi] = here
+        return parts  # type: ignore[return-value]
+
+    def has_triggers(self, i: int) -> bool:
+        """Whether some card in player i's forest has a permanent effect."""
+        live = self._get(i)
+        if live.triggers is None:
+            live.triggers = any(c.species is not None and c.species.trigger is not None
+                                for c in live.view.cards)
+        return live.triggers
+
+    @contextmanager
+    def trial(self, i: int, sp: Species | None, sym: str | None,
+              at: HostKind | tuple[int, str] | None) -> Iterator[ForestView]:
+        """Player i's view with one more card for a moment (a new host of kind `at`, or a card
+        at `(host, slot)`), the others set; taken back on leaving, whatever happened."""
+        view = self.views()[i]
+        if at is None:
+            yield view
+        elif isinstance(at, HostKind):
+            view.add_host(at, sp, sym)
+            try:
+                yield view
+            finally:
+                view.remove_host()
+        else:
+            assert sp is not None
+            card = view.add_card(at[0], at[1], sp, sym)
+            try:
+                yield view
+            finally:
+                view.remove_card(card)

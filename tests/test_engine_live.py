@@ -1,0 +1,172 @@
+"""The engine's live views and cached placements against plain, uncached answers.
+
+The engine grows one view per player as cards are placed, remembers where each card half fits per
+host, and lets a player weigh a play by placing it for a moment (`engine/live.py`). Each of these
+must answer exactly as a view built afresh and a slot-by-slot trial would: checked here after
+every action of whole games, and at every turn for the legal plays.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from compiler import cardset as cs
+from compiler.view import ForestView, HostSpec
+from engine import placement
+from engine.game import Game
+from engine.live import build_view
+from engine.players import GreedyPlayer, RandomPlayer
+from engine.scoring import score_rows, score_view
+
+EDITIONS = [("base", ["alpine", "woodland_edge"]), ("dartmoor", []), ("smoky_mountains", [])]
+
+
+def _card(c) -> tuple:
+    return (c.key, c.symbol, c.slot, c.side, c.index, c.host.index, c.tags)
+
+
+def _same_view(live: ForestView, fresh: ForestView) -> None:
+    """Everything a rule or the engine reads from a view is equal."""
+    assert [_card(c) for c in live.cards] == [_card(c) for c in fresh.cards]
+    assert all(c.index == k for k, c in enumerate(live.cards))
+    for a, b in zip(live.hosts, fresh.hosts, strict=True):
+        assert (a.kind, a.index, a.is_full, a.has_rules) == (b.kind, b.index, b.is_full, b.has_rules)
+        assert {s: [_card(c) for c in cs_] for s, cs_ in a.sides.items()} == {
+            s: [_card(c) for c in cs_] for s, cs_ in b.sides.items()}
+        assert [_card(c) for c in a.attached()] == [_card(c) for c in b.attached()]
+        assert a.card is live.cards[a.card.index]
+    assert +live.tag_count == +fresh.tag_count
+    assert +live.species_count == +fresh.species_count
+    assert live.symbol_count == fresh.symbol_count
+    assert live.species_tags == fresh.species_tags
+    assert {k: sorted((hc.index, n) for hc, n in v) for k, v in live.extra.items()} == {
+        k: sorted((hc.index, n) for hc, n in v) for k, v in fresh.extra.items()}
+    assert (live.cave, live.cave_card, live.name) == (fresh.cave, fresh.cave_card, fresh.name)
+
+
+def _fits_by_trial(host, slot, sp, sym) -> bool:
+    """The plain question, without the engine's shortcuts: put the card in, ask both refusals."""
+    if placement.accepts(slot, sp) is not None:
+        return False
+    cards = host.slots[slot.id]
+    trial = placement.Placed(sp, sym, sp.tags, host, slot.id, slot.side)
+    cards.append(trial)
+    host._attached = None
+    try:
+        return (placement.card_refusal(trial, slot) is None
+                and placement.slot_refusal(host.card, slot) is None)
+    finally:
+        cards.pop()
+        host._attached = None
+
+
+def _plain_turn_options(game: Game, i: int) -> list[str]:
+    """The turn's legal actions worked out from scratch on a freshly built view."""
+    p = game.players[i]
+    view = build_view(p)
+    hosts = game.cardset.hosts.values()
+    opts: list[str] = []
+    if len(p.hand) < game.cardset.setup.hand_limit:
+        opts += ["draw deck"] if game.deck else []
+        opts += [f"draw clearing {c}" for c in game.clearing]
+    spare = len(p.hand) - 1
+    for c in dict.fromkeys(p.hand):
+        halves = game.halves(c)
+        for sp, side, _ in halves:
+            if side is None and sp.cost <= spare:
+                opts += [f"play {c} {h.id}" for h in hosts if h.from_kind == sp.kind
+                         and sp.cost <= spare - (h.play == "with_tree")]
+        for sp, side, sym in halves:
+            if side is None or next(s for s, sd, _ in halves if sd == side).cost > spare:
+                continue
+            opts += [f"play {c} {side} {hi}.{slot.id}" for hi, host in enumerate(view.hosts)
+                     for slot in host.kind.slots
+                     if slot.side == side and _fits_by_trial(host, slot, sp, sym)]
+        opts += [f"{h.id} {c}" for h in hosts if h.face_down and h.play == "action"]
+    return list(dict.fromkeys(opts))
+
+
+def _players(n: int, seed: int):
+    return [GreedyPlayer(seed + i) if (seed + i) % 2 else RandomPlayer(seed + i) for i in range(n)]
+
+
+@pytest.mark.parametrize(("edition", "exps"), EDITIONS)
+def test_live_views_and_turn_plays_equal_plain_answers(edition, exps):
+    cset = cs.build(edition, exps)
+    for seed in range(3):
+        n = 2 + seed
+        game = Game(cset, [f"P{i}" for i in range(n)], seed)
+        players = _players(n, seed)
+        while game.decision is not None:
+            d = game.decision
+            if d.kind == "turn":
+                assert list(d.options) == _plain_turn_options(game, d.player)
+            game.apply(players[d.player].choose(game, d))
+            for i, live in enumerate(game._forests.views()):
+                _same_view(live, build_view(game.players[i]))
+
+
+def _grown(game: Game, i: int, choice: str) -> ForestView:
+    """Player i's forest with a play made, built from scratch (as the greedy player once did)."""
+    p = game.players[i]
+    specs = [HostSpec(h.kind, h.species, h.symbol,
+                      {sid: [(pc.species, pc.symbol) for pc in pcs] for sid, pcs in h.slots.items()})
+             for h in p.forest]
+    parts = choice.split()
+    card = int(parts[0])
+    if len(parts) == 2:
+        sp, _, sym = next(x for x in game.halves(card) if x[1] is None)
+        kind = game.cardset.hosts[parts[1]]
+        specs.append(HostSpec(kind, sp, sym, {s.id: [] for s in kind.slots}))
+    else:
+        hi, slot = parts[2].split(".", 1)
+        sp, _, sym = next(x for x in game.halves(card) if x[1] == parts[1])
+        specs[int(hi)].slots[slot].append((sp, sym))
+    view = ForestView.build(specs, len(p.cave), p.name, p.cave_card)
+    view.others = [build_view(game.players[j]) for j in range(len(game.players)) if j != i]
+    return view
+
+
+@pytest.mark.parametrize(("edition", "exps"), EDITIONS)
+def test_a_trial_play_scores_as_the_grown_forest_and_is_taken_back(edition, exps):
+    cset = cs.build(edition, exps)
+    game = Game(cset, ["A", "B", "C"], 11)
+    players = _players(3, 11)
+    tried = 0
+    while game.decision is not None and tried < 400:
+        d = game.decision
+        for o in d.options:
+            parts = o.split()
+            if parts[0] not in ("play", "free"):
+                continue
+            with game.trial(d.player, " ".join(parts[1:])) as v:
+                got = score_rows(v, cset)
+            want = score_view(_grown(game, d.player, " ".join(parts[1:])), cset)
+            assert got == want.by_category
+            tried += 1
+        game.apply(players[d.player].choose(game, d))
+        for i, live in enumerate(game._forests.views()):
+            _same_view(live, build_view(game.players[i]))
+    assert tried > 50
+
+
+def test_views_grow_and_shrink_as_built():
+    cset = cs.build("smoky_mountains")
+    game = Game(cset, ["A", "B"], 3)
+    players = _players(2, 3)
+    while game.decision is not None:
+        game.apply(players[game.decision.player].choose(game, game.decision))
+    for p in game.players:
+        view = ForestView.build([], len(p.cave), p.name, p.cave_card)
+        for h in p.forest:
+            view.add_host(h.kind, h.species, h.symbol)
+        added = []
+        for hi, h in enumerate(p.forest):
+            for sid, pcs in h.slots.items():
+                added += [view.add_card(hi, sid, pc.species, pc.symbol) for pc in pcs]
+        _same_view(view, build_view(p))
+        if added:  # the last card of a slot can be taken back, and the view is as before
+            last = added[-1]
+            view.remove_card(last)
+            view.add_card(last.host.index, last.slot, last.species, last.symbol)
+            _same_view(view, build_view(p))
