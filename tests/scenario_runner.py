@@ -29,6 +29,9 @@ Keys of a scenario: `players` (default 2, or one more than `others`), `forest`, 
 forests of players 1, 2, ...), `hand`, `hands` (of the other players), `clearing`, `cave`, `deck`,
 `caves` (Dartmoor: the cave cards laid out for a draft that runs first), `turn_started` (the game
 turn Ana's turn began, default the current one), `actions`, `expect`.
+A forest entry holds its host (`tree: oak`, `river: creek`, `universal_river: true`; `river: true`
+beside a tree for its river beneath) and that host's slots by id (`left`, `bottom_1`, ...); any
+other key is refused, so a misspelt slot cannot leave a host empty unnoticed.
 Keys of `expect`: `hand`, `cave`, `clearing`, `removed`, `zones` (any zone of `Game.zones()` by
 name), `forest` (labels now anywhere in Ana's forest), `fired` (the effects, bonuses and
 permanent effects that ran, in order, as `effect red_fox`), `next` (`<player> <decision kind>`,
@@ -176,6 +179,11 @@ def _build_forest(game: Game, cards: _Cards, i: int, forest: list, where: str) -
     for hi, entry in enumerate(forest):
         at = f"{where} host {hi}"
         kind, spec = _host_kind(game, entry, at)
+        unknown = sorted(set(entry) - {s.id for s in kind.slots} - set(game.cardset.hosts))
+        if unknown:  # a misspelt slot would leave the host empty without a word
+            slots = ", ".join(s.id for s in kind.slots)
+            raise ScenarioError(f"{at}: a {kind.id} has no slot {', '.join(unknown)} "
+                                f"(its slots: {slots})")
         if spec is True:  # face down: any card
             card = cards.take(f"{at}=", at)
             species, symbol = None, None
