@@ -583,12 +583,15 @@ class Game:
                    for c in played.payment)
 
     def _triggers(self, i: int, played: Played) -> Generator[Decision, str, None]:
-        if not self._forests.has_triggers(i):  # most forests have no permanent effect
+        carriers = self._forests.trigger_hosts(i)  # hosts with a card that has a permanent effect
+        if not carriers:
             return
         p = self.players[i]
         view = self._forests.view(i)
         new = self._placed_of(view, played)
         for hi, host in enumerate(p.forest):
+            if hi not in carriers:
+                continue
             pieces = [(host.species, host.turn, view.hosts[hi].card)] if host.species else []
             pieces += [(pc.species, pc.turn, view.hosts[hi].slots[sid][k])
                        for sid, pcs in host.slots.items() for k, pc in enumerate(pcs)]
@@ -713,17 +716,19 @@ class Game:
             for _ in range(moved):
                 self._to_hand(i)
 
-    def _most(self, i: int, me: Placed, amt: AmountFn) -> int:
-        """How many cards an amount lets a player take from their hand at most."""
-        n = amt.n(_Ctx(me, self._forests.view(i)))
-        return n if amt.kind in ("n", "up_to") else len(self.players[i].hand)
+    def _most(self, i: int, me: Placed, amt: AmountFn) -> int | None:
+        """How many cards an amount lets a player take from their hand at most; None for "any
+        number", which also takes cards that reach the hand meanwhile (a permanent effect's draw)."""
+        if amt.kind not in ("n", "up_to"):
+            return None
+        return amt.n(_Ctx(me, self._forests.view(i)))
 
     def _free_play(self, i: int, me: Placed, amt: AmountFn, pred: Pred, with_effect: bool
                    ) -> Generator[Decision, str, None]:
         p = self.players[i]
         most = self._most(i, me, amt)
         done = 0
-        while done < most:
+        while most is None or done < most:
             opts = tuple(f"free {x}" for c in dict.fromkeys(p.hand)
                          for x in self.placements(i, c, pred, me))
             if not opts:
@@ -767,7 +772,7 @@ class Game:
         p = self.players[i]
         most = self._most(i, me, amt)
         done = 0
-        while done < most and p.hand:
+        while (most is None or done < most) and p.hand:
             opts = tuple(f"choose {c}" for c in p.hand if self._matches(c, pred, me))
             if not opts:
                 return
