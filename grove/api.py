@@ -113,6 +113,10 @@ def lint(paths: list[str], provisional: bool = False) -> list[Diagnostic]:
                 for span, reason in universe.editions[eid].provisional:
                     out.append(Diagnostic("PROVISIONAL", Severity.INFO, span,
                                           f"provisional: {reason}"))
+        # rule-book text: a phrase, name or lexicon entry missing in en/de/it/th
+        from printouts import text_lint
+
+        out.extend(text_lint.lint(roots, wanted))
     return sorted(out, key=sort_key)
 
 

@@ -1,9 +1,12 @@
-"""Rule-book text from the DSL: every node type in four languages, reviewed golden strings, and
-plural forms chosen by Babel's CLDR rules."""
+"""Rule-book text from the DSL: every node type in four languages, for every card set; reviewed
+golden strings; plural forms chosen by Babel's CLDR rules; missing translations as lint
+findings (TEXT-MISSING-TRANSLATION)."""
 
 from __future__ import annotations
 
 import dataclasses
+import re
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -11,13 +14,37 @@ from babel.core import Locale
 from click.testing import CliRunner
 from ruamel.yaml import YAML
 
+from compiler import cardset as cs
 from dsl import ast
 from dsl.parser import parse_rule
+from grove import api
 from grove.cli import main
 from printouts import rules_text as rt
+from printouts import text_lint
 
 GOLDEN = Path(__file__).parent / "golden"
+CORPUS = Path(__file__).parent / "corpus" / "editions"
 LANGS = rt.LANGS
+RAW_ID = re.compile(r"\b[a-z0-9]+_[a-z0-9_]+\b")  # a snake_case id leaking into the text
+
+
+def _card_sets() -> list[tuple[str, tuple[str, ...]]]:
+    """Every shipped edition alone and in every combination its base names."""
+    universe = cs.load_universe()
+    found = (c for e in sorted(universe.editions) for c in text_lint.combinations(universe, e))
+    return list(dict.fromkeys(found))
+
+
+CARD_SETS = _card_sets()
+
+
+def _id(card_set: tuple[str, tuple[str, ...]]) -> str:
+    return "+".join((card_set[0], *card_set[1]))
+
+
+@cache
+def _built(card_set: tuple[str, tuple[str, ...]]) -> cs.CardSet:
+    return cs.build(*card_set)
 
 
 def _node_types(node, out: set[str]) -> set[str]:
@@ -35,34 +62,68 @@ def _node_types(node, out: set[str]) -> set[str]:
 def _assert_clean(text: str, misses: list[str], where: str) -> None:
     assert text.strip(), where
     assert "%(" not in text and "{" not in text and "}" not in text, (where, text)
+    assert "\x00" not in text and "\x01" not in text, (where, text)
+    assert not RAW_ID.search(text), (where, text)
     assert not misses, (where, misses)
 
 
 # ---- (a) every node type used by the cards, in every language ------------------------------
+def test_card_sets_cover_every_edition_and_combination():
+    ids = {_id(c) for c in CARD_SETS}
+    assert ids == {"base", "base+alpine", "base+woodland_edge", "base+alpine+woodland_edge",
+                   "dartmoor", "smoky_mountains"}
+
+
 def test_catalogs_complete():
     for lang in LANGS:
         assert rt.catalog_problems(lang) == [], lang
 
 
-def test_no_missing_translations(classic):
-    assert rt.missing_translations(classic) == []
+@pytest.mark.parametrize("card_set", CARD_SETS, ids=_id)
+def test_no_missing_translations(card_set):
+    assert rt.missing_translations(_built(card_set)) == []
+
+
+def test_every_node_type_has_a_phrase_table_entry():
+    every = {n for n, v in vars(ast).items() if isinstance(v, type)
+             and dataclasses.is_dataclass(v) and v.__module__ == ast.__name__}
+    assert every == set(rt.NODE_PHRASES)
+    for node, contexts in rt.NODE_PHRASES.items():
+        assert contexts or node in rt.DATA_NODES, node  # only names come from the card data
+
+
+def test_every_node_type_used_by_any_card_has_its_phrases_in_every_language():
+    used: dict[str, str] = {}
+    for card_set in CARD_SETS:
+        for sp in _built(card_set).species.values():
+            for field in rt.FIELDS:
+                program = getattr(sp, field)
+                if program is not None:
+                    for t in _node_types(program.rule, set()):
+                        used.setdefault(t, f"{sp.key}.{field}")
+    assert len(used) >= 35, sorted(used)
+    for lang in LANGS:
+        assert rt.node_gaps(used, lang) == [], lang
+        cat = rt.load_catalog(lang)
+        for t in used:
+            for ctxt in rt.phrase_contexts(t):
+                assert ctxt in cat.phrases, (lang, t, used[t], ctxt)
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_every_card_rule_renders(classic, lang):
-    used: set[str] = set()
-    for sp in classic.species.values():
+@pytest.mark.parametrize("card_set", CARD_SETS, ids=_id)
+def test_every_card_rule_renders(card_set, lang):
+    cset = _built(card_set)
+    for sp in cset.species.values():
         for field in rt.FIELDS:
             program = getattr(sp, field)
             if program is None:
                 continue
-            used |= _node_types(program.rule, set())
-            text, misses = rt.render_checked(program.rule, classic, lang, sp)
+            text, misses = rt.render_checked(program.rule, cset, lang, sp)
             _assert_clean(text, misses, f"{sp.key}.{field} [{lang}]")
             if lang != "en":  # a translated text is never the English one
-                en, _ = rt.render_checked(program.rule, classic, "en", sp)
+                en, _ = rt.render_checked(program.rule, cset, "en", sp)
                 assert text != en, (sp.key, field, lang, text)
-    assert len(used) >= 30, sorted(used)
 
 
 # Rules for the node types no card of base/alpine/woodland_edge uses yet.
@@ -147,16 +208,25 @@ def test_missing_phrase_and_lexicon_are_reported(classic):
 
 
 # ---- (b) reviewed golden texts ------------------------------------------------------------
-def _golden(lang: str) -> dict:
-    return YAML(typ="safe").load((GOLDEN / f"rules_text_{lang}.yaml").read_text(encoding="utf-8"))
+GOLDEN_SETS = {  # golden file stem -> the card set its cards are rendered in
+    "rules_text": ("base", ("alpine", "woodland_edge")),
+    "rules_text_dartmoor": ("dartmoor", ()),
+    "rules_text_smoky_mountains": ("smoky_mountains", ()),
+}
+
+
+def _golden(stem: str, lang: str) -> dict:
+    return YAML(typ="safe").load((GOLDEN / f"{stem}_{lang}.yaml").read_text(encoding="utf-8"))
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_golden(classic, lang):
-    expected = _golden(lang)
-    assert len(expected) >= 20
+@pytest.mark.parametrize("stem", GOLDEN_SETS)
+def test_golden(stem, lang):
+    cset = _built(GOLDEN_SETS[stem])
+    expected = _golden(stem, lang)
+    assert len(expected) >= (20 if stem == "rules_text" else 10)
     for key, fields in expected.items():
-        assert rt.card_text(classic.species[key], classic, lang) == fields, key
+        assert rt.card_text(cset.species[key], cset, lang) == fields, key
 
 
 @pytest.mark.parametrize("lang,expected", [
@@ -231,3 +301,75 @@ def test_cli_cards_lang_prints_text():
     assert "Punkte: 1 Punkt pro Hase" in r.output
     r = CliRunner().invoke(main, ["cards", "base"], catch_exceptions=False)
     assert "score: 1 per hare" in r.output
+
+
+# ---- (d) missing translations as lint findings (TEXT-MISSING-TRANSLATION) -------------------
+REPO = Path(__file__).resolve().parent.parent
+TEXT_CASE = CORPUS / "text_missing_classifier" / "edition"
+
+
+def test_shipped_editions_have_no_text_findings():
+    assert text_lint.lint(cs.roots_for(), cs.load_universe().editions) == []
+
+
+def test_edition_lacking_a_thai_classifier_gives_exactly_that_warning(monkeypatch):
+    monkeypatch.chdir(REPO)
+    diags = api.lint([str(TEXT_CASE.relative_to(REPO))])
+    assert [(d.code, str(d.severity), Path(d.span.file).name, d.span.line, d.span.col)
+            for d in diags] == [("TEXT-MISSING-TRANSLATION", "warning", "species.yaml", 18, 12)]
+    assert diags[0].message == ("missing th translation: no classifier for 'test_lichen' "
+                                "(needed by corpus_text_gap:test_fern.score)")
+    assert diags[0].hint == ('add msgctxt "lexicon.classifier" msgid "test_lichen" to '
+                             'printouts/catalogs/th/LC_MESSAGES/grove.po')
+
+
+def test_text_warning_fails_only_strict_lint(monkeypatch):
+    monkeypatch.chdir(REPO)
+    target = str(TEXT_CASE.relative_to(REPO))
+    plain = CliRunner().invoke(main, ["lint", target])
+    strict = CliRunner().invoke(main, ["lint", target, "--strict"])
+    assert plain.exit_code == 0 and strict.exit_code == 1
+    assert "Traceback" not in plain.output + strict.output
+    assert "TEXT-MISSING-TRANSLATION" in strict.output
+
+
+def test_missing_lexicon_entry_points_at_the_first_card_that_needs_it():
+    cset = _built(("dartmoor", ()))
+    try:
+        rt.load_catalog("de").lexicon.pop(("lexicon.article", "moor"))
+        found = text_lint.diagnostics(rt.translation_findings(cset, ["de"]))
+    finally:
+        rt.load_catalog.cache_clear()
+    assert len(found) == 1
+    d = found[0]
+    assert d.message.startswith("missing de translation: no article class (grammatical gender) "
+                                "for 'moor' (needed by dartmoor:")
+    assert Path(d.span.file).name != "edition.yaml"  # a card, not the symbol's declaration
+    assert 'msgctxt "lexicon.article" msgid "moor"' in d.hint and "catalogs/de/" in d.hint
+
+
+def test_missing_phrase_is_a_catalog_finding():
+    cset = _built(("dartmoor", ()))
+    try:
+        rt.load_catalog("it").phrases.pop("cond.host_is")
+        found = rt.translation_findings(cset, ["it"])
+    finally:
+        rt.load_catalog.cache_clear()
+    assert {str(f.gap) for f in found} == {"phrase 'cond.host_is' is missing",
+                                           "phrase cond.host_is"}
+    diags = text_lint.diagnostics(found)
+    assert all('msgctxt "cond.host_is"' in d.hint for d in diags)
+
+
+def test_a_node_without_a_phrase_is_a_finding_not_a_crash(monkeypatch):
+    @dataclasses.dataclass(frozen=True)
+    class Teleport:  # a DSL node the printouts have never heard of
+        pass
+
+    cset = _built(("dartmoor", ()))
+    tor = cset.species["dartmoor:tor"]
+    rule = ast.EffectRule((Teleport(),))
+    monkeypatch.setattr(rt, "_rules_of", lambda sp: {"effect": rule} if sp is tor else {})
+    found = rt.translation_findings(cset, ["en"])
+    assert [(str(f.gap), f.where) for f in found] == [
+        ("no phrase for DSL node Teleport", "dartmoor:tor.effect")]
