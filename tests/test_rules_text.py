@@ -165,6 +165,8 @@ EXTRA = [
     ("placement", "only joining bird; at most 1 per host; not on tree"),
     ("placement", "bottom holds up to 4 insect only"),
     ("placement", "lets any number of bat share any slot at host"),
+    ("placement", "lets any number of bat join any slot at host"),
+    ("placement", "lets up to 2 bat join top at host"),
     ("placement", "share slot with 2 bat"),
     ("modifier", "double points of plant below"),
 ]
