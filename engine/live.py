@@ -7,9 +7,10 @@ remembers per host which slots each card half fits there: a host's answers chang
 card joins that host.
 
 Which slots a half fits at a host depends on nothing but the host's cards (placement rules look
-no further), so hosts that hold the same cards share their answers; and where neither the half nor
+no further), so hosts that hold the same cards share their answers; where neither the half nor
 any card at the host has a placement rule, only the host's kind and how full its slots are count
-(every half without water fits the same empty slots of every plain tree).
+(every half without water fits the same empty slots of every plain tree); and where no rule reads
+beyond its own slot, each slot is asked on its own (`placement.fit_key`).
 
 A live view mirrors its player's forest while the forest's size (hosts, slotted cards) is the one
 it was last grown to; cards never leave a forest, so any other change (a state prepared by hand)
@@ -24,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from compiler.cardset import Species
-from compiler.model import HostKind
+from compiler.model import HostKind, SlotDef
 from compiler.view import ForestView, Host, HostSpec
 from engine import placement
 
@@ -84,15 +85,17 @@ def fullness(host: Host) -> tuple:
 @dataclass(eq=False)
 class HostFits:
     host: Host
-    exact: Answers  # half -> ids of the slots it fits; shared by hosts with the same content
-    plain: Answers | None  # the same for halves without rules, shared by hosts as full; None
-    # where a card at the host has a placement rule
+    plain: Answers | None  # half without rules -> ids of the slots it fits, shared by hosts as
+    # full; None where a card at the host has a placement rule
+    wide: bool  # a card at the host has a rule that reads beyond its own slot
+    exact: Answers | None = None  # half -> the same, shared by hosts with the same content;
+    # looked up when first needed
     where: Answers = field(default_factory=dict)  # fit key -> `<side> <host>.<slot>`, this host's
 
 
-def _note_trigger(live: Live, species: Species | None) -> None:
-    if live.triggers is False and species is not None and species.trigger is not None:
-        live.triggers = True
+def _note_trigger(live: Live, host: int, species: Species | None) -> None:
+    if live.triggers is not None and species is not None and species.trigger is not None:
+        live.triggers.add(host)
 
 
 @dataclass(eq=False)
@@ -103,7 +106,7 @@ class Live:
     # half -> per host, the `<side> <host>.<slot>` it fits; None where that host has changed
     # since (a placement marks only its own host, so the next question redoes only that one)
     where: dict[HalfKey, list[tuple[str, ...] | None]] = field(default_factory=dict)
-    triggers: bool | None = None  # whether a card in the forest has a permanent effect
+    triggers: set[int] | None = None  # hosts with a card that has a permanent effect
 
 
 class LiveForests:
@@ -111,10 +114,27 @@ class LiveForests:
         self.players = players
         self._live: list[Live | None] = [None] * len(players)
         self._answers: dict[tuple, Answers] = {}  # host content -> where halves fit there
+        self._slot_answers: dict[tuple, bool] = {}  # placement.fit_key -> fits
+        self._reaches: dict[str, bool] = {}  # species key -> placement.reaches_host
 
     def _fits_at(self, host: Host) -> HostFits:
-        plain = None if host.has_rules else self._answers.setdefault(fullness(host), {})
-        return HostFits(host, self._answers.setdefault(content(host), {}), plain)
+        if not host.has_rules:
+            return HostFits(host, self._answers.setdefault(fullness(host), {}), False)
+        wide = any(placement.reaches_host(c.species) for c in (host.card, *host.attached()))
+        return HostFits(host, None, wide)
+
+    def _reaches_host(self, sp: Species) -> bool:
+        hit = self._reaches.get(sp.key)
+        if hit is None:
+            hit = self._reaches[sp.key] = placement.reaches_host(sp)
+        return hit
+
+    def _slot_fits(self, host: Host, slot: SlotDef, sp: Species, sym: str | None) -> bool:
+        key = placement.fit_key(host, slot, sp, sym)
+        hit = self._slot_answers.get(key)
+        if hit is None:
+            hit = self._slot_answers[key] = placement.fits(host, slot, sp, sym)
+        return hit
 
     def clear(self) -> None:
         """Forget every view: the next question builds them from the game state."""
@@ -162,7 +182,7 @@ class LiveForests:
             live.hosts.append(self._fits_at(live.view.add_host(kind, species, symbol)))
             for parts in live.where.values():
                 parts.append(None)
-            _note_trigger(live, species)
+            _note_trigger(live, len(live.hosts) - 1, species)
 
     def card_added(self, i: int, host: int, slot: str, species: Species, symbol: str | None
                    ) -> None:
@@ -174,7 +194,7 @@ class LiveForests:
             live.hosts[host] = self._fits_at(live.view.hosts[host])
             for parts in live.where.values():
                 parts[host] = None
-            _note_trigger(live, species)
+            _note_trigger(live, host, species)
 
     # ---- questions the engine asks -----------------------------------------------------------
     def where(self, i: int, sp: Species, sym: str | None, side: str
@@ -193,17 +213,30 @@ class LiveForests:
             return parts  # type: ignore[return-value]
         plain = (None, side, sp.water, sp.kind == "dweller" and side in sp.sides)
         ruled = sp.placement is not None
+        wide = ruled and self._reaches_host(sp)
         for hi, here in enumerate(parts):
             if here is not None:
                 continue
             fits = live.hosts[hi]
-            fk, answers = ((key, fits.exact) if ruled or fits.plain is None
-                           else (plain, fits.plain))
+            host = fits.host
+            if not ruled and fits.plain is not None:
+                fk, answers = plain, fits.plain
+            elif not wide and not fits.wide:  # slot by slot
+                here = fits.where.get(key)
+                if here is None:
+                    here = fits.where[key] = tuple(
+                        f"{side} {hi}.{s.id}" for s in host.kind.slots
+                        if s.side == side and self._slot_fits(host, s, sp, sym))
+                parts[hi] = here
+                continue
+            else:
+                if fits.exact is None:
+                    fits.exact = self._answers.setdefault(content(host), {})
+                fk, answers = key, fits.exact
             here = fits.where.get(fk)
             if here is None:
                 slots = answers.get(fk)
                 if slots is None:
-                    host = fits.host
                     slots = answers[fk] = tuple(
                         s.id for s in host.kind.slots
                         if s.side == side and placement.fits(host, s, sp, sym))
@@ -211,12 +244,13 @@ class LiveForests:
             parts[hi] = here
         return parts  # type: ignore[return-value]
 
-    def has_triggers(self, i: int) -> bool:
-        """Whether some card in player i's forest has a permanent effect."""
+    def trigger_hosts(self, i: int) -> set[int]:
+        """The hosts of player i's forest with a card that has a permanent effect; the set is
+        kept current as cards are placed."""
         live = self._get(i)
         if live.triggers is None:
-            live.triggers = any(c.species is not None and c.species.trigger is not None
-                                for c in live.view.cards)
+            live.triggers = {c.host.index for c in live.view.cards
+                             if c.species is not None and c.species.trigger is not None}
         return live.triggers
 
     @contextmanager

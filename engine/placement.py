@@ -9,7 +9,7 @@ Everything it knows comes from the edition's host declarations and the cards' co
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from compiler.cardset import CardSet, Species
 from compiler.model import SlotDef
@@ -169,6 +169,36 @@ def fits(host: Host, slot: SlotDef, sp: Species, sym: str | None) -> bool:
     finally:
         cards.pop()
         host._attached = None
+
+
+# what a placement program reads besides its own slot's cards and its host card; any other
+# part (letting cards stack at the host, overriding a side, at most n per host, and whatever is
+# added later) may read the whole host
+_SLOT_LOCAL = frozenset({"share", "only_on", "not_on", "joining", "rule"})
+
+
+def reaches_host(sp: Species | None) -> bool:
+    """Whether the card's placement rule can bear on slots other than its own."""
+    p = sp.placement if sp is not None else None
+    return p is not None and any(getattr(p, f.name) not in (None, ())
+                                 for f in fields(p) if f.name not in _SLOT_LOCAL)
+
+
+def fit_key(host: Host, slot: SlotDef, sp: Species, sym: str | None) -> tuple:
+    """All that `fits(host, slot, sp, sym)` reads, where no card at the host (`reaches_host`)
+    and not the half itself reads beyond its slot: the host's kind, the slot, the cards in it,
+    the half, and the host's card if the half's rule names hosts. Equal keys, equal answers.
+
+    Where neither the half nor a card in the slot has a rule, only how full the slot is and
+    what `accepts` reads of the half count."""
+    p = sp.placement
+    cards = host.slots[slot.id]
+    if p is None and not any(c.species is not None and c.species.placement is not None
+                             for c in cards):
+        return (host.kind.id, slot.id, len(cards), sp.kind, slot.side in sp.sides, sp.water)
+    card = host.card
+    on = (card.key, card.symbol) if p is not None and (p.only_on or p.not_on) else None
+    return (host.kind.id, slot.id, on, tuple((c.key, c.symbol) for c in cards), sp.key, sym)
 
 
 def _where(player: PlayerForest, index: int, host: HostEntry, slot: str | None) -> str:
