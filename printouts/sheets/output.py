@@ -80,7 +80,7 @@ def write_sheets(cs: CardSet, langs: list[str], out: str | None, fmt: str = "pdf
     except FontProblem as exc:
         raise _fail("SHEET-SHAPING", str(exc)) from None
     try:
-        if out is not None and len(langs) > 1:
+        if out is not None and paths[0].parent == Path(out):  # `out` is the folder
             Path(out).mkdir(parents=True, exist_ok=True)
         for path, data in zip(paths, rendered, strict=True):
             _write(path, data)
