@@ -86,6 +86,17 @@ class Host:
     def full(self) -> bool:
         return all(self.slots[s.id] for s in self.kind.slots)
 
+    def grew(self, card: Placed) -> None:
+        """`settle` for one card just put last into its slot, redoing only what it changes."""
+        self._attached = None
+        if not self.is_full:
+            self.is_full = self.full
+        if card.species is not None and card.species.placement is not None:
+            self.has_rules = True
+        side = card.side
+        assert side is not None
+        self.sides[side] = list(self.on_side(side))
+
     def settle(self) -> None:
         """Recompute what a view precomputes per host, after the host's cards changed."""
         self._attached = None
@@ -221,7 +232,7 @@ class ForestView:
         host.slots[slot_id].append(card)
         self.cards.insert(pos, card)
         self._renumber(pos)
-        host.settle()
+        host.grew(card)
         self._tally(card, 1)
         self.memo.clear()
         return card

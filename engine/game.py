@@ -304,8 +304,7 @@ class Game:
                 out += [f"{card} {h.id}" for h in self._hosts_from.get(sp.kind, ())
                         if h.play != "with_tree"]
                 continue
-            out += [f"{card} {w}" for part in self._forests.where(i, sp, sym, side)
-                    for w in part]
+            out += [f"{card} {w}" for w in self._forests.where(i, sp, sym, side)]
         return out
 
     @contextmanager
@@ -455,22 +454,24 @@ class Game:
             opts += [text for need, text in plan.hosts if need <= spare]
             for need, sp, sym, side, prefix in plan.halves:
                 if need <= spare:
-                    opts += [prefix + w for part in where(i, sp, sym, side) for w in part]
+                    opts += [prefix + w for w in where(i, sp, sym, side)]
             opts += plan.face_down
         return list(dict.fromkeys(opts))
 
     def _plan(self, card: int) -> _Plan:
         """What a hand card can be played as, worked out once per card and game."""
         halves = self._halves[card]
-        hosts = tuple(
-            # a river beneath a tree is one more card from hand
-            (sp.cost + (h.play == "with_tree"), f"play {card} {h.id}")
-            for sp, side, _ in halves if side is None for h in self._hosts_from.get(sp.kind, ()))
-        sided = tuple(
-            # the cost is that of the first half on that side, as `_species_for` reads it
-            (next(s for s, sd, _ in halves if sd == side).cost, sp, sym, side, f"play {card} ")
-            for sp, side, sym in halves if side is not None)
-        plan = _Plan(hosts, sided, tuple(f"{h} {card}" for h in self._action_hosts))
+        hosts = []
+        sided = []
+        first: dict[str, int] = {}  # side -> cost of the first half on it, as `_species_for` reads
+        for sp, side, sym in halves:
+            if side is None:
+                # a river beneath a tree is one more card from hand
+                hosts += [(sp.cost + (h.play == "with_tree"), f"play {card} {h.id}")
+                          for h in self._hosts_from.get(sp.kind, ())]
+            else:
+                sided.append((first.setdefault(side, sp.cost), sp, sym, side, f"play {card} "))
+        plan = _Plan(tuple(hosts), tuple(sided), tuple([f"{h} {card}" for h in self._action_hosts]))
         self._plans[card] = plan
         return plan
 

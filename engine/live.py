@@ -19,9 +19,11 @@ shows as a different size and the view is built afresh.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Protocol
 
 from compiler.cardset import Species
@@ -90,7 +92,10 @@ class HostFits:
     wide: bool  # a card at the host has a rule that reads beyond its own slot
     exact: Answers | None = None  # half -> the same, shared by hosts with the same content;
     # looked up when first needed
-    where: Answers = field(default_factory=dict)  # fit key -> `<side> <host>.<slot>`, this host's
+    own: Answers = field(default_factory=dict)  # half -> the same, asked slot by slot here
+    # sides where a half without rules may meet one here (a card with a rule in a slot of that
+    # side, or a rule that reaches the whole host): elsewhere only what `accepts` reads counts
+    mixed: frozenset[str] = frozenset()
 
 
 def _note_trigger(live: Live, host: int, species: Species | None) -> None:
@@ -99,13 +104,24 @@ def _note_trigger(live: Live, host: int, species: Species | None) -> None:
 
 
 @dataclass(eq=False)
+class Where:
+    """Where one half fits in one forest: per host, then all together."""
+
+    seen: int  # how many of the forest's changes these answers include
+    parts: list[tuple[str, ...]]  # per host, the `<side> <host>.<slot>` it fits
+    all: tuple[str, ...]
+
+
+@dataclass(eq=False)
 class Live:
     view: ForestView
     size: tuple[int, int]
     hosts: list[HostFits]  # one per host of the view
-    # half -> per host, the `<side> <host>.<slot>` it fits; None where that host has changed
-    # since (a placement marks only its own host, so the next question redoes only that one)
-    where: dict[HalfKey, list[tuple[str, ...] | None]] = field(default_factory=dict)
+    # the host each placement went to, in order: an answer that has seen the first n changes
+    # redoes only the hosts of the others
+    changes: list[int] = field(default_factory=list)
+    where: dict[FitKey, Where] = field(default_factory=dict)
+    mixed: Counter[str] = field(default_factory=Counter)  # side -> hosts mixed on that side
     triggers: set[int] | None = None  # hosts with a card that has a permanent effect
 
 
@@ -116,12 +132,34 @@ class LiveForests:
         self._answers: dict[tuple, Answers] = {}  # host content -> where halves fit there
         self._slot_answers: dict[tuple, bool] = {}  # placement.fit_key -> fits
         self._reaches: dict[str, bool] = {}  # species key -> placement.reaches_host
+        self._by_symbol: dict[str | None, bool] = {}  # species key -> places_by_symbol
+        self._labels: dict[tuple, tuple[str, ...]] = {}  # (side, host, slot ids) -> labels
 
     def _fits_at(self, host: Host) -> HostFits:
         if not host.has_rules:
             return HostFits(host, self._answers.setdefault(fullness(host), {}), False)
         wide = any(placement.reaches_host(c.species) for c in (host.card, *host.attached()))
-        return HostFits(host, None, wide)
+        mixed = frozenset(s.side for s in host.kind.slots if wide or any(
+            c.species is not None and c.species.placement is not None for c in host.slots[s.id]))
+        return HostFits(host, None, wide, mixed=mixed)
+
+    def _live_for(self, p: _PlayerState) -> Live:
+        view = build_view(p)
+        live = Live(view, size(p), [self._fits_at(h) for h in view.hosts])
+        for fits in live.hosts:
+            live.mixed.update(fits.mixed)
+        return live
+
+    def _refit(self, live: Live, hi: int) -> None:
+        """Host hi of the live view changed: ask again where halves fit there."""
+        fits = self._fits_at(live.view.hosts[hi])
+        if hi < len(live.hosts):
+            live.mixed.subtract(live.hosts[hi].mixed)
+            live.hosts[hi] = fits
+        else:
+            live.hosts.append(fits)
+        live.mixed.update(fits.mixed)
+        live.changes.append(hi)
 
     def _reaches_host(self, sp: Species) -> bool:
         hit = self._reaches.get(sp.key)
@@ -129,8 +167,15 @@ class LiveForests:
             hit = self._reaches[sp.key] = placement.reaches_host(sp)
         return hit
 
+    def _places_by_symbol(self, sp: Species | None) -> bool:
+        key = sp.key if sp is not None else None
+        hit = self._by_symbol.get(key)
+        if hit is None:
+            hit = self._by_symbol[key] = placement.places_by_symbol(sp)
+        return hit
+
     def _slot_fits(self, host: Host, slot: SlotDef, sp: Species, sym: str | None) -> bool:
-        key = placement.fit_key(host, slot, sp, sym)
+        key = placement.fit_key(host, slot, sp, sym, self._places_by_symbol)
         hit = self._slot_answers.get(key)
         if hit is None:
             hit = self._slot_answers[key] = placement.fits(host, slot, sp, sym)
@@ -144,8 +189,7 @@ class LiveForests:
         p = self.players[i]
         live = self._live[i]
         if live is None or live.size != size(p):
-            view = build_view(p)
-            live = self._live[i] = Live(view, size(p), [self._fits_at(h) for h in view.hosts])
+            live = self._live[i] = self._live_for(p)
         v = live.view
         if v.cave != len(p.cave) or v.cave_card is not p.cave_card:
             v.cave = len(p.cave)
@@ -179,9 +223,8 @@ class LiveForests:
         hosts, pieces = size(self.players[i])
         live = self._grown(i, (hosts - 1, pieces))
         if live is not None:
-            live.hosts.append(self._fits_at(live.view.add_host(kind, species, symbol)))
-            for parts in live.where.values():
-                parts.append(None)
+            live.view.add_host(kind, species, symbol)
+            self._refit(live, len(live.hosts))
             _note_trigger(live, len(live.hosts) - 1, species)
 
     def card_added(self, i: int, host: int, slot: str, species: Species, symbol: str | None
@@ -191,58 +234,63 @@ class LiveForests:
         live = self._grown(i, (hosts, pieces - 1))
         if live is not None:
             live.view.add_card(host, slot, species, symbol)
-            live.hosts[host] = self._fits_at(live.view.hosts[host])
-            for parts in live.where.values():
-                parts[host] = None
+            self._refit(live, host)
             _note_trigger(live, host, species)
 
     # ---- questions the engine asks -----------------------------------------------------------
-    def where(self, i: int, sp: Species, sym: str | None, side: str
-              ) -> list[tuple[str, ...]]:
-        """Per host of player i's forest, each `<side> <host>.<slot>` where this half may go now.
-
-        The list is the engine's own: read it, do not keep or change it."""
+    def where(self, i: int, sp: Species, sym: str | None, side: str) -> tuple[str, ...]:
+        """Every `<side> <host>.<slot>` of player i's forest where this half may go now."""
         live = self._live[i]
         if live is None or live.size != size(self.players[i]):
             live = self._get(i)
-        key = (sp.key, sym, side)
-        parts = live.where.get(key)
-        if parts is None:
-            parts = live.where[key] = [None] * len(live.hosts)
-        elif None not in parts:
-            return parts  # type: ignore[return-value]
-        plain = (None, side, sp.water, sp.kind == "dweller" and side in sp.sides)
         ruled = sp.placement is not None
+        plain = (None, side, sp.water, sp.kind == "dweller" and side in sp.sides)
+        # where no rule can meet a half without rules on this side, all such halves alike share
+        key: FitKey = plain if not ruled and not live.mixed[side] else (sp.key, sym, side)
+        known = live.where.get(key)
+        now = len(live.changes)
+        if known is not None and known.seen == now:
+            return known.all
+        if known is None:
+            known = live.where[key] = Where(now, [], ())
+            todo: Iterable[int] = range(len(live.hosts))
+        else:
+            todo = live.changes[known.seen:]
+        parts = known.parts
         wide = ruled and self._reaches_host(sp)
-        for hi, here in enumerate(parts):
-            if here is not None:
-                continue
+        for hi in todo:
             fits = live.hosts[hi]
             host = fits.host
             if not ruled and fits.plain is not None:
-                fk, answers = plain, fits.plain
+                slots = fits.plain.get(plain)
+                if slots is None:
+                    slots = fits.plain[plain] = self._slots(host, side, sp, sym, placement.fits)
             elif not wide and not fits.wide:  # slot by slot
-                here = fits.where.get(key)
-                if here is None:
-                    here = fits.where[key] = tuple(
-                        f"{side} {hi}.{s.id}" for s in host.kind.slots
-                        if s.side == side and self._slot_fits(host, s, sp, sym))
-                parts[hi] = here
-                continue
+                slots = fits.own.get(key)
+                if slots is None:
+                    slots = fits.own[key] = self._slots(host, side, sp, sym, self._slot_fits)
             else:
                 if fits.exact is None:
                     fits.exact = self._answers.setdefault(content(host), {})
-                fk, answers = key, fits.exact
-            here = fits.where.get(fk)
-            if here is None:
-                slots = answers.get(fk)
+                slots = fits.exact.get(key)
                 if slots is None:
-                    slots = answers[fk] = tuple(
-                        s.id for s in host.kind.slots
-                        if s.side == side and placement.fits(host, s, sp, sym))
-                here = fits.where[fk] = tuple(f"{side} {hi}.{sid}" for sid in slots)
-            parts[hi] = here
-        return parts  # type: ignore[return-value]
+                    slots = fits.exact[key] = self._slots(host, side, sp, sym, placement.fits)
+            label = (side, hi, slots)
+            here = self._labels.get(label)
+            if here is None:
+                here = self._labels[label] = tuple(f"{side} {hi}.{sid}" for sid in slots)
+            if hi < len(parts):
+                parts[hi] = here
+            else:
+                parts.append(here)
+        known.seen = now
+        known.all = tuple(chain.from_iterable(parts))
+        return known.all
+
+    @staticmethod
+    def _slots(host: Host, side: str, sp: Species, sym: str | None,
+               check: Callable[[Host, SlotDef, Species, str | None], bool]) -> tuple[str, ...]:
+        return tuple(s.id for s in host.kind.slots if s.side == side and check(host, s, sp, sym))
 
     def trigger_hosts(self, i: int) -> set[int]:
         """The hosts of player i's forest with a card that has a permanent effect; the set is

@@ -9,6 +9,7 @@ Everything it knows comes from the edition's host declarations and the cards' co
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 
 from compiler.cardset import CardSet, Species
@@ -184,21 +185,34 @@ def reaches_host(sp: Species | None) -> bool:
                                  for f in fields(p) if f.name not in _SLOT_LOCAL)
 
 
-def fit_key(host: Host, slot: SlotDef, sp: Species, sym: str | None) -> tuple:
+def places_by_symbol(sp: Species | None) -> bool:
+    """Whether the card's placement rule looks at tree symbols (its own or another card's)."""
+    p = sp.placement if sp is not None else None
+    return p is not None and any(isinstance(n, (ast.FSymbol, ast.FOwnSymbol))
+                                 for n in ast.walk(p.rule))
+
+
+def fit_key(host: Host, slot: SlotDef, sp: Species, sym: str | None,
+            by_symbol: Callable[[Species | None], bool] = places_by_symbol) -> tuple:
     """All that `fits(host, slot, sp, sym)` reads, where no card at the host (`reaches_host`)
     and not the half itself reads beyond its slot: the host's kind, the slot, the cards in it,
     the half, and the host's card if the half's rule names hosts. Equal keys, equal answers.
 
     Where neither the half nor a card in the slot has a rule, only how full the slot is and
-    what `accepts` reads of the half count."""
+    what `accepts` reads of the half count; tree symbols count only where one of these rules
+    reads them (`by_symbol`, which a caller may remember per species)."""
     p = sp.placement
     cards = host.slots[slot.id]
     if p is None and not any(c.species is not None and c.species.placement is not None
                              for c in cards):
         return (host.kind.id, slot.id, len(cards), sp.kind, slot.side in sp.sides, sp.water)
+    symbols = by_symbol(sp) or any(by_symbol(c.species) for c in cards)
     card = host.card
-    on = (card.key, card.symbol) if p is not None and (p.only_on or p.not_on) else None
-    return (host.kind.id, slot.id, on, tuple((c.key, c.symbol) for c in cards), sp.key, sym)
+    on = ((card.key, card.symbol if symbols else None)
+          if p is not None and (p.only_on or p.not_on) else None)
+    return (host.kind.id, slot.id, on,
+            tuple((c.key, c.symbol if symbols else None) for c in cards),
+            sp.key, sym if symbols else None)
 
 
 def _where(player: PlayerForest, index: int, host: HostEntry, slot: str | None) -> str:
