@@ -5,9 +5,8 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from compiler.view import ForestView, HostSpec
 from engine.game import Decision, Game
-from engine.scoring import score_view
+from engine.scoring import score_rows
 
 
 class Player(Protocol):
@@ -63,12 +62,22 @@ class GreedyPlayer:
         i = decision.player
         base = self._total(game, i, None)
         best, best_gain = None, 0.5
+        # a play's worth depends only on which half goes where: copies share it
+        worth: dict[tuple, int] = {}
         for o in decision.options:
             parts = o.split()
             if parts[0] not in ("play", "free"):
                 continue
-            gain = self._total(game, i, parts[1:]) - base
-            sp = game._species_for(int(parts[1]), " ".join(parts[1:]))
+            choice = " ".join(parts[1:])
+            card = int(parts[1])
+            sp = game._species_for(card, choice)
+            side = parts[2] if len(parts) == 4 else None
+            sym = next(s for k, sd, s in game.halves(card) if sd == side)
+            key = (sp.key, sym, *parts[2:])
+            total = worth.get(key)
+            if total is None:
+                total = worth[key] = self._total(game, i, choice)
+            gain = total - base
             if parts[0] == "play":
                 gain -= 0.75 * sp.cost
             if gain > best_gain:
@@ -83,25 +92,11 @@ class GreedyPlayer:
             return "skip"
         return saplings[0] if saplings else decision.options[0]
 
-    def _total(self, game: Game, i: int, choice: list[str] | None) -> float:
-        p = game.players[i]
-        specs = [HostSpec(h.kind, h.species, h.symbol,
-                          {sid: [(pc.species, pc.symbol) for pc in pcs]
-                           for sid, pcs in h.slots.items()}) for h in p.forest]
-        if choice is not None:
-            card = int(choice[0])
-            if len(choice) == 2:
-                sp, _, sym = next(x for x in game.halves(card) if x[1] is None)
-                kind = game.cardset.hosts[choice[1]]
-                specs.append(HostSpec(kind, sp, sym, {s.id: [] for s in kind.slots}))
-            else:
-                side, where = choice[1], choice[2]
-                hi, slot = where.split(".", 1)
-                sp, _, sym = next(x for x in game.halves(card) if x[1] == side)
-                specs[int(hi)].slots[slot].append((sp, sym))
-        view = ForestView.build(specs, len(p.cave), p.name, p.cave_card)
-        view.others = [game.view(j) for j in range(len(game.players)) if j != i]
-        return score_view(view, game.cardset).total
+    def _total(self, game: Game, i: int, choice: str | None) -> int:
+        """Player i's score against the other forests if `choice` were played now: the play is
+        made in the game's own view for a moment (`Game.trial`), not in a copy of the forest."""
+        with game.trial(i, choice) as view:
+            return sum(score_rows(view, game.cardset).values())
 
 
 KINDS = {"random": RandomPlayer, "greedy": GreedyPlayer}
