@@ -89,7 +89,7 @@ class Host:
     def grew(self, card: Placed) -> None:
         """`settle` for one card just put last into its slot, redoing only what it changes."""
         self._attached = None
-        if not self.is_full:
+        if not self.is_full and len(self.slots[card.slot]) == 1:  # a slot was filled
             self.is_full = self.full
         if card.species is not None and card.species.placement is not None:
             self.has_rules = True

@@ -21,7 +21,7 @@ from compiler.codegen import AmountFn, Pred
 from compiler.model import HostKind
 from compiler.view import ForestView, Placed
 from engine.events import Event
-from engine.live import LiveForests, build_view
+from engine.live import Half, LiveForests, build_view
 
 
 class GameOver(Exception):
@@ -77,7 +77,7 @@ class _Plan:
     """A card's turn plays, with the hand cards each needs beside it (see `_turn_options`)."""
 
     hosts: tuple[tuple[int, str], ...]  # (cards needed to pay, `play <card> <host kind>`)
-    halves: tuple[tuple[int, Species, str | None, str, str], ...]  # (needed, half, `play <card> `)
+    halves: tuple[tuple[int, Half, str], ...]  # (cards needed, the half, `play <card> `)
     face_down: tuple[str, ...]  # `<host kind> <card>`
 
 
@@ -304,7 +304,8 @@ class Game:
                 out += [f"{card} {h.id}" for h in self._hosts_from.get(sp.kind, ())
                         if h.play != "with_tree"]
                 continue
-            out += [f"{card} {w}" for w in self._forests.where(i, sp, sym, side)]
+            out += [f"{card} {w}"
+                    for w in self._forests.where(i, self._forests.half(sp, sym, side))]
         return out
 
     @contextmanager
@@ -451,10 +452,12 @@ class Game:
         where = self._forests.where
         for c in dict.fromkeys(p.hand):
             plan = self._plans[c] or self._plan(c)
-            opts += [text for need, text in plan.hosts if need <= spare]
-            for need, sp, sym, side, prefix in plan.halves:
+            for need, text in plan.hosts:
                 if need <= spare:
-                    opts += [prefix + w for w in where(i, sp, sym, side)]
+                    opts.append(text)
+            for need, half, prefix in plan.halves:
+                if need <= spare:
+                    opts += [prefix + w for w in where(i, half)]
             opts += plan.face_down
         return list(dict.fromkeys(opts))
 
@@ -470,7 +473,8 @@ class Game:
                 hosts += [(sp.cost + (h.play == "with_tree"), f"play {card} {h.id}")
                           for h in self._hosts_from.get(sp.kind, ())]
             else:
-                sided.append((first.setdefault(side, sp.cost), sp, sym, side, f"play {card} "))
+                sided.append((first.setdefault(side, sp.cost), self._forests.half(sp, sym, side),
+                              f"play {card} "))
         plan = _Plan(tuple(hosts), tuple(sided), tuple([f"{h} {card}" for h in self._action_hosts]))
         self._plans[card] = plan
         return plan

@@ -19,7 +19,6 @@ shows as a different size and the view is built afresh.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -60,10 +59,6 @@ def build_view(p: _PlayerState) -> ForestView:
     return ForestView.build(specs, len(p.cave), p.name, p.cave_card)
 
 
-def size(p: _PlayerState) -> tuple[int, int]:
-    return len(p.forest), p.pieces
-
-
 # (species key, tree symbol, side): one card half, as far as where it fits goes
 HalfKey = tuple[str, str | None, str]
 # what decides where a half fits at a host: the half itself, or only its side and whether it needs
@@ -81,21 +76,36 @@ def content(host: Host) -> tuple:
 
 def fullness(host: Host) -> tuple:
     """All that decides where a half without rules fits at a host without rules."""
-    return (host.kind.id, tuple(len(cards) for cards in host.slots.values()))
+    return (host.kind.id, tuple(map(len, host.slots.values())))
 
 
-@dataclass(eq=False)
 class HostFits:
-    host: Host
-    plain: Answers | None  # half without rules -> ids of the slots it fits, shared by hosts as
-    # full; None where a card at the host has a placement rule
-    wide: bool  # a card at the host has a rule that reads beyond its own slot
-    exact: Answers | None = None  # half -> the same, shared by hosts with the same content;
-    # looked up when first needed
-    own: Answers = field(default_factory=dict)  # half -> the same, asked slot by slot here
-    # sides where a half without rules may meet one here (a card with a rule in a slot of that
-    # side, or a rule that reaches the whole host): elsewhere only what `accepts` reads counts
-    mixed: frozenset[str] = frozenset()
+    """Where halves fit at one host of a live view, as far as asked (a new one per change)."""
+
+    __slots__ = ("host", "plain", "wide", "mixed", "exact", "own")
+
+    def __init__(self, host: Host, plain: Answers | None, wide: bool = False,
+                 mixed: frozenset[str] = frozenset()):
+        self.host = host
+        # half without rules -> ids of the slots it fits, shared by hosts as full; None where
+        # a card at the host has a placement rule
+        self.plain = plain
+        self.wide = wide  # a card at the host has a rule that reads beyond its own slot
+        # sides where a half without rules may meet one here (a card with a rule in a slot of
+        # that side, or a rule that reaches the whole host): elsewhere only `accepts` counts
+        self.mixed = mixed
+        # half -> the same, shared by hosts with the same content; looked up when first needed
+        self.exact: Answers | None = None
+        self.own: Answers = {}  # half -> the same, asked slot by slot here
+
+
+def _fits_locally(host: Host, slot: SlotDef, sp: Species, sym: str | None) -> bool:
+    return placement.fits(host, slot, sp, sym, True)
+
+
+def _count(counts: dict[str, int], sides: frozenset[str], k: int) -> None:
+    for side in sides:
+        counts[side] = counts.get(side, 0) + k
 
 
 def _note_trigger(live: Live, host: int, species: Species | None) -> None:
@@ -103,25 +113,43 @@ def _note_trigger(live: Live, host: int, species: Species | None) -> None:
         live.triggers.add(host)
 
 
-@dataclass(eq=False)
+class Half:
+    """One card half as the engine asks where it fits, with what decides that worked out once."""
+
+    __slots__ = ("sp", "sym", "side", "exact", "plain", "ruled", "wide")
+
+    def __init__(self, sp: Species, sym: str | None, side: str, ruled: bool, wide: bool):
+        self.sp = sp
+        self.sym = sym
+        self.side = side
+        self.exact: HalfKey = (sp.key, sym, side)
+        # what `accepts` reads: all a half that places plainly needs where it meets no rule
+        self.plain: FitKey = (None, side, sp.water, sp.kind == "dweller" and side in sp.sides)
+        self.ruled = ruled  # the half's own rule bears on where it goes
+        self.wide = wide  # ... and may read beyond its own slot
+
+
 class Where:
     """Where one half fits in one forest: per host, then all together."""
 
-    seen: int  # how many of the forest's changes these answers include
-    parts: list[tuple[str, ...]]  # per host, the `<side> <host>.<slot>` it fits
-    all: tuple[str, ...]
+    __slots__ = ("seen", "parts", "all")
+
+    def __init__(self, seen: int):
+        self.seen = seen  # how many of the forest's changes these answers include
+        self.parts: list[tuple[str, ...]] = []  # per host, the `<side> <host>.<slot>` it fits
+        self.all: tuple[str, ...] = ()
 
 
 @dataclass(eq=False)
 class Live:
     view: ForestView
-    size: tuple[int, int]
+    pieces: int  # the forest's slotted cards it mirrors (its hosts: one per `hosts`)
     hosts: list[HostFits]  # one per host of the view
     # the host each placement went to, in order: an answer that has seen the first n changes
     # redoes only the hosts of the others
     changes: list[int] = field(default_factory=list)
     where: dict[FitKey, Where] = field(default_factory=dict)
-    mixed: Counter[str] = field(default_factory=Counter)  # side -> hosts mixed on that side
+    mixed: dict[str, int] = field(default_factory=dict)  # side -> hosts mixed on that side
     triggers: set[int] | None = None  # hosts with a card that has a permanent effect
 
 
@@ -133,11 +161,13 @@ class LiveForests:
         self._slot_answers: dict[tuple, bool] = {}  # placement.fit_key -> fits
         self._reaches: dict[str, bool] = {}  # species key -> placement.reaches_host
         self._by_symbol: dict[str | None, bool] = {}  # species key -> places_by_symbol
+        self._plain: dict[str, bool] = {}  # species key -> places_plainly
+        self._halves: dict[HalfKey, Half] = {}
         self._labels: dict[tuple, tuple[str, ...]] = {}  # (side, host, slot ids) -> labels
 
     def _fits_at(self, host: Host) -> HostFits:
         if not host.has_rules:
-            return HostFits(host, self._answers.setdefault(fullness(host), {}), False)
+            return HostFits(host, self._answers.setdefault(fullness(host), {}))
         wide = any(placement.reaches_host(c.species) for c in (host.card, *host.attached()))
         mixed = frozenset(s.side for s in host.kind.slots if wide or any(
             c.species is not None and c.species.placement is not None for c in host.slots[s.id]))
@@ -145,26 +175,34 @@ class LiveForests:
 
     def _live_for(self, p: _PlayerState) -> Live:
         view = build_view(p)
-        live = Live(view, size(p), [self._fits_at(h) for h in view.hosts])
+        live = Live(view, p.pieces, [self._fits_at(h) for h in view.hosts])
         for fits in live.hosts:
-            live.mixed.update(fits.mixed)
+            _count(live.mixed, fits.mixed, 1)
         return live
 
     def _refit(self, live: Live, hi: int) -> None:
         """Host hi of the live view changed: ask again where halves fit there."""
         fits = self._fits_at(live.view.hosts[hi])
         if hi < len(live.hosts):
-            live.mixed.subtract(live.hosts[hi].mixed)
+            _count(live.mixed, live.hosts[hi].mixed, -1)
             live.hosts[hi] = fits
         else:
             live.hosts.append(fits)
-        live.mixed.update(fits.mixed)
+        _count(live.mixed, fits.mixed, 1)
         live.changes.append(hi)
 
     def _reaches_host(self, sp: Species) -> bool:
         hit = self._reaches.get(sp.key)
         if hit is None:
             hit = self._reaches[sp.key] = placement.reaches_host(sp)
+        return hit
+
+    def _plainly(self, sp: Species) -> bool:
+        if sp.placement is None:
+            return True
+        hit = self._plain.get(sp.key)
+        if hit is None:
+            hit = self._plain[sp.key] = placement.places_plainly(sp)
         return hit
 
     def _places_by_symbol(self, sp: Species | None) -> bool:
@@ -178,7 +216,7 @@ class LiveForests:
         key = placement.fit_key(host, slot, sp, sym, self._places_by_symbol)
         hit = self._slot_answers.get(key)
         if hit is None:
-            hit = self._slot_answers[key] = placement.fits(host, slot, sp, sym)
+            hit = self._slot_answers[key] = placement.fits(host, slot, sp, sym, True)
         return hit
 
     def clear(self) -> None:
@@ -188,7 +226,7 @@ class LiveForests:
     def _get(self, i: int) -> Live:
         p = self.players[i]
         live = self._live[i]
-        if live is None or live.size != size(p):
+        if live is None or live.pieces != p.pieces or len(live.hosts) != len(p.forest):
             live = self._live[i] = self._live_for(p)
         v = live.view
         if v.cave != len(p.cave) or v.cave_card is not p.cave_card:
@@ -208,20 +246,21 @@ class LiveForests:
         return self.views()[i]
 
     # ---- the game placed a card: grow the view with it ----------------------------------------
-    def _grown(self, i: int, before: tuple[int, int]) -> Live | None:
-        """Player i's live view if it mirrored the forest just before this placement."""
+    def _grown(self, i: int, hosts: int, pieces: int) -> Live | None:
+        """Player i's live view if it mirrored the forest just before this placement (of so
+        many hosts and slotted cards), now counting the placement's card; else None."""
         live = self._live[i]
-        if live is None or live.size != before:
+        if live is None or live.pieces != pieces or len(live.hosts) != hosts:
             self._live[i] = None
             return None
-        live.size = size(self.players[i])
+        live.pieces = self.players[i].pieces
         return live
 
     def host_added(self, i: int, kind: HostKind, species: Species | None, symbol: str | None
                    ) -> None:
         """Call after a host joined player i's forest (the game state already holds it)."""
-        hosts, pieces = size(self.players[i])
-        live = self._grown(i, (hosts - 1, pieces))
+        p = self.players[i]
+        live = self._grown(i, len(p.forest) - 1, p.pieces)
         if live is not None:
             live.view.add_host(kind, species, symbol)
             self._refit(live, len(live.hosts))
@@ -230,41 +269,53 @@ class LiveForests:
     def card_added(self, i: int, host: int, slot: str, species: Species, symbol: str | None
                    ) -> None:
         """Call after a card joined a slot of player i's forest (the game state holds it)."""
-        hosts, pieces = size(self.players[i])
-        live = self._grown(i, (hosts, pieces - 1))
+        p = self.players[i]
+        live = self._grown(i, len(p.forest), p.pieces - 1)
         if live is not None:
             live.view.add_card(host, slot, species, symbol)
             self._refit(live, host)
             _note_trigger(live, host, species)
 
     # ---- questions the engine asks -----------------------------------------------------------
-    def where(self, i: int, sp: Species, sym: str | None, side: str) -> tuple[str, ...]:
+    def half(self, sp: Species, sym: str | None, side: str) -> Half:
+        """The half to ask `where` about (the same object for the same half, game long)."""
+        half = self._halves.get((sp.key, sym, side))
+        if half is None:
+            ruled = not self._plainly(sp)
+            half = self._halves[(sp.key, sym, side)] = Half(
+                sp, sym, side, ruled, ruled and self._reaches_host(sp))
+        return half
+
+    def where(self, i: int, half: Half) -> tuple[str, ...]:
         """Every `<side> <host>.<slot>` of player i's forest where this half may go now."""
         live = self._live[i]
-        if live is None or live.size != size(self.players[i]):
+        p = self.players[i]
+        if live is None or live.pieces != p.pieces or len(live.hosts) != len(p.forest):
             live = self._get(i)
-        ruled = sp.placement is not None
-        plain = (None, side, sp.water, sp.kind == "dweller" and side in sp.sides)
-        # where no rule can meet a half without rules on this side, all such halves alike share
-        key: FitKey = plain if not ruled and not live.mixed[side] else (sp.key, sym, side)
+        side = half.side
+        ruled = half.ruled
+        # where no rule can meet a half that places plainly, all such halves alike share
+        key = half.plain if not ruled and not live.mixed.get(side) else half.exact
         known = live.where.get(key)
         now = len(live.changes)
         if known is not None and known.seen == now:
             return known.all
         if known is None:
-            known = live.where[key] = Where(now, [], ())
+            known = live.where[key] = Where(now)
             todo: Iterable[int] = range(len(live.hosts))
         else:
             todo = live.changes[known.seen:]
         parts = known.parts
-        wide = ruled and self._reaches_host(sp)
+        wide = half.wide
+        plain = half.plain
+        sp, sym = half.sp, half.sym
         for hi in todo:
             fits = live.hosts[hi]
             host = fits.host
             if not ruled and fits.plain is not None:
                 slots = fits.plain.get(plain)
-                if slots is None:
-                    slots = fits.plain[plain] = self._slots(host, side, sp, sym, placement.fits)
+                if slots is None:  # no rule at the host, none of the half's reaches out
+                    slots = fits.plain[plain] = self._slots(host, side, sp, sym, _fits_locally)
             elif not wide and not fits.wide:  # slot by slot
                 slots = fits.own.get(key)
                 if slots is None:

@@ -55,8 +55,11 @@ def _side_override(host_card: Placed, side: str):
     return None
 
 
-def _stack_ok(cards: list[Placed], slot: SlotDef, host_card: Placed) -> bool:
-    """Whether the cards beyond the slot's capacity are allowed by a sharing rule."""
+def _stack_ok(cards: list[Placed], slot: SlotDef, host_card: Placed, local: bool = False
+              ) -> bool:
+    """Whether the cards beyond the slot's capacity are allowed by a sharing rule.
+
+    `local`: no card at the host has a rule that reaches beyond its slot (`reaches_host`)."""
     extra = cards[slot.capacity:]
     if not extra:
         return True
@@ -67,7 +70,7 @@ def _stack_ok(cards: list[Placed], slot: SlotDef, host_card: Placed) -> bool:
         if all(pred(x, first) for x in extra) and (limit is None or len(extra) <= limit):
             return True
     # b) a card at the host lets cards of a kind stack in this slot
-    for c in _host_cards(host_card):
+    for c in () if local else _host_cards(host_card):
         pc = c.species.placement if c.species else None
         for limit, pred, where in pc.lets if pc else ():
             if where not in (None, slot.id, slot.side):
@@ -93,8 +96,11 @@ def _text(sp: Species) -> str:
     return rt.text if rt is not None else "placement"
 
 
-def card_refusal(card: Placed, slot: SlotDef) -> Refusal | None:
-    """Why `card`, placed in `slot` of its host, is not allowed there (None if it is)."""
+def card_refusal(card: Placed, slot: SlotDef, *, local: bool = False) -> Refusal | None:
+    """Why `card`, placed in `slot` of its host, is not allowed there (None if it is).
+
+    `local`: no card at the host has a rule that reaches beyond its slot (`reaches_host`), so
+    no side of it is overridden."""
     sp = card.species
     assert sp is not None
     host_card = card.host.card
@@ -122,7 +128,7 @@ def card_refusal(card: Placed, slot: SlotDef) -> Refusal | None:
             if same > p.max_per_host:
                 return Refusal("FOREST-PLACEMENT",
                                f"at most {p.max_per_host} {sp.id} per host (its rule: {_text(sp)})")
-    override = _side_override(host_card, slot.side)
+    override = None if local else _side_override(host_card, slot.side)
     if override is not None:
         cap, pred, owner = override
         if not pred(card, owner):
@@ -132,10 +138,11 @@ def card_refusal(card: Placed, slot: SlotDef) -> Refusal | None:
     return None
 
 
-def slot_refusal(host_card: Placed, slot: SlotDef) -> Refusal | None:
-    """Whether the slot's current cards respect capacity and sharing."""
+def slot_refusal(host_card: Placed, slot: SlotDef, *, local: bool = False) -> Refusal | None:
+    """Whether the slot's current cards respect capacity and sharing (`local`: as for
+    `card_refusal`)."""
     cards = host_card.host.slots[slot.id]
-    override = _side_override(host_card, slot.side)
+    override = None if local else _side_override(host_card, slot.side)
     if override is not None:
         cap = override[0]
         on_side = list(host_card.host.on_side(slot.side))
@@ -143,7 +150,7 @@ def slot_refusal(host_card: Placed, slot: SlotDef) -> Refusal | None:
             return Refusal("FOREST-SLOT-FULL",
                            f"the {slot.side} side holds {len(on_side)} cards; at most {cap}")
         return None
-    if len(cards) > slot.capacity and not _stack_ok(cards, slot, host_card):
+    if len(cards) > slot.capacity and not _stack_ok(cards, slot, host_card, local):
         return Refusal("FOREST-SLOT-FULL",
                        f"slot {slot.id} holds {len(cards)} cards; it takes {slot.capacity} "
                        "and no rule lets these share it",
@@ -151,11 +158,12 @@ def slot_refusal(host_card: Placed, slot: SlotDef) -> Refusal | None:
     return None
 
 
-def fits(host: Host, slot: SlotDef, sp: Species, sym: str | None) -> bool:
+def fits(host: Host, slot: SlotDef, sp: Species, sym: str | None, local: bool = False) -> bool:
     """Whether a card half may go into `slot` of `host` now: the engine's question per legal play.
 
     The card is put into the slot for a moment and both refusals are asked, so the answer is the
-    one `check_forests` would give for the forest with the card in it."""
+    one `check_forests` would give for the forest with the card in it. `local`: the caller knows
+    that no card at the host, the half included, has a rule reaching beyond its own slot."""
     if accepts(slot, sp) is not None:
         return False
     cards = host.slots[slot.id]
@@ -166,7 +174,8 @@ def fits(host: Host, slot: SlotDef, sp: Species, sym: str | None) -> bool:
     cards.append(trial)
     host._attached = None
     try:
-        return card_refusal(trial, slot) is None and slot_refusal(host.card, slot) is None
+        return (card_refusal(trial, slot, local=local) is None
+                and slot_refusal(host.card, slot, local=local) is None)
     finally:
         cards.pop()
         host._attached = None
@@ -185,6 +194,17 @@ def reaches_host(sp: Species | None) -> bool:
                                  for f in fields(p) if f.name not in _SLOT_LOCAL)
 
 
+def places_plainly(sp: Species) -> bool:
+    """Whether nothing of the card's own placement rule bears on where the card itself may go.
+
+    Sharing only lets later cards join the card (a slot takes at least one card, so the first
+    card is never beyond its capacity): a card whose rule is only that goes where a card
+    without a rule would."""
+    p = sp.placement
+    return p is None or all(getattr(p, f.name) in (None, ()) for f in fields(p)
+                            if f.name not in ("share", "rule"))
+
+
 def places_by_symbol(sp: Species | None) -> bool:
     """Whether the card's placement rule looks at tree symbols (its own or another card's)."""
     p = sp.placement if sp is not None else None
@@ -198,13 +218,14 @@ def fit_key(host: Host, slot: SlotDef, sp: Species, sym: str | None,
     and not the half itself reads beyond its slot: the host's kind, the slot, the cards in it,
     the half, and the host's card if the half's rule names hosts. Equal keys, equal answers.
 
-    Where neither the half nor a card in the slot has a rule, only how full the slot is and
-    what `accepts` reads of the half count; tree symbols count only where one of these rules
-    reads them (`by_symbol`, which a caller may remember per species)."""
+    Where no card in the slot has a rule and the half places plainly (`places_plainly`), only
+    how full the slot is and what `accepts` reads of the half count; tree symbols count only
+    where one of these rules reads them (`by_symbol`, which a caller may remember per
+    species)."""
     p = sp.placement
     cards = host.slots[slot.id]
-    if p is None and not any(c.species is not None and c.species.placement is not None
-                             for c in cards):
+    if (p is None or places_plainly(sp)) and not any(
+            c.species is not None and c.species.placement is not None for c in cards):
         return (host.kind.id, slot.id, len(cards), sp.kind, slot.side in sp.sides, sp.water)
     symbols = by_symbol(sp) or any(by_symbol(c.species) for c in cards)
     card = host.card
