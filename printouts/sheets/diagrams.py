@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from printouts.sheets.content import Host
+from printouts.sheets.content import Host, Slot
 
 CARD = (40.0, 56.0)  # a host card standing (it has left/right slots)
 CARD_WIDE = (56.0, 40.0)  # a host card played sideways (slots only above and below)
@@ -85,14 +85,15 @@ def layout(host: Host, labels: Labels) -> Diagram:
     width = max(left_w + cw + right_w, top_w, bottom_w, CARD_WIDE[0] if under else 0.0)
     cx = left_w + cw / 2 + (width - (left_w + cw + right_w)) / 2  # the host card's centre
 
-    boxes: list[Box] = []
-    y = 0.0
-    if by_side["top"]:
-        x0 = cx - top_w / 2
-        for i, s in enumerate(by_side["top"]):
-            boxes.append(Box(x0 + i * (HALF[0] + GAP), y, *HALF, "slot", s.water,
+    def half_row(slots: list[Slot], row_w: float, y: float) -> float:
+        """A row of half-card slots above or below the host, centred; the y after it."""
+        for i, s in enumerate(slots):
+            boxes.append(Box(cx - row_w / 2 + i * (HALF[0] + GAP), y, *HALF, "slot", s.water,
                              lines=_slot_lines(s, labels)))
-        y += HALF[1] + GAP
+        return y + HALF[1] + GAP if slots else y
+
+    boxes: list[Box] = []
+    y = half_row(by_side["top"], top_w, 0.0)
     card_y = y
     boxes.append(Box(cx - cw / 2, card_y, cw, ch, "host", face_down=host.face_down,
                      lines=(labels.face_down,) if host.face_down else ()))
@@ -108,10 +109,5 @@ def layout(host: Host, labels: Labels) -> Diagram:
         boxes.append(Box(cx - uw / 2, y, uw, uh, "under", water=True, face_down=True,
                          lines=(labels.face_down,)))
         y += uh + GAP
-    if by_side["bottom"]:
-        x0 = cx - bottom_w / 2
-        for i, s in enumerate(by_side["bottom"]):
-            boxes.append(Box(x0 + i * (HALF[0] + GAP), y, *HALF, "slot", s.water,
-                             lines=_slot_lines(s, labels)))
-        y += HALF[1] + GAP
+    y = half_row(by_side["bottom"], bottom_w, y)
     return Diagram(host.id, width, y - GAP, tuple(boxes))
