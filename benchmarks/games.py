@@ -3,6 +3,10 @@
 The null game deals like a real one and then only draws cards until the third winter card:
 it measures what the machine does with Python list work, so `games/s ÷ null games/s` can be
 compared across machines.
+
+Games of one card set share one engine memo (`engine/memo.py`: each card's plays and where
+halves fit, worked out once), as a batch of simulated games would; random players are also
+timed with a memo of each game's own, as `grove play` plays a single game.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ import time
 
 from compiler.cardset import build
 from engine.game import Game
+from engine.memo import Memo
 from engine.players import make
 
 
@@ -34,8 +39,8 @@ def null_game(cardset, n: int, seed: int) -> int:
     return turn
 
 
-def real_game(cardset, kinds: list[str], seed: int) -> int:
-    game = Game(cardset, [f"P{i}" for i in range(len(kinds))], seed)
+def real_game(cardset, kinds: list[str], seed: int, memo: Memo | None = None) -> int:
+    game = Game(cardset, [f"P{i}" for i in range(len(kinds))], seed, memo=memo)
     players = [make(k, seed * 31 + i) for i, k in enumerate(kinds)]
     while game.decision is not None:
         d = game.decision
@@ -57,12 +62,17 @@ def rate(fn, seconds: float) -> float:
 
 def bench_games(opts) -> None:
     budget = max(1.0, opts.batch_ms / 10)
-    print("== complete games per second on one core (process time)")
+    print("== complete games per second on one core (process time; memo: shared by the games of "
+          "a card set, or each game's own)")
     for edition in ("base", "smoky_mountains"):
         cs = build(edition)
+        memo = Memo(cs)
         for n in (2, 4):
             null = rate(lambda s, cs=cs, n=n: null_game(cs, n, s), budget)
-            for kind in ("random", "greedy"):
-                r = rate(lambda s, cs=cs, n=n, kind=kind: real_game(cs, [kind] * n, s), budget)
-                print(f"   {edition:<16} {n} players {kind:<7} {r:8.2f} games/s   "
-                      f"null game {null:9.0f} games/s   ratio {r / null:.5f}")
+            for kind, shared in (("random", True), ("random", False), ("greedy", True)):
+                def one(s: int, cs=cs, n=n, kind=kind, m=memo if shared else None) -> int:
+                    return real_game(cs, [kind] * n, s, m)
+
+                r = rate(one, budget)
+                print(f"   {edition:<16} {n} players {kind:<7} memo {'shared' if shared else 'own':<6}"
+                      f" {r:8.2f} games/s   null game {null:9.0f} games/s   ratio {r / null:.5f}")

@@ -22,6 +22,7 @@ from compiler.model import HostKind
 from compiler.view import ForestView, Placed
 from engine.events import Event
 from engine.live import Half, LiveForests, build_view
+from engine.memo import Memo
 
 
 class GameOver(Exception):
@@ -79,6 +80,7 @@ class _Plan:
     hosts: tuple[tuple[int, str], ...]  # (cards needed to pay, `play <card> <host kind>`)
     halves: tuple[tuple[int, Half, str], ...]  # (cards needed, the half, `play <card> `)
     face_down: tuple[str, ...]  # `<host kind> <card>`
+    repeats: bool  # two halves are played alike (one side; two host halves): a play may repeat
 
 
 @dataclass
@@ -96,7 +98,7 @@ class Played:
 
 class Game:
     def __init__(self, cardset: CardSet, players: list[str], seed: int = 0,
-                 expansions: Iterable[str] | None = None):
+                 expansions: Iterable[str] | None = None, *, memo: Memo | None = None):
         setup = cardset.setup
         n = len(players)
         if n < 1:
@@ -139,18 +141,13 @@ class Game:
         self.history: list[str] = []
         self.events: list[Event] = []
         self._views: dict[int, tuple[tuple[int, int, int], ForestView]] = {}  # see view()
-        self._forests = LiveForests(self.players)  # the engine's own views: see engine/live.py
-        species = cardset.species
-        self._halves = [() if pc is None else tuple([(species[k], side, sym)
-                                                     for k, side, sym in pc.halves])
-                        for pc in self.cards]
-        self._plans: list[_Plan | None] = [None] * len(self.cards)  # see _plan()
-        self._hosts_from: dict[str, list[HostKind]] = {}  # species kind -> hosts it makes
-        for h in cardset.hosts.values():
-            if h.from_kind is not None:
-                self._hosts_from.setdefault(h.from_kind, []).append(h)
-        self._action_hosts = [h.id for h in cardset.hosts.values()
-                              if h.face_down and h.play == "action"]
+        # what holds in every game of this card set, worked out once (engine/memo.py)
+        self.memo = memo.check(cardset) if memo is not None else Memo(cardset)
+        self._forests = LiveForests(self.players, self.memo)  # the engine's own views
+        self._halves = self.memo.halves
+        self._plans: list[_Plan | None] = self.memo.plans  # see _plan()
+        self._hosts_from = self.memo.hosts_from
+        self._action_hosts = self.memo.action_hosts
         self._proc = self._play()
         self._decision: Decision | None = next(self._proc)
 
@@ -450,6 +447,7 @@ class Game:
             opts += [f"draw clearing {c}" for c in self.clearing]
         spare = len(p.hand) - 1  # hand cards left to pay with
         where = self._forests.where
+        repeats = False  # only a card with two halves played alike can offer a play twice
         for c in dict.fromkeys(p.hand):
             plan = self._plans[c] or self._plan(c)
             for need, text in plan.hosts:
@@ -459,7 +457,9 @@ class Game:
                 if need <= spare:
                     opts += [prefix + w for w in where(i, half)]
             opts += plan.face_down
-        return list(dict.fromkeys(opts))
+            if plan.repeats:
+                repeats = True
+        return list(dict.fromkeys(opts)) if repeats else opts
 
     def _plan(self, card: int) -> _Plan:
         """What a hand card can be played as, worked out once per card and game."""
@@ -475,7 +475,9 @@ class Game:
             else:
                 sided.append((first.setdefault(side, sp.cost), self._forests.half(sp, sym, side),
                               f"play {card} "))
-        plan = _Plan(tuple(hosts), tuple(sided), tuple([f"{h} {card}" for h in self._action_hosts]))
+        sides = [side for _, side, _ in halves]
+        plan = _Plan(tuple(hosts), tuple(sided), tuple([f"{h} {card}" for h in self._action_hosts]),
+                     len(set(sides)) < len(sides))
         self._plans[card] = plan
         return plan
 

@@ -29,6 +29,7 @@ from compiler.cardset import Species
 from compiler.model import HostKind, SlotDef
 from compiler.view import ForestView, Host, HostSpec
 from engine import placement
+from engine.memo import Memo
 
 
 class _Piece(Protocol):
@@ -82,7 +83,7 @@ def fullness(host: Host) -> tuple:
 class HostFits:
     """Where halves fit at one host of a live view, as far as asked (a new one per change)."""
 
-    __slots__ = ("host", "plain", "wide", "mixed", "exact", "own")
+    __slots__ = ("host", "plain", "wide", "mixed", "exact")
 
     def __init__(self, host: Host, plain: Answers | None, wide: bool = False,
                  mixed: frozenset[str] = frozenset()):
@@ -96,7 +97,6 @@ class HostFits:
         self.mixed = mixed
         # half -> the same, shared by hosts with the same content; looked up when first needed
         self.exact: Answers | None = None
-        self.own: Answers = {}  # half -> the same, asked slot by slot here
 
 
 def _fits_locally(host: Host, slot: SlotDef, sp: Species, sym: str | None) -> bool:
@@ -154,16 +154,17 @@ class Live:
 
 
 class LiveForests:
-    def __init__(self, players: Sequence[_PlayerState]):
+    def __init__(self, players: Sequence[_PlayerState], memo: Memo):
         self.players = players
         self._live: list[Live | None] = [None] * len(players)
-        self._answers: dict[tuple, Answers] = {}  # host content -> where halves fit there
-        self._slot_answers: dict[tuple, bool] = {}  # placement.fit_key -> fits
-        self._reaches: dict[str, bool] = {}  # species key -> placement.reaches_host
-        self._by_symbol: dict[str | None, bool] = {}  # species key -> places_by_symbol
-        self._plain: dict[str, bool] = {}  # species key -> places_plainly
-        self._halves: dict[HalfKey, Half] = {}
-        self._labels: dict[tuple, tuple[str, ...]] = {}  # (side, host, slot ids) -> labels
+        # what holds in every game of the card set (engine/memo.py)
+        self._answers: dict[tuple, Answers] = memo.answers  # host content -> where halves fit
+        self._slot_answers: dict[tuple, bool] = memo.slot_answers  # placement.fit_key -> fits
+        self._reaches: dict[str, bool] = memo.reaches  # species key -> reaches_host
+        self._by_symbol: dict[str | None, bool] = memo.by_symbol  # ... -> places_by_symbol
+        self._plain: dict[str, bool] = memo.plain  # species key -> places_plainly
+        self._halves: dict[tuple, Half] = memo.halves_by_key
+        self._labels: dict[tuple, tuple[str, ...]] = memo.labels  # (side, host, slots) -> labels
 
     def _fits_at(self, host: Host) -> HostFits:
         if not host.has_rules:
@@ -316,16 +317,13 @@ class LiveForests:
                 slots = fits.plain.get(plain)
                 if slots is None:  # no rule at the host, none of the half's reaches out
                     slots = fits.plain[plain] = self._slots(host, side, sp, sym, _fits_locally)
-            elif not wide and not fits.wide:  # slot by slot
-                slots = fits.own.get(key)
-                if slots is None:
-                    slots = fits.own[key] = self._slots(host, side, sp, sym, self._slot_fits)
             else:
                 if fits.exact is None:
                     fits.exact = self._answers.setdefault(content(host), {})
                 slots = fits.exact.get(key)
-                if slots is None:
-                    slots = fits.exact[key] = self._slots(host, side, sp, sym, placement.fits)
+                if slots is None:  # slot by slot where no rule reaches beyond its slot
+                    check = placement.fits if wide or fits.wide else self._slot_fits
+                    slots = fits.exact[key] = self._slots(host, side, sp, sym, check)
             label = (side, hi, slots)
             here = self._labels.get(label)
             if here is None:

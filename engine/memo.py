@@ -1,0 +1,51 @@
+"""What the engine works out from a card set alone, kept across the games played with it.
+
+Each card's halves, the plays a card can be offered as, and where a card half fits at a host
+holding given cards are the same in every game of one card set. A game works them out as it
+needs them and keeps them here. By default every game has a memo of its own; games of one card
+set may share one (`Game(..., memo=memo)`), which a batch of simulated games does so that each
+answer is worked out once for all of them. The memo changes no answer, only how often it is
+worked out, and it belongs to one card set: a game refuses a memo of another.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from compiler.cardset import CardSet, Species
+from compiler.model import HostKind
+
+# a card's halves: (species, side or None for a host card, tree symbol)
+Halves = tuple[tuple[Species, str | None, str | None], ...]
+
+
+class Memo:
+    def __init__(self, cardset: CardSet):
+        self.cardset = cardset
+        species = cardset.species
+        deck: list[Halves] = [tuple([(species[k], side, sym) for k, side, sym in pc.halves])
+                              for pc in cardset.deck]
+        self.halves: list[Halves] = deck + [()] * cardset.setup.winter_cards  # by card number
+        self.plans: list[Any] = [None] * len(self.halves)  # by card number: Game._plan
+        self.hosts_from: dict[str, list[HostKind]] = {}  # species kind -> hosts it makes
+        for h in cardset.hosts.values():
+            if h.from_kind is not None:
+                self.hosts_from.setdefault(h.from_kind, []).append(h)
+        # face-down hosts a turn may play any card as
+        self.action_hosts = [h.id for h in cardset.hosts.values()
+                             if h.face_down and h.play == "action"]
+        # where halves fit (see engine/live.py): answers by host content or fullness, by slot
+        self.answers: dict[tuple, dict] = {}
+        self.slot_answers: dict[tuple, bool] = {}
+        self.labels: dict[tuple, tuple[str, ...]] = {}  # (side, host, slot ids) -> labels
+        self.halves_by_key: dict[tuple, Any] = {}  # (species key, symbol, side) -> live.Half
+        # species key -> what placement says of its rule (reaches_host, places_by_symbol,
+        # places_plainly)
+        self.reaches: dict[str, bool] = {}
+        self.by_symbol: dict[str | None, bool] = {}
+        self.plain: dict[str, bool] = {}
+
+    def check(self, cardset: CardSet) -> Memo:
+        if cardset is not self.cardset:
+            raise ValueError("this memo belongs to another card set")
+        return self
