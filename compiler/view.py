@@ -97,6 +97,18 @@ class Host:
         assert side is not None
         self.sides[side] = list(self.on_side(side))
 
+    def shrank(self, card: Placed) -> None:
+        """`settle` for the last card of its slot just taken out again (see `grew`)."""
+        self._attached = None
+        if self.is_full and not self.slots[card.slot]:  # type: ignore[index]
+            self.is_full = False
+        if card.species is not None and card.species.placement is not None:
+            self.has_rules = any(c.species is not None and c.species.placement is not None
+                                 for c in (self.card, *self.attached()))
+        side = card.side
+        assert side is not None
+        self.sides[side] = list(self.on_side(side))
+
     def settle(self) -> None:
         """Recompute what a view precomputes per host, after the host's cards changed."""
         self._attached = None
@@ -249,7 +261,7 @@ class ForestView:
         del self.cards[pos]
         self._renumber(pos)
         card.index = -1
-        host.settle()
+        host.shrank(card)
         self._tally(card, -1)
         self.memo.clear()
 

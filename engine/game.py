@@ -12,8 +12,7 @@ operation, and the engine settles that operation's choices before the card's nex
 from __future__ import annotations
 
 import random
-from collections.abc import Generator, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Generator, Iterable
 from dataclasses import dataclass, field
 
 from compiler.cardset import CardSet, PhysicalCard, Species
@@ -21,7 +20,7 @@ from compiler.codegen import AmountFn, Pred
 from compiler.model import HostKind
 from compiler.view import ForestView, Placed
 from engine.events import Event
-from engine.live import Half, LiveForests, build_view
+from engine.live import Half, LiveForests, Trial, build_view
 from engine.memo import Memo
 
 
@@ -305,28 +304,22 @@ class Game:
                     for w in self._forests.where(i, self._forests.half(sp, sym, side))]
         return out
 
-    @contextmanager
-    def trial(self, i: int, choice: str | None) -> Iterator[ForestView]:
+    def trial(self, i: int, choice: str | None) -> Trial:
         """Player i's forest with a play (`<card> <host kind>` or `<card> <side> <host>.<slot>`,
         as in a play action) made for a moment, the other forests set: for a player weighing
-        its options. Taken back on leaving; `None` weighs the forest as it is. Read it only
-        inside the `with` block."""
+        its options, as `with game.trial(i, choice) as view:`. Taken back on leaving; `None`
+        weighs the forest as it is. Read the view only inside the `with` block."""
         if choice is None:
-            with self._forests.trial(i, None, None, None) as v:
-                yield v
-            return
+            return self._forests.trial(i, None, None, None)
         parts = choice.split()
         card = int(parts[0])
         if len(parts) == 2:
             kind = self.cardset.hosts[parts[1]]
             sp, _, sym = next(x for x in self._halves[card] if x[1] is None)
-            with self._forests.trial(i, sp, sym, kind) as v:
-                yield v
-            return
+            return self._forests.trial(i, sp, sym, kind)
         hi, slot = parts[2].split(".", 1)
         sp, _, sym = next(x for x in self._halves[card] if x[1] == parts[1])
-        with self._forests.trial(i, sp, sym, (int(hi), slot)) as v:
-            yield v
+        return self._forests.trial(i, sp, sym, (int(hi), slot))
 
     def _place(self, i: int, choice: str, hand_card: int, *, river: int | None = None,
                source: str = "hand") -> Played:

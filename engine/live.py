@@ -19,15 +19,14 @@ shows as a different size and the view is built afresh.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
 from typing import Protocol
 
 from compiler.cardset import Species
 from compiler.model import HostKind, SlotDef
-from compiler.view import ForestView, Host, HostSpec
+from compiler.view import ForestView, Host, HostSpec, Placed
 from engine import placement
 from engine.memo import Memo
 
@@ -350,24 +349,37 @@ class LiveForests:
                              if c.species is not None and c.species.trigger is not None}
         return live.triggers
 
-    @contextmanager
     def trial(self, i: int, sp: Species | None, sym: str | None,
-              at: HostKind | tuple[int, str] | None) -> Iterator[ForestView]:
+              at: HostKind | tuple[int, str] | None) -> Trial:
         """Player i's view with one more card for a moment (a new host of kind `at`, or a card
         at `(host, slot)`), the others set; taken back on leaving, whatever happened."""
-        view = self.views()[i]
-        if at is None:
-            yield view
-        elif isinstance(at, HostKind):
-            view.add_host(at, sp, sym)
-            try:
-                yield view
-            finally:
-                view.remove_host()
-        else:
-            assert sp is not None
-            card = view.add_card(at[0], at[1], sp, sym)
-            try:
-                yield view
-            finally:
-                view.remove_card(card)
+        return Trial(self.views()[i], sp, sym, at)
+
+
+class Trial:
+    """The context of `LiveForests.trial` (a class: a player may weigh a hundred plays a turn)."""
+
+    __slots__ = ("view", "sp", "sym", "at", "card")
+
+    def __init__(self, view: ForestView, sp: Species | None, sym: str | None,
+                 at: HostKind | tuple[int, str] | None):
+        self.view = view
+        self.sp = sp
+        self.sym = sym
+        self.at = at
+        self.card: Placed | None = None
+
+    def __enter__(self) -> ForestView:
+        at = self.at
+        if isinstance(at, tuple):
+            assert self.sp is not None
+            self.card = self.view.add_card(at[0], at[1], self.sp, self.sym)
+        elif at is not None:
+            self.view.add_host(at, self.sp, self.sym)
+        return self.view
+
+    def __exit__(self, *exc: object) -> None:
+        if self.card is not None:
+            self.view.remove_card(self.card)
+        elif self.at is not None:
+            self.view.remove_host()
