@@ -1,72 +1,199 @@
 """Whole games: invariants after every action, determinism, replay, and final scores.
 
-These play every shipped standalone edition to the end with random and greedy players. The
-count per edition is kept modest here so the suite stays fast; `GROVE_GAMES` raises it.
+These play every shipped edition (and combination) to the end with random and greedy players:
+`GROVE_GAMES` games each (300 by default), their seeds drawn from `GROVE_SEED` (0 by default;
+any other number, or `random`, plays other games, and a failure names the seed that replays
+it). Each edition's games run in `PARTS` tests, so that `pytest -n` can share them out. A few
+games are pinned exactly: their records must not change by a byte.
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import os
 import random
+from collections.abc import Iterable
+from itertools import chain
 
 import pytest
 
 from compiler import cardset as cs
+from compiler.view import ForestView, Host, HostSpec
 from engine import placement, runner
 from engine import record as rec
-from engine.game import Game, IllegalAction
+from engine.game import Game, HostState, IllegalAction
+from engine.memo import Memo
 from engine.players import GreedyPlayer, RandomPlayer
 from grove import api
 
-GAMES = int(os.environ.get("GROVE_GAMES", "12"))
+GAMES = int(os.environ.get("GROVE_GAMES", "300"))
+_SEED = os.environ.get("GROVE_SEED", "0")
+SEED = random.randrange(10**9) if _SEED == "random" else int(_SEED)
+PARTS = 3
 EDITIONS = [("base", []), ("base", ["alpine"]), ("base", ["alpine", "woodland_edge"]),
             ("smoky_mountains", [])]
 EDITIONS += [("dartmoor", [])] if "dartmoor" in cs.load_universe().editions else []
 
 
-def _check_invariants(game: Game, total: int) -> None:
-    zones = game.zones()
-    cards = [c for z in zones.values() for c in z]
-    assert len(cards) == total, "a card appeared or vanished"
-    assert len(set(cards)) == total, "a card is in two zones"
-    limit = game.cardset.setup.hand_limit
-    assert all(len(p.hand) <= limit for p in game.players)
-    assert len(game.winter) < game.cardset.setup.winter_cards or game.decision is None
+def _forest_cards(host: HostState) -> list[int]:
+    return [host.card, *host.beneath, *(pc.card for pcs in host.slots.values() for pc in pcs)]
 
 
-def _slots_legal(game: Game) -> None:
+class _Zones:
+    """Every card is in exactly one zone, and the cards never change, after every action.
+
+    The zones outside the forests are read whole each time; a forest's cards are kept as the
+    game's events say they enter (cards never leave a forest) and held to the forests
+    themselves wherever a card was played, and whole at the end."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.total = len(game.cards)
+        self.forests = [{c for h in p.forest for c in _forest_cards(h)} for p in game.players]
+        self.seen = len(game.events)
+        self.check()
+
+    def check(self) -> list[tuple[int, int]]:
+        """Check after an action; return the hosts (player, host) that cards went to."""
+        game = self.game
+        played: set[int] = set()
+        hosts = []
+        for e in game.events[self.seen:]:
+            if e.kind == "play":
+                self.forests[e.player].update(e.cards)
+                played.add(e.player)
+                hosts.append((e.player, _host_of(game.players[e.player], e)))
+        self.seen = len(game.events)
+        outside = [game.deck, game.clearing, game.removed, game.winter]
+        for p in game.players:
+            outside += (p.hand, p.cave)
+        count = sum(map(len, outside)) + sum(map(len, self.forests))
+        cards = set(chain.from_iterable(outside)).union(*self.forests)
+        assert count == self.total and len(cards) == self.total, (
+            "a card appeared, vanished, or is in two zones")
+        limit = game.cardset.setup.hand_limit
+        assert all(len(p.hand) <= limit for p in game.players), "a hand is over the limit"
+        assert (len(game.winter) < game.cardset.setup.winter_cards) == (
+            game.decision is not None), "the game goes on after the last winter card, or ends before"
+        for i in played:
+            self.forest_holds(i)
+        return hosts
+
+    def forest_holds(self, i: int) -> None:
+        p = self.game.players[i]
+        cards = [c for h in p.forest for c in _forest_cards(h)]
+        assert len(cards) == len(self.forests[i]) and set(cards) == self.forests[i], (
+            f"player {i}'s forest holds other cards than were played into it")
+
+
+def _host_of(p, e) -> int:
+    """The host of a play event: `<host>.<slot>`, or the new host of that card."""
+    if "." in e.target:
+        return int(e.target.split(".")[0])
+    return next(k for k, h in enumerate(p.forest) if h.card == e.cards[0])
+
+
+def _hosts_legal(hosts: Iterable[Host]) -> None:
+    for host in hosts:
+        for slot in host.kind.slots:
+            for card in host.slots[slot.id]:
+                why = placement.card_refusal(card, slot)
+                assert why is None, why
+            why = placement.slot_refusal(host.card, slot)
+            assert why is None, why
+
+
+def _slots_legal(game: Game, players: Iterable[int]) -> None:
+    """Every card of these players' forests is allowed where it lies (a view built afresh)."""
+    for i in players:
+        _hosts_legal(game.view(i).hosts)
+
+
+def _host_legal(game: Game, i: int, hi: int) -> None:
+    """The same for one host, in a view of that host alone (placement looks no further)."""
+    h = game.players[i].forest[hi]
+    spec = HostSpec(h.kind, h.species, h.symbol,
+                    {sid: [(pc.species, pc.symbol) for pc in pcs] for sid, pcs in h.slots.items()})
+    _hosts_legal(ForestView.build([spec]).hosts)
+
+
+def _players_for(k: int, n: int, seed: int) -> list:
+    """A third of the seats greedy, the rest random, changing seats from game to game."""
+    return [GreedyPlayer(seed + i) if (k + i) % 3 == 0 else RandomPlayer(seed + i)
+            for i in range(n)]
+
+
+def _play_checked(game: Game, players: list) -> None:
+    zones = _Zones(game)
+    while game.decision is not None:
+        d = game.decision
+        game.apply(players[d.player].choose(game, d))
+        for i, hi in zones.check():  # where cards went, at once; every forest at the end
+            _host_legal(game, i, hi)
     for i in range(len(game.players)):
-        view = game.view(i)
-        for host in view.hosts:
-            for slot in host.kind.slots:
-                for card in host.slots[slot.id]:
-                    why = placement.card_refusal(card, slot)
-                    assert why is None, why
-                assert placement.slot_refusal(host.card, slot) is None
+        zones.forest_holds(i)
+    _slots_legal(game, range(len(game.players)))
 
 
+def _scores_as_grove_score(game: Game, path) -> None:
+    """The final scores equal what `grove score` gives for the record's last line."""
+    scores = runner.final_scores(game)
+    path.write_text(json.dumps(runner.end_line(game, scores)["forest"]))
+    result = api.score_file(str(path))
+    assert [(p["total"], p["by_category"]) for p in result["players"]] == [
+        (s.total, s.by_category) for s in scores]
+
+
+@pytest.mark.parametrize("part", range(PARTS))
 @pytest.mark.parametrize(("edition", "exps"), EDITIONS)
-def test_games_keep_every_invariant(edition, exps):
+def test_games_keep_every_invariant(edition, exps, part, tmp_path):
     cset = cs.build(edition, exps)
-    for seed in range(GAMES):
-        n = 2 + seed % 4
-        game = Game(cset, [f"P{i}" for i in range(n)], seed)
-        total = len(game.cards)
-        players = [RandomPlayer(seed + i) if (seed + i) % 2 else GreedyPlayer(seed + i)
-                   for i in range(n)]
-        steps = 0
-        while game.decision is not None:
-            d = game.decision
-            game.apply(players[d.player].choose(game, d))
-            steps += 1
-            _check_invariants(game, total)
-            if steps % 25 == 0:
-                _slots_legal(game)
-        _slots_legal(game)
-        # the game ended, and only because the last winter card came up
-        assert len(game.winter) == cset.setup.winter_cards or not game.deck
+    memo = Memo(cset)  # the games of one card set share what the engine works out
+    for k in range(part, GAMES, PARTS):
+        seed = random.Random(f"{SEED} {edition} {exps} {k}").randrange(2**31)
+        n = 2 + k % 4
+        game = Game(cset, [f"P{i}" for i in range(n)], seed, memo=memo)
+        try:
+            _play_checked(game, _players_for(k, n, seed))
+            _scores_as_grove_score(game, tmp_path / "forest.json")
+        except AssertionError as exc:
+            raise AssertionError(f"{edition} {exps}, game {k}: seed {seed}, {n} players "
+                                 f"(GROVE_SEED={SEED}): {exc}") from exc
+
+
+# Exact games: the same seed and players must give the same record, byte for byte, whatever the
+# engine does to be fast. The digest is of the record without the grove version and the card
+# files' digest (the card names change with every translation; the games do not). A change to
+# the rules of a card in these games changes its digest too: then check the game and re-pin.
+PINNED = [
+    ("base", (), ("random", "random"), 1, "98507dd8b0f2110d"),
+    ("base", ("alpine",), ("greedy", "random", "greedy"), 2, "d55dc57b8e84138d"),
+    ("base", ("alpine", "woodland_edge"), ("random", "greedy", "random", "greedy"), 3,
+     "460185cd56ee7d22"),
+    ("dartmoor", (), ("greedy", "random", "random"), 4, "d241bb17f8378cdf"),
+    ("smoky_mountains", (), ("random", "greedy", "random", "greedy", "random"), 5,
+     "d34f2b52269b7e5f"),
+]
+
+
+def record_digest(text: str) -> str:
+    lines = text.splitlines()
+    header = json.loads(lines[0])
+    header.pop("grove")
+    header.pop("digest")
+    lines[0] = json.dumps(header, ensure_ascii=False, sort_keys=True)
+    return hashlib.sha256("\n".join(lines).encode()).hexdigest()[:16]
+
+
+@pytest.mark.parametrize(("edition", "exps", "kinds", "seed", "digest"), PINNED,
+                         ids=[f"{p[0]}{'+' if p[1] else ''}{'+'.join(p[1])}" for p in PINNED])
+def test_pinned_games_give_the_same_record(edition, exps, kinds, seed, digest):
+    out = io.StringIO()
+    runner.play(cs.build(edition, list(exps)), list(kinds), seed, record=out)
+    got = record_digest(out.getvalue())
+    assert got == digest, f"the game of {edition} {exps} seed {seed} changed: digest {got}"
 
 
 def test_same_seed_same_record():
