@@ -293,7 +293,7 @@ class ForestView:
                 self.symbol_count[c.symbol] = n
             else:
                 del self.symbol_count[c.symbol]
-        if c.species is not None and c.species.counts_as and c.slot is not None:
+        if c.species is not None and c.species.modifier is not None and c.slot is not None:
             hc = c.host.card
             for n_more, owners, host_pred in c.species.counts_as:
                 if not host_pred(hc, c):

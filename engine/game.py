@@ -437,7 +437,7 @@ class Game:
         if len(p.hand) < self.cardset.setup.hand_limit:
             if self.deck:
                 opts.append("draw deck")
-            opts += [f"draw clearing {c}" for c in self.clearing]
+            opts += map(self.memo.draw_texts.__getitem__, self.clearing)
         spare = len(p.hand) - 1  # hand cards left to pay with
         where = self._forests.where
         repeats = False  # only a card with two halves played alike can offer a play twice
@@ -485,7 +485,7 @@ class Game:
             self._take(i, choice)
             if len(p.hand) < self.cardset.setup.hand_limit and (self.deck or self.clearing):
                 second = ["draw deck"] if self.deck else []
-                second += [f"draw clearing {c}" for c in self.clearing]
+                second += map(self.memo.draw_texts.__getitem__, self.clearing)
                 choice = yield Decision(i, "draw", tuple(second), "draw a second card")
                 self._take(i, choice)
             return
@@ -528,7 +528,8 @@ class Game:
         p = self.players[i]
         paid: list[int] = []
         while len(paid) < cost:
-            opts = tuple(f"pay {c}" for c in p.hand if c not in exclude and c not in paid)
+            texts = self.memo.pay_texts
+            opts = tuple([texts[c] for c in p.hand if c not in exclude and c not in paid])
             choice = yield Decision(i, "pay", opts, f"pay {cost - len(paid)} more")
             paid.append(int(choice.split()[1]))
         for c in paid:
@@ -825,8 +826,13 @@ def _loose(sp: Species, sym: str | None) -> Placed:
 
 
 def _find(view: ForestView, old: Placed) -> Placed | None:
-    for c in view.cards:
-        if c.key == old.key and c.index == old.index:
+    """The card of `view` at the place `old` had in its view, if it is of the same species.
+
+    A view lists card i at index i, so that place is the only candidate."""
+    k = old.index
+    if 0 <= k < len(view.cards):
+        c = view.cards[k]
+        if c.key == old.key and c.index == k:
             return c
     return None
 

@@ -144,9 +144,11 @@ class Live:
     view: ForestView
     pieces: int  # the forest's slotted cards it mirrors (its hosts: one per `hosts`)
     hosts: list[HostFits]  # one per host of the view
-    # the host each placement went to, in order: an answer that has seen the first n changes
-    # redoes only the hosts of the others
-    changes: list[int] = field(default_factory=list)
+    # each placement in order: its host, and the side of its slot where only halves of that
+    # side may fit otherwise now (None: any side, as for a new host or a rule that reaches the
+    # whole host). An answer that has seen the first n changes redoes only the hosts of the
+    # others that bear on its side
+    changes: list[tuple[int, str | None]] = field(default_factory=list)
     where: dict[FitKey, Where] = field(default_factory=dict)
     mixed: dict[str, int] = field(default_factory=dict)  # side -> hosts mixed on that side
     triggers: set[int] | None = None  # hosts with a card that has a permanent effect
@@ -156,6 +158,7 @@ class LiveForests:
     def __init__(self, players: Sequence[_PlayerState], memo: Memo):
         self.players = players
         self._live: list[Live | None] = [None] * len(players)
+        self._views: list[ForestView] = []  # as views() last set their others
         # what holds in every game of the card set (engine/memo.py)
         self._answers: dict[tuple, Answers] = memo.answers  # host content -> where halves fit
         self._slot_answers: dict[tuple, bool] = memo.slot_answers  # placement.fit_key -> fits
@@ -180,8 +183,9 @@ class LiveForests:
             _count(live.mixed, fits.mixed, 1)
         return live
 
-    def _refit(self, live: Live, hi: int) -> None:
-        """Host hi of the live view changed: ask again where halves fit there."""
+    def _refit(self, live: Live, hi: int, side: str | None) -> None:
+        """Host hi of the live view changed (for halves of `side` only, unless None): ask
+        again where halves fit there."""
         fits = self._fits_at(live.view.hosts[hi])
         if hi < len(live.hosts):
             _count(live.mixed, live.hosts[hi].mixed, -1)
@@ -189,7 +193,7 @@ class LiveForests:
         else:
             live.hosts.append(fits)
         _count(live.mixed, fits.mixed, 1)
-        live.changes.append(hi)
+        live.changes.append((hi, None if fits.wide else side))
 
     def _reaches_host(self, sp: Species) -> bool:
         hit = self._reaches.get(sp.key)
@@ -238,8 +242,10 @@ class LiveForests:
     def views(self) -> list[ForestView]:
         """Every player's live view, each with the others set (for majorities)."""
         vs = [self._get(j).view for j in range(len(self.players))]
-        for v in vs:
-            v.others = [o for o in vs if o is not v]
+        if vs != self._views:  # a view was built afresh (views have no __eq__: identity)
+            for v in vs:
+                v.others = [o for o in vs if o is not v]
+            self._views = vs
         return vs
 
     def view(self, i: int) -> ForestView:
@@ -263,7 +269,7 @@ class LiveForests:
         live = self._grown(i, len(p.forest) - 1, p.pieces)
         if live is not None:
             live.view.add_host(kind, species, symbol)
-            self._refit(live, len(live.hosts))
+            self._refit(live, len(live.hosts), None)
             _note_trigger(live, len(live.hosts) - 1, species)
 
     def card_added(self, i: int, host: int, slot: str, species: Species, symbol: str | None
@@ -272,8 +278,9 @@ class LiveForests:
         p = self.players[i]
         live = self._grown(i, len(p.forest), p.pieces - 1)
         if live is not None:
-            live.view.add_card(host, slot, species, symbol)
-            self._refit(live, host)
+            card = live.view.add_card(host, slot, species, symbol)
+            # a card whose rule stays in its slot changes where halves of its side fit, only
+            self._refit(live, host, None if self._reaches_host(species) else card.side)
             _note_trigger(live, host, species)
 
     # ---- questions the engine asks -----------------------------------------------------------
@@ -304,7 +311,10 @@ class LiveForests:
             known = live.where[key] = Where(now)
             todo: Iterable[int] = range(len(live.hosts))
         else:
-            todo = live.changes[known.seen:]
+            todo = [hi for hi, on in live.changes[known.seen:] if on is None or on == side]
+            if not todo:
+                known.seen = now
+                return known.all
         parts = known.parts
         wide = half.wide
         plain = half.plain

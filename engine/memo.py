@@ -27,6 +27,9 @@ class Memo:
                               for pc in cardset.deck]
         self.halves: list[Halves] = deck + [()] * cardset.setup.winter_cards  # by card number
         self.plans: list[Any] = [None] * len(self.halves)  # by card number: Game._plan
+        # the actions that name one card, by card number (asked for on every turn)
+        self.draw_texts = [f"draw clearing {c}" for c in range(len(self.halves))]
+        self.pay_texts = [f"pay {c}" for c in range(len(self.halves))]
         self.hosts_from: dict[str, list[HostKind]] = {}  # species kind -> hosts it makes
         for h in cardset.hosts.values():
             if h.from_kind is not None:
