@@ -20,6 +20,13 @@ class Event:
     source: str = ""  # a zone: where the cards came from
     target: str = ""  # a zone, or `host.slot` / a host kind for a play
 
+    def __init__(self, turn: int, player: int, kind: str, cards: tuple[int, ...] = (),
+                 species: str = "", source: str = "", target: str = ""):
+        # what the generated (frozen) __init__ does at half the cost: a game notes hundreds
+        # of events. A new field goes here too.
+        self.__dict__.update(turn=turn, player=player, kind=kind, cards=cards, species=species,
+                             source=source, target=target)
+
 
 # The kinds, and what their fields mean:
 #   play      cards=(card, *cards beneath it)  species  target=`<host>.<slot>` or a host kind;
