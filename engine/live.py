@@ -2,19 +2,24 @@
 
 `Game.view(i)` hands out a view that never changes afterwards, for scoring and for tests. The
 engine reads the forests far more often (every legal play of every turn, every permanent effect,
-every step of an effect), so it keeps one view per player that grows with each placement, and
-remembers per host which slots each card half fits there: a host's answers change only when a
-card joins that host.
+every step of an effect, every play a greedy player weighs), so it keeps one view per player that
+grows with each placement (`compiler.view`'s `add_host`/`add_card`), and a trial play is placed
+in it for a moment and taken back.
 
-Which slots a half fits at a host depends on nothing but the host's cards (placement rules look
-no further), so hosts that hold the same cards share their answers; where neither the half nor
-any card at the host has a placement rule, only the host's kind and how full its slots are count
-(every half without water fits the same empty slots of every plain tree); and where no rule reads
-beyond its own slot, each slot is asked on its own (`placement.fit_key`).
+Where a card half fits:
+- depends on nothing but the cards at the host (placement rules look no further), so hosts that
+  hold the same cards share their answers; where neither the half nor a card at the host has a
+  placement rule, only the host's kind and how full its slots are count (every half without
+  water fits the same empty slots of every plain tree); where no rule reaches beyond its own
+  slot, each slot is asked on its own (`placement.fit_key`). These answers hold in every game of
+  the card set and are kept in its memo (`engine/memo.py`);
+- is kept per forest and half, host by host, with the list of placements since: an answer is
+  brought up to date by redoing only the hosts that changed, and of those only where the change
+  bears on the half's side.
 
 A live view mirrors its player's forest while the forest's size (hosts, slotted cards) is the one
 it was last grown to; cards never leave a forest, so any other change (a state prepared by hand)
-shows as a different size and the view is built afresh.
+shows as a different size and the view is built afresh. `Game.restart_turn` forgets them all.
 """
 
 from __future__ import annotations

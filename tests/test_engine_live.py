@@ -1,9 +1,10 @@
 """The engine's live views and cached placements against plain, uncached answers.
 
 The engine grows one view per player as cards are placed, remembers where each card half fits per
-host, and lets a player weigh a play by placing it for a moment (`engine/live.py`). Each of these
-must answer exactly as a view built afresh and a slot-by-slot trial would: checked here after
-every action of whole games, and at every turn for the legal plays.
+host (across the games of a card set, in its memo), and lets a player weigh a play by placing it
+for a moment (`engine/live.py`). Each of these must answer exactly as a view built afresh and a
+slot-by-slot trial would: checked here after every action of whole games, and at every turn for
+the legal plays.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ import pytest
 from compiler import cardset as cs
 from compiler.view import ForestView, HostSpec
 from engine import placement
-from engine.game import Game
+from engine.game import Game, HostState
 from engine.live import build_view
+from engine.memo import Memo
 from engine.players import GreedyPlayer, RandomPlayer
 from engine.scoring import score_rows, score_view
 
@@ -93,9 +95,10 @@ def _players(n: int, seed: int):
 @pytest.mark.parametrize(("edition", "exps"), EDITIONS)
 def test_live_views_and_turn_plays_equal_plain_answers(edition, exps):
     cset = cs.build(edition, exps)
-    for seed in range(3):
+    memo = Memo(cset)  # what one game works out must hold in the next
+    for seed in range(4):
         n = 2 + seed
-        game = Game(cset, [f"P{i}" for i in range(n)], seed)
+        game = Game(cset, [f"P{i}" for i in range(n)], seed, memo=memo)
         players = _players(n, seed)
         while game.decision is not None:
             d = game.decision
@@ -170,3 +173,25 @@ def test_views_grow_and_shrink_as_built():
             view.remove_card(last)
             view.add_card(last.host.index, last.slot, last.species, last.symbol)
             _same_view(view, build_view(p))
+
+
+def test_a_memo_belongs_to_its_card_set():
+    memo = Memo(cs.build("base"))
+    with pytest.raises(ValueError):
+        Game(cs.build("smoky_mountains"), ["A", "B"], 1, memo=memo)
+
+
+def test_a_forest_laid_out_by_hand_is_seen():
+    """Scenario tests lay out forests by hand, with or without restarting the turn."""
+    cset = cs.build("base")
+    game = Game(cset, ["A", "B"], 1)
+    fox = game.find_card("base:red_fox", "left")
+    assert not [x for x in game.placements(0, fox) if "left" in x]  # no tree yet
+    oak = game.find_card("base:oak")
+    game.move_card(oak, [])
+    kind = cset.hosts["tree"]
+    sp, _, sym = game.halves(oak)[0]
+    game.players[0].forest.append(HostState(kind, oak, sp, sym, -1, {s.id: [] for s in kind.slots}))
+    assert f"{fox} left 0.left" in game.placements(0, fox)
+    game.restart_turn(0)
+    assert f"{fox} left 0.left" in game.placements(0, fox)
