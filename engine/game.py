@@ -93,6 +93,7 @@ class Played:
     symbol: str | None
     payment: list[int]
     free: bool
+    bonus_allowed: bool = True  # a free play "using its effect" runs the effect only
 
 
 class Game:
@@ -573,7 +574,7 @@ class Game:
         if sp.effect is not None:
             self._note("effect", i, species=sp.key)
             yield from self._run(i, played, sp.effect.steps)
-        if sp.bonus is not None and self._bonus_earned(played):
+        if sp.bonus is not None and played.bonus_allowed and self._bonus_earned(played):
             self._note("bonus", i, species=sp.key)
             yield from self._run(i, played, sp.bonus.steps)
 
@@ -734,13 +735,17 @@ class Game:
                          for x in self.placements(i, c, pred, me))
             if not opts:
                 return
-            choice = yield Decision(i, "place", opts + ("skip",), "a card to play for free")
+            # "play a paw card free" must be obeyed when a card fits (rules: it is ignored only
+            # without such a card); "up to" and "any number" may stop
+            skip = () if amt.kind == "n" else ("skip",)
+            choice = yield Decision(i, "place", opts + skip, "a card to play for free")
             if choice == "skip":
                 return
             rest = choice.split(maxsplit=1)[1]
             card = int(rest.split()[0])
             played = self._place(i, rest, card, source="free")
             played.free = not with_effect
+            played.bonus_allowed = False
             yield from self._after_play(i, played)
             done += 1
 

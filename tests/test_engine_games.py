@@ -172,9 +172,9 @@ PINNED = [
     ("base", ("alpine",), ("greedy", "random", "greedy"), 2, "d55dc57b8e84138d"),
     ("base", ("alpine", "woodland_edge"), ("random", "greedy", "random", "greedy"), 3,
      "460185cd56ee7d22"),
-    ("dartmoor", (), ("greedy", "random", "random"), 4, "d241bb17f8378cdf"),
+    ("dartmoor", (), ("greedy", "random", "random"), 4, "9f85e4ac09cfd4d1"),
     ("smoky_mountains", (), ("random", "greedy", "random", "greedy", "random"), 5,
-     "d34f2b52269b7e5f"),
+     "8cdf52683151dfe8"),
 ]
 
 
