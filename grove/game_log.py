@@ -71,13 +71,12 @@ class GameLog:
         if kind == "play":
             return self._play(e)
         if kind == "move":
-            if (e.source, e.target) == ("deck", "hand"):
-                return f"draws {self._names(e.cards)}"
-            verb = {"hand": "takes", "cave": "puts", "clearing": "puts",
-                    "removed": "removes"}.get(e.target, "moves")
-            return (f"{verb} {self._names(e.cards)} from {_ZONES.get(e.source, e.source)} "
-                    f"{'into' if e.target in ('hand', 'cave') else 'to'} "
-                    f"{_ZONES.get(e.target, e.target)}").replace(" into the hand", "")
+            names, src = self._names(e.cards), _ZONES.get(e.source, e.source)
+            if e.target == "hand":
+                return f"draws {names}" if e.source == "deck" else f"takes {names} from {src}"
+            verb = "removes" if e.target == "removed" else "puts"
+            into = "into" if e.target == "cave" else "to"
+            return f"{verb} {names} from {src} {into} {_ZONES.get(e.target, e.target)}"
         if kind in ("effect", "bonus"):
             return f"{self._species(e.species)}: {kind}"
         if kind == "trigger":
