@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from compiler.cardset import CardSet, Species
-from compiler.model import SIDES
+from compiler.model import SIDES, Setup
 from dsl.diagnostics import Span
 from printouts import rules_text
 
@@ -104,13 +104,7 @@ class Sheet:
     lang: str
     edition: str
     expansions: tuple[str, ...]
-    hand_size: int
-    hand_limit: int
-    clearing_limit: int
-    winter_cards: int
-    caves: int
-    cave_points: int
-    cave_draft: bool
+    setup: Setup  # the edition's numbers, read by the templates as they are
     removal: tuple[Removal, ...]
     bonus_needs_payment: bool
     stuck_cards: int
@@ -233,9 +227,7 @@ def build_sheet(cs: CardSet, lang: str) -> Sheet:
         lang=lang,
         edition=_name(cs.root.names, lang, cs.root.id),
         expansions=tuple(_name(e.names, lang, e.id) for e in cs.editions[1:]),
-        hand_size=setup.hand_size, hand_limit=setup.hand_limit,
-        clearing_limit=setup.clearing_limit, winter_cards=setup.winter_cards,
-        caves=setup.caves, cave_points=setup.cave_points, cave_draft=setup.cave_draft,
+        setup=setup,
         removal=_removal(cs),
         bonus_needs_payment=bool(cs.flags.get("bonus_needs_payment", True)),
         stuck_cards=int(stuck.get("cards", 0)), stuck_to=stuck.get("to"),
