@@ -6,6 +6,7 @@ here knows a card or an edition by name.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -13,6 +14,13 @@ from typing import Any
 from dsl.diagnostics import Span
 
 Names = MappingProxyType  # language code -> text
+
+
+def no_words() -> MappingProxyType:
+    """An empty `{lang: text}` map: a noun that says nothing of its article, classifier or
+    plural in any language (the rules text then falls back, and the lint reports the gap)."""
+    return MappingProxyType({})
+
 
 SIDES = ("top", "bottom", "left", "right")
 
@@ -27,6 +35,9 @@ class Symbol:
     implies: tuple[str, ...]
     span: Span
     provisional: str | None = None
+    # the noun's grammar per language, beside its names so an edition carries its own words:
+    article: Any = field(default_factory=no_words)  # article class: de m/f/n, it m/f/m_v, en a/an
+    classifier: Any = field(default_factory=no_words)  # Thai classifier (ตัว, ต้น ...)
 
 
 @dataclass(frozen=True)
@@ -51,6 +62,9 @@ class HostKind:
     category: str
     slots: tuple[SlotDef, ...]
     span: Span
+    plural: Any = field(default_factory=no_words)  # {lang: plural}, as a type symbol's
+    article: Any = field(default_factory=no_words)  # as Symbol.article
+    classifier: Any = field(default_factory=no_words)  # as Symbol.classifier
 
     def slot(self, slot_id: str) -> SlotDef | None:
         for s in self.slots:
@@ -110,6 +124,9 @@ class SpeciesDef:
     provisional: str | None
     span: Span
     field_spans: Any = field(default_factory=dict)  # field name -> Span of its value
+    plural: Any = field(default_factory=no_words)  # {lang: plural of the species name}
+    article: Any = field(default_factory=no_words)  # as Symbol.article
+    classifier: Any = field(default_factory=no_words)  # as Symbol.classifier
 
 
 @dataclass(frozen=True)
@@ -138,10 +155,22 @@ class EditionDef:
     symbols: tuple[Symbol, ...]
     hosts: tuple[HostKind, ...]
     setup: Setup | None
-    scorepad: tuple[str, ...]
+    scorepad: tuple[str, ...]  # row ids, in the order of the paper scorepad
     flags: Any
     folder: str
     span: Span
     species: tuple[SpeciesDef, ...] = ()
     deck: tuple[DeckCard, ...] = ()
     provisional: tuple[tuple[Span, str], ...] = ()
+    scorepad_names: Any = field(default_factory=no_words)  # row id -> {lang: row name}
+
+
+def scorepad_names(editions: Iterable[EditionDef]) -> MappingProxyType:
+    """Row id -> {lang: name} of a card set's scorepad: the first edition that names a row wins,
+    as the card set's row order is the first edition's. The names live in the card data (not in
+    grove's code) so an edition's own rows, such as Dartmoor's moors, travel with its files."""
+    out: dict[str, Any] = {}
+    for e in editions:
+        for row, names in e.scorepad_names.items():
+            out.setdefault(row, names)
+    return MappingProxyType(out)
