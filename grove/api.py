@@ -121,7 +121,10 @@ def lint(paths: list[str], provisional: bool = False) -> list[Diagnostic]:
 
 
 def score_file(path: str, explain: bool = False) -> dict[str, Any]:
-    ff = forest_file.read(path)
+    """Score a forest file, or the final forests of a grove game record (the end line holds them
+    all), so a finished game is scored straight from its record; the forests must be legal."""
+    reader = forest_file.read_record if forest_file.is_record(path) else forest_file.read
+    ff = reader(path)
     problems = placement.check_forests(ff.cardset, list(ff.players))
     if problems:
         raise DiagnosticError(problems)

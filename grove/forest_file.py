@@ -2,18 +2,26 @@
 
 Reading a forest is where a player's typo meets the card data, so every unknown host, card, slot
 or symbol is reported at its own line and column with a suggestion, all in one pass.
+
+A grove game record (JSON Lines, see `engine.record`) is read as a forest file too: its end line
+holds every final forest in this format, so `grove score game.jsonl` needs no file in between,
+and every diagnostic still points at the record's own lines.
 """
 
 from __future__ import annotations
 
 import difflib
+import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+from ruamel.yaml.comments import CommentedMap
 
 from compiler import cardset as cs
 from compiler import schemas
 from compiler.cardset import CardSet, Species
-from compiler.yaml_source import Document, load
+from compiler.yaml_source import Document, load, loads
 from dsl.diagnostics import Diagnostic, DiagnosticError, Span, error
 from engine.forest import CardRef, HostEntry, PlayerForest
 
@@ -142,7 +150,11 @@ def _host(doc: Document, path: list, entry: dict, cardset: CardSet, diags: list[
 
 def read(path: str | Path, roots: cs.Roots | None = None) -> ForestFile:
     """Load and check a forest file; `DiagnosticError` lists every problem found."""
-    doc = load(path)
+    return _read_doc(load(path), roots)
+
+
+def _read_doc(doc: Document, roots: cs.Roots | None) -> ForestFile:
+    """Check a forest document wherever it came from (a forest file, or a record's lines)."""
     diags = schemas.validate(doc, "forest")
     if diags:
         raise DiagnosticError(diags)
@@ -184,4 +196,85 @@ def read(path: str | Path, roots: cs.Roots | None = None) -> ForestFile:
                                f"two players are called '{n}'"))
     if diags:
         raise DiagnosticError(diags)
-    return ForestFile(str(path), edition, exps, cardset, tuple(players))
+    return ForestFile(doc.path, edition, exps, cardset, tuple(players))
+
+
+def is_record(path: str | Path) -> bool:
+    """Whether the file is a grove game record: its first non-blank line is a JSON header.
+
+    Only the first line is read, so deciding costs nothing for a large record; a file that cannot
+    be read is no record, and the forest reader reports why it cannot be read."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            for line in fh:
+                if line.strip():
+                    obj = json.loads(line)
+                    return isinstance(obj, dict) and obj.get("type") == "header"
+    except (OSError, UnicodeDecodeError, ValueError):
+        return False
+    return False
+
+
+def read_record(path: str | Path, roots: cs.Roots | None = None) -> ForestFile:
+    """The final forests of a grove game record, checked like a forest file.
+
+    The forest document is built from the header's `edition` and `with` and the end line's
+    players (with each player's `ai` from the header), keeping the line and column of every value
+    in the record, so a problem is reported at the record line that holds it. A record without an
+    end line is a game that never finished: RECORD-UNFINISHED, not a guess at a forest."""
+    from engine import record as rec
+
+    p = str(path)
+    try:
+        r = rec.read(p)
+        lines = Path(p).read_text(encoding="utf-8").splitlines()
+    except (rec.RecordError, OSError, UnicodeDecodeError) as exc:
+        raise DiagnosticError([error("RECORD-BAD", None, str(exc),
+                                     "a record is what `grove play --record FILE` writes")]
+                              ) from None
+    numbered = [i for i, line in enumerate(lines) if line.strip()]
+    header_at = numbered[0]
+    if r.end is None:
+        last = numbered[-1]
+        raise DiagnosticError([error(
+            "RECORD-UNFINISHED", Span(p, last + 1, 1),
+            f"the record has no end line: the game stopped after {len(r.actions)} action(s), "
+            "so there are no final forests to score",
+            f"finish the game (play it again to its end with `grove play ... --record {p}`) or "
+            f"see where it stops with `grove replay {p}`")])
+    end_at = next(i for i in reversed(numbered) if json.loads(lines[i]).get("type") == "end")
+    header = _line_doc(p, lines, header_at).data
+    forest = _line_doc(p, lines, end_at).data.get("forest")
+    if not isinstance(forest, CommentedMap) or "players" not in forest:
+        raise DiagnosticError([error("RECORD-BAD", Span(p, end_at + 1, 1),
+                                     "the end line holds no final forests (no forest.players)")])
+    data = CommentedMap()
+    for key in ("edition", "with"):  # where the game says what it was played with
+        if key in header:
+            data[key] = header[key]
+            data.lc.add_kv_line_col(key, header.lc.data[key])
+    data["players"] = forest["players"]
+    data.lc.add_kv_line_col("players", forest.lc.data["players"])
+    _ai_from_header(data["players"], header.get("players"))
+    return _read_doc(Document(p, data, tuple(lines)), roots)
+
+
+def _line_doc(path: str, lines: list[str], index: int) -> Document:
+    """One record line as a document whose positions are those of the whole file.
+
+    The line is parsed behind as many empty lines as precede it, so line numbers need no fixing."""
+    return loads("\n" * index + lines[index], path)
+
+
+def _ai_from_header(players: Any, header_players: Any) -> None:
+    """Give each final forest the AI kind the header names for that player, so the scoreboard of
+    a record says who played how, as `grove play` does; the span is the header's."""
+    if not isinstance(players, list) or not isinstance(header_players, list):
+        return
+    kinds = {hp.get("name"): hp for hp in header_players
+             if isinstance(hp, CommentedMap) and isinstance(hp.get("ai"), str)}
+    for p in players:
+        hp = kinds.get(p.get("name")) if isinstance(p, CommentedMap) else None
+        if hp is not None and "ai" not in p:
+            p["ai"] = hp["ai"]
+            p.lc.add_kv_line_col("ai", hp.lc.data["ai"])
