@@ -44,7 +44,7 @@ def _us(seconds: float) -> str:
 
 # ---- compile cost ---------------------------------------------------------------------------
 def bench_compile(opts: Options) -> None:
-    from compiler import cardset
+    from compiler import cardset, universe
     from dsl import parser
 
     cards_dir = cardset.default_cards_dir()
@@ -52,7 +52,7 @@ def bench_compile(opts: Options) -> None:
     everything = cardset.roots_for()
 
     def clear(grammar: bool) -> None:
-        cardset._load_universe.cache_clear()
+        universe._universe.cache_clear()
         cardset._compiled.cache_clear()
         if grammar:
             parser._lark.cache_clear()

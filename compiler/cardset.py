@@ -8,19 +8,18 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from functools import cache, cached_property
+from dataclasses import dataclass, field, replace
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
-from compiler import codegen
-from compiler.checker import Checker
-from compiler.loader import load_edition
+from compiler import cache, codegen
+from compiler import search_path as search_path_mod
+from compiler import universe as universe_mod
 from compiler.model import SIDES, EditionDef, HostKind, Setup, SpeciesDef, Symbol
 from compiler.names import NameScope
 from dsl import ast
 from dsl.diagnostics import Diagnostic, DiagnosticError, Span, error, sort_key, warning
-from dsl.parser import parse_rule
 
 
 @dataclass(frozen=True)
@@ -46,6 +45,10 @@ class Species:
     provisional: str | None
     span: Span
     rule_texts: Any = field(default_factory=dict)  # field -> RuleText
+    # the name's grammar per language, as the species file gives it (see SpeciesDef)
+    plural: Any = field(default_factory=dict)  # {lang: plural}
+    article: Any = field(default_factory=dict)  # {lang: article class}
+    classifier: Any = field(default_factory=dict)  # {lang: classifier}
 
     @property
     def counts_as(self) -> tuple[tuple[int, tuple[str, ...], codegen.Pred], ...]:
@@ -115,76 +118,21 @@ class CardSet:
         return None
 
 
-# ---- the universe of editions on disk ------------------------------------------------------
-@dataclass(frozen=True)
-class Universe:
-    editions: Any  # id -> EditionDef
-    diagnostics: tuple[Diagnostic, ...]
+# ---- the search path and the editions on it (kept here under their old names) -------------
+Roots = search_path_mod.Roots
+Universe = universe_mod.Universe
+load_universe = universe_mod.load_universe
+edition_folders = search_path_mod.edition_folders
 
 
 def default_cards_dir() -> Path:
-    from cards import CARDS_DIR
-
-    return CARDS_DIR
-
-
-Roots = tuple[str, ...]
+    return search_path_mod.shipped_cards_dir()
 
 
 def roots_for(extra: Iterable[str | Path] = (), *, shipped: bool = True) -> Roots:
-    """Folders to look for editions in: the shipped `cards/`, then any given (later ones win)."""
-    out = [str(default_cards_dir().resolve())] if shipped else []
-    out += [str(Path(p).resolve()) for p in extra]
-    return tuple(dict.fromkeys(out))
-
-
-def load_universe(roots: Roots | None = None) -> Universe:
-    return _load_universe(roots or roots_for())
-
-
-def edition_folders(root: Path) -> list[Path]:
-    """The edition folders at `root`: itself if it holds an edition.yaml, else its children."""
-    if (root / "edition.yaml").is_file():
-        return [root]
-    return [f for f in sorted(root.iterdir()) if (f / "edition.yaml").is_file()]
-
-
-@cache
-def _load_universe(roots: Roots) -> Universe:
-    editions: dict[str, EditionDef] = {}
-    diags: list[Diagnostic] = []
-    for root in roots:
-        seen_here: set[str] = set()
-        for folder in edition_folders(Path(root)):
-            loaded = load_edition(folder)
-            diags.extend(loaded.diagnostics)
-            if loaded.edition is None:
-                continue
-            if loaded.edition.id in seen_here:
-                diags.append(error("EDITION-DUPLICATE", loaded.edition.span,
-                                   f"edition '{loaded.edition.id}' is declared twice"))
-            seen_here.add(loaded.edition.id)
-            editions[loaded.edition.id] = loaded.edition
-    return Universe(editions, tuple(diags))
-
-
-def lineage(edition: EditionDef, editions: dict[str, EditionDef]) -> list[EditionDef]:
-    """The edition and every edition it expands, root first."""
-    chain = [edition]
-    seen = {edition.id}
-    while chain[0].expansion_of:
-        parent = editions.get(chain[0].expansion_of)
-        if parent is None or parent.id in seen:
-            break
-        seen.add(parent.id)
-        chain.insert(0, parent)
-    return chain
-
-
-def family(root: EditionDef, editions: dict[str, EditionDef]) -> list[EditionDef]:
-    out = [root]
-    out += [editions[e] for e in root.combines_with if e in editions]
-    return out
+    """The search path with `extra` folders first (as `--cards` gives them), then `GROVE_CARDS`,
+    then the shipped `cards/`."""
+    return search_path_mod.search_path(extra, shipped=shipped)
 
 
 # ---- per-edition compilation ---------------------------------------------------------------
@@ -319,12 +267,32 @@ def _deck_variants(edition: EditionDef, scope: NameScope, diags: list[Diagnostic
     return variants, deck
 
 
-def compile_edition(edition: EditionDef, universe: Universe) -> CompiledEdition:
+@dataclass(frozen=True)
+class CheckedEdition:
+    """An edition parsed and checked, before code generation: plain data, so it can be kept in
+    the on-disk cache. `programs` holds each checked rule's AST by (species key, field)."""
+
+    edition: EditionDef
+    species: tuple[Species, ...]  # without programs
+    programs: tuple[tuple[str, str, ast.Rule], ...]
+    boosted: frozenset[str]
+    deck: tuple[PhysicalCard, ...]
+    diagnostics: tuple[Diagnostic, ...]
+
+
+def _scope(edition: EditionDef, universe: Universe) -> NameScope:
+    return NameScope(universe.lineage(edition), list(universe.editions.values()))
+
+
+def check_edition(edition: EditionDef, universe: Universe) -> CheckedEdition:
+    """Parse and check every rule of an edition in its own name scope."""
+    from compiler.checker import Checker
+    from dsl.parser import parse_rule
+
     editions = dict(universe.editions)
-    visible = lineage(edition, editions)
-    root = visible[0]
-    fam = family(root, editions)
-    scope = NameScope(visible, list(editions.values()))
+    visible = universe.lineage(edition)
+    fam = universe.family(visible[0])
+    scope = _scope(edition, universe)
     diags: list[Diagnostic] = []
     hosts = {h.id: h for e in visible for h in e.hosts}
 
@@ -357,10 +325,10 @@ def compile_edition(edition: EditionDef, universe: Universe) -> CompiledEdition:
                         sp = scope.species_named(name.text)
                         if sp is not None:
                             boosted.add(sp.key)
-    boosted_keys = frozenset(boosted)
 
     seen_ids: dict[str, SpeciesDef] = {}
     species: list[Species] = []
+    programs: list[tuple[str, str, ast.Rule]] = []
     for sd in edition.species:
         if sd.id in seen_ids:
             diags.append(error("SPECIES-DUPLICATE", sd.span,
@@ -368,17 +336,15 @@ def compile_edition(edition: EditionDef, universe: Universe) -> CompiledEdition:
             continue
         seen_ids[sd.id] = sd
         diags.extend(_check_definitions(sd, scope, hosts))
-        programs: dict[str, Any] = {}
         for rt in sd.rules:
             rule = parsed.get((sd.key, rt.field))
             if rule is None:
                 continue
             found = Checker(scope, sd, max_count).rule(rule, rt.field)
             diags.extend(found)
-            if any(d.is_error for d in found):
-                continue
-            programs[rt.field] = _COMPILERS[rt.field](rule, scope, sd.key, boosted_keys)
-        if "score" not in programs and not any(r.field == "score" for r in sd.rules):
+            if not any(d.is_error for d in found):
+                programs.append((sd.key, rt.field, rule))
+        if not any(r.field == "score" for r in sd.rules):
             diags.append(warning("SPECIES-NO-SCORE", sd.span,
                                  f"{sd.id}: no `score` rule; write `score: 0` if it scores nothing"))
         v = variants.get(sd.key, Counter())
@@ -393,12 +359,21 @@ def compile_edition(edition: EditionDef, universe: Universe) -> CompiledEdition:
             key=sd.key, id=sd.id, edition=sd.edition, names=sd.names, kind=sd.kind,
             types=sd.types, tags=_tags(sd, scope, edition, hosts), cost=sd.cost,
             copies=sd.copies, symbol=sd.symbol, water=sd.water, variants=v,
-            score=programs.get("score"), effect=programs.get("effect"),
-            bonus=programs.get("bonus"), trigger=programs.get("trigger"),
-            placement=programs.get("placement"), modifier=programs.get("modifier"),
+            score=None, effect=None, bonus=None, trigger=None, placement=None, modifier=None,
             provisional=sd.provisional, span=sd.span,
             rule_texts={rt.field: rt for rt in sd.rules},
+            plural=sd.plural, article=sd.article, classifier=sd.classifier,
         ))
+    diags.extend(_check_setup(edition, universe))
+    if edition.expansion_of is not None and edition.expansion_of not in editions:
+        diags.append(error("EDITION-UNKNOWN", edition.span,
+                           f"'{edition.id}' expands unknown edition '{edition.expansion_of}'"))
+    return CheckedEdition(edition, tuple(species), tuple(programs), frozenset(boosted),
+                          tuple(deck), tuple(diags))
+
+
+def _check_setup(edition: EditionDef, universe: Universe) -> list[Diagnostic]:
+    diags = []
     caves = sum(s.copies for s in edition.species if s.kind == "cave")
     if edition.setup is not None and edition.setup.cave_draft and caves != edition.setup.caves:
         diags.append(error("EDITION-CAVES", edition.setup.span,
@@ -407,22 +382,68 @@ def compile_edition(edition: EditionDef, universe: Universe) -> CompiledEdition:
     if edition.expansion_of is None and edition.setup is None:
         diags.append(error("EDITION-SETUP", edition.span,
                            f"standalone edition '{edition.id}' needs a `setup` section"))
-    if edition.expansion_of is not None and edition.expansion_of not in editions:
-        diags.append(error("EDITION-UNKNOWN", edition.span,
-                           f"'{edition.id}' expands unknown edition '{edition.expansion_of}'"))
-    return CompiledEdition(edition, tuple(species), tuple(deck), tuple(diags))
+    if edition.expansion_of is None:
+        root, siblings = edition.id, set(universe.expansions_of(edition.id))
+    else:
+        root = edition.expansion_of
+        siblings = set(universe.expansions_of(root))
+    for row in edition.removed:
+        if edition.expansion_of is not None and edition.id not in row.with_:
+            diags.append(error(
+                "EDITION-SETUP-ROW", row.span,
+                f"'{edition.id}' declares removal counts for a combination without itself",
+                f"an expansion lists the rows it takes part in: put `{edition.id}` in `with`"))
+        for x in sorted(row.with_ - siblings - {edition.id}):
+            diags.append(error(
+                "EDITION-SETUP-ROW", row.span,
+                f"'{x}' in `with` is no expansion of '{root}' on the search path",
+                f"expansions of '{root}': {', '.join(sorted(siblings)) or 'none'}"))
+        for other in universe.family(universe.editions[root]) if root in universe.editions else ():
+            if other.id >= edition.id:
+                continue
+            for o in other.removed:
+                if o.with_ == row.with_:
+                    diags.append(error(
+                        "EDITION-SETUP-DUPLICATE", row.span,
+                        f"the removal counts for {_combination(root, row.with_)} are "
+                        f"declared by '{other.id}' too", f"keep one: {o.span}"))
+    return diags
 
 
-@cache
-def _compiled(roots: Roots, edition_id: str) -> CompiledEdition:
-    universe = _load_universe(roots)
-    return compile_edition(universe.editions[edition_id], universe)
+def _combination(root: str, expansions: Iterable[str]) -> str:
+    exps = sorted(expansions)
+    return f"'{root}' with {', '.join(exps)}" if exps else f"'{root}' alone"
+
+
+def generate(checked: CheckedEdition, universe: Universe) -> CompiledEdition:
+    """Code generation: each checked rule's AST -> the callables the engine runs."""
+    scope = _scope(checked.edition, universe)
+    by_species: dict[str, dict[str, Any]] = {}
+    for key, fld, rule in checked.programs:
+        by_species.setdefault(key, {})[fld] = _COMPILERS[fld](rule, scope, key, checked.boosted)
+    species = tuple(replace(s, **by_species[s.key]) if s.key in by_species else s
+                    for s in checked.species)
+    return CompiledEdition(checked.edition, species, checked.deck, checked.diagnostics)
+
+
+def compile_edition(edition: EditionDef, universe: Universe) -> CompiledEdition:
+    return generate(check_edition(edition, universe), universe)
+
+
+def checked(universe: Universe, edition_id: str) -> CheckedEdition:
+    """An edition checked in its universe, from the on-disk cache when it holds it."""
+    return cache.cached("checked", cache.key("checked", universe.key, edition_id),
+                        lambda: check_edition(universe.editions[edition_id], universe))
+
+
+@lru_cache(maxsize=64)
+def _compiled(universe: Universe, edition_id: str) -> CompiledEdition:
+    return generate(checked(universe, edition_id), universe)
 
 
 def build(edition: str, expansions: Iterable[str] = (), roots: Roots | None = None) -> CardSet:
     """The compiled card set of an edition with expansions; `DiagnosticError` if it is broken."""
-    roots = roots or roots_for()
-    universe = _load_universe(roots)
+    universe = load_universe(roots)
     eds = universe.editions
     if edition not in eds:
         raise DiagnosticError([error("EDITION-UNKNOWN", None, f"unknown edition '{edition}'",
@@ -434,40 +455,60 @@ def build(edition: str, expansions: Iterable[str] = (), roots: Roots | None = No
             f"'{edition}' is an expansion of '{base.expansion_of}'",
             f"use --edition {base.expansion_of} --with {edition}")])
     exps = list(dict.fromkeys(expansions))
+    known = universe.expansions_of(edition)
     for x in exps:
-        if x not in base.combines_with:
+        if x not in known:
             raise DiagnosticError([error(
                 "EDITION-COMBINATION", None, f"'{x}' does not combine with '{edition}'",
-                f"'{edition}' combines with: {', '.join(base.combines_with) or 'nothing'}")])
-    order = [edition] + [e for e in base.combines_with if e in exps]
-    compiled = [_compiled(roots, e) for e in order]
+                f"'{edition}' combines with: {', '.join(known) or 'nothing'}")])
+    order = [edition] + [e for e in known if e in exps]
+    compiled = [_compiled(universe, e) for e in order]
     errors = [d for c in compiled for d in c.diagnostics if d.is_error]
     errors += [d for d in universe.diagnostics if d.is_error and d.span and any(
         d.span.file.startswith(eds[e].folder) for e in order)]
     if errors:
         raise DiagnosticError(sorted(errors, key=sort_key))
+    assert base.setup is not None
+    in_play = frozenset(order[1:])
+    rows = tuple(r for c in compiled for r in c.edition.removed)
+    if not any(r.with_ == in_play for r in rows):
+        raise DiagnosticError([_no_setup_row(base, order[1:], eds)])
     species = {s.key: s for c in compiled for s in c.species}
     hosts = {h.id: h for c in compiled for h in c.edition.hosts}
     symbols = tuple(s for c in compiled for s in c.edition.symbols)
     scorepad = tuple(dict.fromkeys(r for c in compiled for r in c.edition.scorepad))
-    assert base.setup is not None
     return CardSet(
         editions=tuple(c.edition for c in compiled), species=species, hosts=hosts,
-        symbols=symbols, setup=base.setup, scorepad=scorepad,
+        symbols=symbols, setup=replace(base.setup, removed=rows), scorepad=scorepad,
         deck=tuple(card for c in compiled for card in c.deck), flags=base.flags,
     )
+
+
+def _no_setup_row(base: EditionDef, exps: list[str], eds: Any) -> Diagnostic:
+    where = [str(Path(eds[x].folder) / "edition.yaml") for x in exps] or [
+        str(Path(base.folder) / "edition.yaml")]
+    row = "{with: [" + ", ".join(exps) + "], counts: {2: ..., 3: ..., 4: ..., 5: ...}}"
+    return error("EDITION-SETUP-MISSING", None,
+                 f"no edition says how many cards to remove for {_combination(base.id, exps)}",
+                 f"add `- {row}` under `setup: removed:` in {' or '.join(where)}")
 
 
 def lint(roots: Roots, only: Iterable[str] | None = None, folders: Iterable[str] = ()
          ) -> list[Diagnostic]:
     """Every finding for the editions in `only` (default: all) and in `folders` (which may hold
     an edition too broken to load), with the other roots as context."""
-    universe = _load_universe(roots)
+    universe = load_universe(roots)
     wanted = set(only) if only is not None else set(universe.editions)
     folders = [universe.editions[e].folder for e in wanted if e in universe.editions] + [
         str(Path(f).resolve()) for f in folders]
     out = [d for d in universe.diagnostics
            if only is None or d.span is None or any(d.span.file.startswith(f) for f in folders)]
     for eid in sorted(wanted & set(universe.editions)):
-        out.extend(_compiled(roots, eid).diagnostics)
+        out.extend(checked(universe, eid).diagnostics)
+    for hidden, winner in universe.shadowed:
+        if winner.id in wanted:
+            out.append(warning("EDITION-SHADOWS", winner.span,
+                               f"edition '{winner.id}' here hides the one in {hidden.folder}",
+                               "the first folder on the search path wins; rename the `id` to "
+                               "use both"))
     return sorted(out, key=sort_key)

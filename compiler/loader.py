@@ -20,17 +20,18 @@ from compiler.model import (
     EditionDef,
     Half,
     HostKind,
+    RemovedRow,
     RuleText,
     Setup,
     SlotDef,
     SpeciesDef,
     Symbol,
 )
+from compiler.search_path import EDITION_FILE, edition_files
 from compiler.yaml_source import Document, load
 from dsl.diagnostics import Diagnostic, DiagnosticError, Span, error
 from dsl.parser import FIELDS
 
-EDITION_FILE = "edition.yaml"
 DECK_FILE = "deck.yaml"
 
 
@@ -89,6 +90,8 @@ def _symbols(doc: Document, edition: str) -> list[Symbol]:
                     implies=tuple(entry.get("implies") or ()),
                     span=doc.span(["symbols", kind, sid], key=True),
                     provisional=entry.get("provisional"),
+                    article=_names(entry.get("article")),
+                    classifier=_names(entry.get("classifier")),
                 )
             )
     return out
@@ -120,19 +123,28 @@ def _hosts(doc: Document, edition: str) -> list[HostKind]:
                 category=str(h["category"]),
                 slots=slots,
                 span=doc.span(["hosts", hid], key=True),
+                plural=_names(h.get("plural")),
+                article=_names(h.get("article")),
+                classifier=_names(h.get("classifier")),
             )
         )
     return out
 
 
+def _removed(doc: Document) -> tuple[RemovedRow, ...]:
+    rows = (doc.data.get("setup") or {}).get("removed") or ()
+    return tuple(
+        RemovedRow(frozenset(str(x) for x in r["with"]),
+                   MappingProxyType({int(k): int(v) for k, v in r["counts"].items()}),
+                   doc.span(["setup", "removed", i]))
+        for i, r in enumerate(rows))
+
+
 def _setup(doc: Document) -> Setup | None:
+    """The set-up of a standalone edition; an expansion's `setup` holds only its removal rows."""
     s = doc.data.get("setup")
-    if s is None:
+    if s is None or "hand_size" not in s:
         return None
-    removed = tuple(
-        (frozenset(r["with"]), MappingProxyType({int(k): int(v) for k, v in r["counts"].items()}))
-        for r in s["removed"]
-    )
     return Setup(
         hand_size=int(s["hand_size"]),
         hand_limit=int(s["hand_limit"]),
@@ -141,7 +153,7 @@ def _setup(doc: Document) -> Setup | None:
         caves=int(s.get("caves", 0)),
         cave_points=int(s.get("cave_points", 1)),
         cave_draft=bool(s.get("cave_draft", False)),
-        removed=removed,
+        removed=(),
         span=doc.span(["setup"], key=True),
     )
 
@@ -178,9 +190,21 @@ def _species(doc: Document, edition: str) -> list[SpeciesDef]:
                 provisional=sp.get("provisional"),
                 span=doc.span([*base, "id"]),
                 field_spans=MappingProxyType(spans),
+                plural=_names(sp.get("plural")),
+                article=_names(sp.get("article")),
+                classifier=_names(sp.get("classifier")),
             )
         )
     return out
+
+
+def _scorepad(doc: Document) -> MappingProxyType:
+    """Row id -> {lang: name}, in the order of the paper scorepad; a repeated id keeps its first
+    entry, as the merged card set keeps the first edition's."""
+    rows: dict[str, MappingProxyType] = {}
+    for row in doc.data.get("scorepad") or ():
+        rows.setdefault(str(row["id"]), _names(row.get("names")))
+    return MappingProxyType(rows)
 
 
 def _deck(doc: Document) -> list[DeckCard]:
@@ -216,19 +240,19 @@ def load_edition(folder: str | Path) -> Loaded:
         names=_names(doc.data["names"]),
         standalone=bool(doc.data.get("standalone", False)),
         expansion_of=doc.data.get("expansion_of"),
-        combines_with=tuple(doc.data.get("combines_with") or ()),
         card_symbol=doc.data.get("card_symbol"),
         symbols=tuple(_symbols(doc, eid)),
         hosts=tuple(_hosts(doc, eid)),
         setup=_setup(doc),
-        scorepad=tuple(doc.data.get("scorepad") or ()),
+        removed=_removed(doc),
+        scorepad=tuple(_scorepad(doc)), scorepad_names=_scorepad(doc),
         flags=MappingProxyType(dict(doc.data.get("rules") or {})),
         folder=str(folder),
         span=doc.span(["id"]),
     )
     species: list[SpeciesDef] = []
     deck: list[DeckCard] = []
-    for path in sorted(folder.glob("*.yaml")):
+    for path in edition_files(folder):
         if path.name == EDITION_FILE:
             continue
         schema = "deck" if path.name == DECK_FILE else "cardset"

@@ -74,6 +74,18 @@ class HostKind:
 
 
 @dataclass(frozen=True)
+class RemovedRow:
+    """Cards returned unseen to the box for one combination of expansions, by player count.
+
+    A standalone edition declares the row for itself alone (`with: []`); an expansion declares
+    the rows of the combinations it takes part in, so no file of the base game names it."""
+
+    with_: frozenset[str]
+    counts: Any  # players -> cards removed
+    span: Span
+
+
+@dataclass(frozen=True)
 class Setup:
     hand_size: int
     hand_limit: int
@@ -82,13 +94,13 @@ class Setup:
     caves: int
     cave_points: int
     cave_draft: bool
-    removed: tuple[tuple[frozenset[str], Any], ...]  # (expansions, {players: count})
+    removed: tuple[RemovedRow, ...]  # of the editions in play (set when a card set is built)
     span: Span
 
     def removed_for(self, expansions: frozenset[str], players: int) -> int | None:
-        for combo, counts in self.removed:
-            if combo == expansions:
-                return counts.get(players)
+        for row in self.removed:
+            if row.with_ == expansions:
+                return row.counts.get(players)
         return None
 
 
@@ -150,7 +162,6 @@ class EditionDef:
     names: Any
     standalone: bool
     expansion_of: str | None
-    combines_with: tuple[str, ...]
     card_symbol: str | None
     symbols: tuple[Symbol, ...]
     hosts: tuple[HostKind, ...]
@@ -163,6 +174,8 @@ class EditionDef:
     deck: tuple[DeckCard, ...] = ()
     provisional: tuple[tuple[Span, str], ...] = ()
     scorepad_names: Any = field(default_factory=no_words)  # row id -> {lang: row name}
+    removed: tuple[RemovedRow, ...] = ()  # the rows of `setup.removed` this edition declares
+    digest: str = ""  # of its files' names and contents: what a game record pins
 
 
 def scorepad_names(editions: Iterable[EditionDef]) -> MappingProxyType:

@@ -19,14 +19,41 @@ from compiler.cardset import CardSet
 FORMAT = 1
 
 
-def digest(cardset: CardSet) -> str:
-    """A fingerprint of the card files a game was played with."""
+def digest(cardset: CardSet) -> dict[str, str]:
+    """Each edition's fingerprint of the card files a game was played with, by edition id: a
+    replay names the edition whose cards changed."""
+    return {e.id: e.digest[:16] for e in cardset.editions}
+
+
+def legacy_digest(cardset: CardSet) -> str:
+    """The one fingerprint over all card files that records of format 1 before per-edition
+    digests hold; kept so those records still replay."""
     h = hashlib.sha256()
     for e in cardset.editions:
         for p in sorted(Path(e.folder).glob("*.yaml")):
             h.update(p.name.encode())
             h.update(p.read_bytes())
     return h.hexdigest()[:16]
+
+
+def changed_cards(cardset: CardSet, header: dict[str, Any]) -> list[str]:
+    """How the card files found now differ from the ones the record was played with."""
+    held = header.get("digest")
+    if isinstance(held, str):
+        same = held == legacy_digest(cardset)
+        return [] if same else ["the card files differ from the ones the game was played with"]
+    if not isinstance(held, dict):
+        return ["the header holds no digest of the card files"]
+    now = digest(cardset)
+    out = []
+    for eid in sorted(set(held) | set(now)):
+        if eid not in now:
+            out.append(f"the game was played with edition '{eid}', which is not in play now")
+        elif held.get(eid) != now[eid]:
+            folder = next(e.folder for e in cardset.editions if e.id == eid)
+            out.append(f"the cards of '{eid}' in {folder} have changed since the game was "
+                       f"played (digest {now[eid]}, the record says {held.get(eid)})")
+    return out
 
 
 def player_entry(game, i: int) -> dict[str, Any]:

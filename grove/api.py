@@ -1,51 +1,72 @@
-"""The public face of grove: load, lint, score. The CLI is a thin layer over these functions."""
+"""The public face of grove: load, lint, score. The CLI is a thin layer over these functions.
+
+Every function that reads card sets takes `roots`, the search path (`compiler.search_path`):
+the author's folders first, then the shipped editions; None means `GROVE_CARDS` and the shipped
+ones. Heavy modules are imported where they are used, so a command pays only for what it does:
+`grove editions` reads the cached editions and never imports the YAML reader or the schemas.
+"""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from compiler import cardset as cs
-from compiler.cardset import CardSet
-from compiler.yaml_source import load
+from compiler.search_path import Roots, edition_folders, search_path
 from dsl.diagnostics import Diagnostic, DiagnosticError, Severity, error, sort_key
-from engine import placement, scoring
-from grove import forest_file
+
+if TYPE_CHECKING:
+    from compiler.cardset import CardSet
+    from engine.scoring import PlayerScore
+
+FOREST_SUFFIXES = (".yaml", ".yml", ".json")
 
 
-def editions() -> list[dict[str, Any]]:
-    universe = cs.load_universe()
+def editions(roots: Roots | None = None) -> list[dict[str, Any]]:
+    from compiler.universe import load_universe
+
+    universe = load_universe(roots)
     rows = []
-    for e in universe.editions.values():
+    for e in sorted(universe.editions.values(), key=lambda e: e.id):
         rows.append({
             "id": e.id, "names": dict(e.names), "standalone": e.standalone,
-            "expansion_of": e.expansion_of, "combines_with": list(e.combines_with),
+            "expansion_of": e.expansion_of, "combines_with": list(universe.expansions_of(e.id)),
             "species": len(e.species), "cards": sum(c.count for c in e.deck),
+            "folder": e.folder, "digest": e.digest[:16],
         })
     return rows
 
 
-def load_cardset(edition: str, expansions: list[str] | None = None) -> CardSet:
-    return cs.build(edition, expansions or ())
+def load_cardset(edition: str, expansions: list[str] | tuple[str, ...] | None = None,
+                 roots: Roots | None = None) -> CardSet:
+    from compiler.cardset import build
+
+    return build(edition, expansions or (), roots)
 
 
-def cards(edition: str, expansions: list[str], lang: str = "en") -> list[dict[str, Any]]:
-    universe = cs.load_universe()
+def cards(edition: str, expansions: list[str], lang: str = "en", roots: Roots | None = None
+          ) -> list[dict[str, Any]]:
+    from compiler.cardset import build
+    from compiler.universe import load_universe
+
+    universe = load_universe(roots)
     ed = universe.editions.get(edition)
     if ed is not None and ed.expansion_of:  # `grove cards alpine` lists Alpine's own cards
-        cset = cs.build(ed.expansion_of, [edition, *expansions])
+        cset = build(ed.expansion_of, [edition, *expansions], roots)
         keys = [s.key for s in ed.species]
     else:
-        cset = cs.build(edition, expansions)
+        cset = build(edition, expansions, roots)
         keys = list(cset.species)
-    from printouts import rules_text
+    rendered = bool(lang)
+    if rendered:
+        from printouts import rules_text
 
-    rendered = lang in rules_text.available_languages()
+        rendered = lang in rules_text.available_languages()
     rows = []
     for k in keys:
         s = cset.species[k]
         rows.append({
-            "key": s.key, "id": s.id, "name": s.name(lang), "names": dict(s.names),
+            "key": s.key, "id": s.id, "name": s.name(lang or "en"), "names": dict(s.names),
             "kind": s.kind, "types": sorted(s.tags & {y.id for y in cset.symbols}),
             "cost": s.cost, "copies": s.copies, "symbol": s.symbol,
             "sides": list(s.sides), "water": s.water,
@@ -58,73 +79,107 @@ def cards(edition: str, expansions: list[str], lang: str = "en") -> list[dict[st
     return rows
 
 
-def _looks_like_forest(path: Path) -> bool:
+def _forest_files_below(folder: Path, skip: set[Path]) -> list[Path]:
+    """Files below `folder`, outside edition folders, that a forest file could be."""
+    out = []
+    for dirpath, dirnames, filenames in os.walk(folder):
+        here = Path(dirpath).resolve()
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".")
+                             and (here / d).resolve() not in skip)
+        if here in skip:
+            continue
+        out += [Path(dirpath) / f for f in sorted(filenames) if f.endswith(FOREST_SUFFIXES)]
+    return out
+
+
+def _lint_forest(path: Path, roots: Roots | None, explicit: bool) -> list[Diagnostic]:
+    """A forest file's problems; a file found in a folder that is no forest is passed over."""
+    from compiler.yaml_source import load
+    from engine import placement
+    from grove import forest_file
+
     try:
         doc = load(path)
-    except DiagnosticError:
-        return False
-    return isinstance(doc.data, dict) and "players" in doc.data
+    except DiagnosticError as exc:
+        return list(exc.diagnostics)
+    if not (isinstance(doc.data, dict) and "players" in doc.data):
+        return [error("LINT-UNKNOWN-FILE", None,
+                      f"{path}: neither a forest file nor part of an edition folder")
+                ] if explicit else []
+    try:
+        ff = forest_file.read(path, roots)
+        return placement.check_forests(ff.cardset, list(ff.players))
+    except DiagnosticError as exc:
+        return list(exc.diagnostics)
 
 
-def lint(paths: list[str], provisional: bool = False) -> list[Diagnostic]:
-    """Lint card folders, edition folders, single card files and forest files."""
+def lint(paths: list[str], provisional: bool = False, roots: Roots | None = None
+         ) -> list[Diagnostic]:
+    """Lint card-set folders, edition folders, single card files and forest files.
+
+    A folder may hold editions, forest files, or both: every forest file below it (outside its
+    edition folders) is checked as `grove score` would read it. The folders linted go first on
+    the search path, ahead of `roots`, so their editions are the ones checked."""
+    from compiler import cache
+    from compiler.universe import load_universe
+
     out: list[Diagnostic] = []
-    folders: list[Path] = []
-    files: list[Path] = []
+    card_roots: list[Path] = []  # folders (or a file's folder) that hold editions
     for p in map(Path, paths):
         if p.is_dir():
-            folders.append(p)
-        elif p.suffix in (".yaml", ".yml", ".json") and (p.parent / "edition.yaml").is_file():
-            files.append(p)
-        elif _looks_like_forest(p):
-            try:
-                ff = forest_file.read(p)
-                out.extend(placement.check_forests(ff.cardset, list(ff.players)))
-            except DiagnosticError as exc:
-                out.extend(exc.diagnostics)
+            eds = edition_folders(p.resolve())
+            if eds:
+                card_roots.append(p)
+            skip = {e.resolve() for e in eds}
+            out += [d for f in _forest_files_below(p, skip) for d in _lint_forest(f, roots, False)]
+        elif p.suffix in FOREST_SUFFIXES and (p.parent / "edition.yaml").is_file():
+            card_roots.append(p.parent)
         else:
-            try:
-                load(p)
-                out.append(error("LINT-UNKNOWN-FILE", None,
-                                 f"{p}: neither a forest file nor part of an edition folder"))
-            except DiagnosticError as exc:
-                out.extend(exc.diagnostics)
-    roots_extra = folders + [f.parent for f in files]
-    if roots_extra:
-        shipped = cs.default_cards_dir().resolve()
-        extra = [r for r in roots_extra if r.resolve() != shipped]
-        roots = cs.roots_for(extra)
-        universe = cs.load_universe(roots)
-        folders_asked = [f.resolve() for r in roots_extra for f in cs.edition_folders(r.resolve())]
-        wanted: set[str] = {e.id for e in universe.editions.values()
-                            if Path(e.folder).resolve() in folders_asked}
-        found = cs.lint(roots, wanted, [str(f) for f in folders_asked])
-        if files and not folders:
-            names = {str(f.resolve()) for f in files}
-            found = [d for d in found if d.span is None or str(Path(d.span.file).resolve())
-                     in names]
+            out += _lint_forest(p, roots, True)
+    if card_roots:
+        base = roots if roots is not None else search_path()
+        extra = [str(r.resolve()) for r in card_roots if str(r.resolve()) not in base]
+        all_roots = tuple(dict.fromkeys([*extra, *base]))
+        universe = load_universe(all_roots)
+        asked = sorted(str(f.resolve()) for r in card_roots for f in edition_folders(r.resolve()))
+        wanted = sorted(e.id for e in universe.editions.values()
+                        if str(Path(e.folder).resolve()) in asked)
+        files = sorted(str(p.resolve()) for p in map(Path, paths)
+                       if not p.is_dir() and p.parent.resolve() in {Path(a) for a in asked})
+        k = cache.key("lint", universe.key, *wanted, "|", *asked, "|", *files)
+        found = cache.cached("lint", k, lambda: _lint_cards(all_roots, wanted, asked, files))
         out.extend(found)
-        # printed sheets: text that overflows its box, characters the fonts lack
-        from printouts.sheets import lint as sheet_lint
-
-        out.extend(sheet_lint.lint(roots, wanted))
         if provisional:
-            for eid in sorted(wanted or ()):
+            for eid in wanted:
                 for span, reason in universe.editions[eid].provisional:
                     out.append(Diagnostic("PROVISIONAL", Severity.INFO, span,
                                           f"provisional: {reason}"))
-        # rule-book text: a phrase, name or lexicon entry missing in en/de/it/th
-        from printouts import text_lint
-
-        out.extend(text_lint.lint(roots, wanted))
-    return sorted(out, key=sort_key)
+    return sorted(dict.fromkeys(out), key=sort_key)
 
 
-def score_file(path: str, explain: bool = False) -> dict[str, Any]:
+def _lint_cards(roots: Roots, wanted: list[str], folders: list[str], files: list[str]
+                ) -> list[Diagnostic]:
+    """Every finding for the editions asked: loading, checking, printed sheets, rule-book text."""
+    from compiler import cardset as cs
+    from printouts import text_lint
+    from printouts.sheets import lint as sheet_lint
+
+    found = cs.lint(roots, wanted, folders)
+    if files:  # single card files asked: their findings only
+        found = [d for d in found if d.span is None or str(Path(d.span.file).resolve()) in files]
+    found += sheet_lint.lint(roots, wanted)  # text that overflows its box, glyphs fonts lack
+    found += text_lint.lint(roots, wanted)  # a phrase, name or lexicon entry missing
+    return found
+
+
+def score_file(path: str, explain: bool = False, roots: Roots | None = None) -> dict[str, Any]:
     """Score a forest file, or the final forests of a grove game record (the end line holds them
     all), so a finished game is scored straight from its record; the forests must be legal."""
+    from engine import placement, scoring
+    from grove import forest_file
+
     reader = forest_file.read_record if forest_file.is_record(path) else forest_file.read
-    ff = reader(path)
+    ff = reader(path, roots)
     problems = placement.check_forests(ff.cardset, list(ff.players))
     if problems:
         raise DiagnosticError(problems)
@@ -132,8 +187,10 @@ def score_file(path: str, explain: bool = False) -> dict[str, Any]:
     return result_json(ff.edition, ff.expansions, scores, explain)
 
 
-def result_json(edition: str, expansions, scores: list[scoring.PlayerScore], explain: bool
+def result_json(edition: str, expansions, scores: list[PlayerScore], explain: bool
                 ) -> dict[str, Any]:
+    from engine import scoring
+
     players = []
     for s in scores:
         cards = []
@@ -152,16 +209,16 @@ def result_json(edition: str, expansions, scores: list[scoring.PlayerScore], exp
             "winners": scoring.winners(scores)}
 
 
-def cardset_of(result: dict[str, Any]) -> CardSet:
-    return cs.build(result["edition"], result["with"])
+def cardset_of(result: dict[str, Any], roots: Roots | None = None) -> CardSet:
+    return load_cardset(result["edition"], result["with"], roots)
 
 
 def sheet(edition: str, expansions: list[str], langs: list[str], out: str | None = None,
-          fmt: str = "pdf", paper: str = "a4") -> list[Path]:
+          fmt: str = "pdf", paper: str = "a4", roots: Roots | None = None) -> list[Path]:
     """Quick-reference sheets, one file per language; returns the files written.
 
     Everything is rendered before anything is written, and each file is written to a temporary
     name and renamed, so a failure never leaves a half-written sheet behind."""
     from printouts.sheets import output
 
-    return output.write_sheets(cs.build(edition, expansions), langs, out, fmt, paper)
+    return output.write_sheets(load_cardset(edition, expansions, roots), langs, out, fmt, paper)

@@ -64,6 +64,22 @@ def guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
+def card_sets(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """`--cards DIR` (repeatable): an author's card-set folders, searched before `GROVE_CARDS`
+    and the shipped editions; the command receives the search path as `roots`."""
+
+    @click.option("--cards", "cards_dirs", multiple=True, type=click.Path(file_okay=False),
+                  metavar="DIR", help="a card-set folder to search first (repeatable; also "
+                  "GROVE_CARDS=DIR:DIR)")
+    @wraps(fn)
+    def wrapper(*args: Any, cards_dirs: tuple[str, ...] = (), **kwargs: Any) -> Any:
+        from compiler.search_path import search_path
+
+        return fn(*args, roots=search_path(cards_dirs), **kwargs)
+
+    return wrapper
+
+
 def _expansions(value: str | None) -> list[str]:
     return [x.strip() for x in (value or "").split(",") if x.strip()]
 
@@ -77,11 +93,12 @@ def main() -> None:
 @main.command()
 @click.option("--json", "as_json", is_flag=True, help="print JSON to stdout")
 @guarded
-def editions(as_json: bool) -> None:
-    """List the editions grove knows and what combines with what."""
+@card_sets
+def editions(as_json: bool, roots) -> None:
+    """List the editions grove knows, what combines with what, and where each was found."""
     from grove import api
 
-    rows = api.editions()
+    rows = api.editions(roots)
     if as_json:
         click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
         return
@@ -90,6 +107,8 @@ def editions(as_json: bool) -> None:
         extra = f"; combines with {', '.join(r['combines_with'])}" if r["combines_with"] else ""
         click.echo(f"{r['id']:<16} {r['names']['en']} ({kind}{extra}): "
                    f"{r['species']} species, {r['cards']} cards")
+        if not _shipped(r["folder"]):
+            click.echo(f"{'':<16} from {_display(r['folder'])}")
 
 
 @main.command()
@@ -98,13 +117,14 @@ def editions(as_json: bool) -> None:
 @click.option("--lang", default=None, help="print the rules as rule-book text (en, de, it, th)")
 @click.option("--json", "as_json", is_flag=True)
 @guarded
-def cards(edition: str, with_: str, lang: str | None, as_json: bool) -> None:
+@card_sets
+def cards(edition: str, with_: str, lang: str | None, as_json: bool, roots) -> None:
     """List every species of an edition with its facts and rules."""
     from grove import api
 
     lang_given, lang = lang is not None, lang or "en"
 
-    rows = api.cards(edition, _expansions(with_), lang)
+    rows = api.cards(edition, _expansions(with_), lang if lang_given or as_json else "", roots)
     if as_json:
         click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
         return
@@ -126,7 +146,8 @@ def cards(edition: str, with_: str, lang: str | None, as_json: bool) -> None:
 @click.option("--strict", is_flag=True, help="warnings count as findings")
 @click.option("--provisional", is_flag=True, help="list facts marked provisional")
 @guarded
-def lint(paths: tuple[str, ...], fmt: str, strict: bool, provisional: bool) -> None:
+@card_sets
+def lint(paths: tuple[str, ...], fmt: str, strict: bool, provisional: bool, roots) -> None:
     """Check card sets, editions and forest files; never changes a file."""
     from grove import api
 
@@ -134,7 +155,7 @@ def lint(paths: tuple[str, ...], fmt: str, strict: bool, provisional: bool) -> N
         if not Path(p).exists():
             raise DiagnosticError([Diagnostic("IO-NOT-FOUND", Severity.ERROR, None,
                                               f"{p}: no such file or directory")])
-    diags = api.lint(list(paths) or ["cards"], provisional=provisional)
+    diags = api.lint(list(paths) or list(roots), provisional=provisional, roots=roots)
     print_diagnostics(diags, fmt)
     errors = sum(d.is_error for d in diags)
     warnings = sum(d.severity is Severity.WARNING for d in diags)
@@ -149,15 +170,16 @@ def lint(paths: tuple[str, ...], fmt: str, strict: bool, provisional: bool) -> N
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--lang", default="en", show_default=True)
 @guarded
-def score(forest_file: str, explain: bool, as_json: bool, lang: str) -> None:
+@card_sets
+def score(forest_file: str, explain: bool, as_json: bool, lang: str, roots) -> None:
     """Score the forests of a finished game."""
     from grove import api, report
 
-    result = api.score_file(forest_file, explain=explain)
+    result = api.score_file(forest_file, explain=explain, roots=roots)
     if as_json:
         click.echo(json.dumps(result, ensure_ascii=False, indent=2))
         return
-    click.echo(report.scoreboard(result, api.cardset_of(result), lang, explain=explain))
+    click.echo(report.scoreboard(result, api.cardset_of(result, roots), lang, explain=explain))
 
 
 @main.command()
@@ -172,8 +194,9 @@ def score(forest_file: str, explain: bool, as_json: bool, lang: str) -> None:
 @click.option("--quiet", is_flag=True, help="no game log")
 @click.option("--lang", default="en", show_default=True)
 @guarded
+@card_sets
 def play(edition: str, with_: str, n_players: int | None, ai: str, seed: int,
-         record_path: str | None, as_json: bool, quiet: bool, lang: str) -> None:
+         record_path: str | None, as_json: bool, quiet: bool, lang: str, roots) -> None:
     """Play a complete game and print its log and scoreboard."""
     from compiler import cardset as cs
     from engine import players as pl
@@ -191,7 +214,7 @@ def play(edition: str, with_: str, n_players: int | None, ai: str, seed: int,
     if bad or not kinds:
         _usage(f"unknown AI kind {bad[0]!r}; choose from random, greedy, human" if bad
                else "--ai needs at least one player")
-    cset = cs.build(edition, _expansions(with_))
+    cset = cs.build(edition, _expansions(with_), roots)
     if cset.setup.removed_for(frozenset(cset.expansions), len(kinds)) is None:
         _usage(f"{edition} has no set-up for {len(kinds)} players")
 
@@ -228,7 +251,8 @@ def play(edition: str, with_: str, n_players: int | None, ai: str, seed: int,
 @click.argument("record_file", type=click.Path())
 @click.option("--verify", is_flag=True, help="exit 1 at the first difference")
 @guarded
-def replay(record_file: str, verify: bool) -> None:
+@card_sets
+def replay(record_file: str, verify: bool, roots) -> None:
     """Re-run a game record."""
     from compiler import cardset as cs
     from engine import record as rec
@@ -242,7 +266,15 @@ def replay(record_file: str, verify: bool) -> None:
         sys.exit(EXIT_FINDINGS)
     h = r.header
     try:
-        cset = cs.build(str(h.get("edition")), list(h.get("with") or ()))
+        cset = cs.build(str(h.get("edition")), list(h.get("with") or ()), roots)
+        changed = rec.changed_cards(cset, h)
+        if changed:  # a replay against other cards would only report a confusing difference
+            from dsl.diagnostics import Span, error
+
+            raise DiagnosticError([error(
+                "RECORD-CARDS-CHANGED", Span(str(record_file), 1, 1), c,
+                "replay with the card set the game was played with (--cards DIR or GROVE_CARDS)")
+                for c in changed])
         game, problems = runner.replay(cset, r)
     except (KeyError, TypeError, ValueError) as exc:
         click.echo(f"error RECORD-BAD: {record_file}: the header is incomplete ({exc})", err=True)
@@ -266,12 +298,15 @@ def replay(record_file: str, verify: bool) -> None:
               help="file for one language; folder for several (default: sheet-EDITION-LANG.pdf here)")
 @click.option("--format", "fmt", type=click.Choice(["pdf", "html"]), default="pdf", show_default=True)
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
-def sheet(edition: str, with_: str, langs: str, out: str | None, fmt: str, paper: str) -> None:
+@guarded
+@card_sets
+def sheet(edition: str, with_: str, langs: str, out: str | None, fmt: str, paper: str,
+          roots) -> None:
     """Print quick-reference sheets: turn, set-up, slot diagrams, symbols, every species."""
     from grove import api
 
     try:
-        paths = api.sheet(edition, _expansions(with_), _expansions(langs), out, fmt, paper)
+        paths = api.sheet(edition, _expansions(with_), _expansions(langs), out, fmt, paper, roots)
     except DiagnosticError as exc:  # one line each, hint folded in: bad input, never a traceback
         for d in exc.diagnostics:
             hint = f" ({d.hint})" if d.hint else ""
@@ -281,6 +316,17 @@ def sheet(edition: str, with_: str, langs: str, out: str | None, fmt: str, paper
         sys.exit(EXIT_USAGE if usage else EXIT_FINDINGS)
     for p in paths:
         click.echo(f"wrote {p} ({p.stat().st_size // 1024} KiB)", err=True)
+
+
+def _shipped(folder: str) -> bool:
+    from compiler.search_path import shipped_cards_dir
+
+    return Path(folder).resolve().parent == shipped_cards_dir().resolve()
+
+
+def _display(path: str) -> str:
+    rel = os.path.relpath(path)
+    return path if rel.startswith("..") else rel
 
 
 def _usage(message: str, code: str = "USAGE-BAD-OPTION") -> None:

@@ -41,9 +41,9 @@ def combinations(universe: cs.Universe, edition_id: str) -> list[tuple[str, tupl
     its base does not name (it cannot be built)."""
     ed = universe.editions[edition_id]
     root = ed if ed.expansion_of is None else universe.editions.get(ed.expansion_of)
-    if root is None or (root is not ed and ed.id not in root.combines_with):
+    if root is None or root.expansion_of is not None:
         return []
-    others = [x for x in root.combines_with if x in universe.editions]
+    others = list(universe.expansions_of(root.id))
     out = []
     for k in range(len(others) + 1):
         for combo in itertools.combinations(others, k):

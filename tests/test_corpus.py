@@ -20,7 +20,6 @@ few run the installed `grove` in a subprocess.
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
@@ -32,7 +31,6 @@ import pytest
 from click.testing import CliRunner
 from ruamel.yaml import YAML
 
-import compiler.cardset as cs
 from grove.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
@@ -133,29 +131,6 @@ def _conclude(case: Case, problems: list[str]) -> None:
             pytest.xfail(f"{case.xfail}: {problems[0]}")
         pytest.fail(f"{case.id} is marked xfail ({case.xfail}) but passes: remove the mark")
     assert not problems, f"{case.id} ({case.what}):\n  " + "\n  ".join(problems)
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _fast_shipped_editions():
-    """Read each shipped edition folder once: every case's lint loads them again (ruamel is slow,
-    ~0.7 s a run), but they never change during the test. The case's own folder is always read."""
-    shipped = str(cs.default_cards_dir().resolve())
-    original = cs.load_edition
-    memo: dict[str, object] = {}
-
-    def load_edition(folder):
-        key = str(Path(folder).resolve())
-        if not key.startswith(shipped + os.sep):
-            return original(folder)
-        if key not in memo:
-            memo[key] = original(folder)
-        return memo[key]
-
-    cs.load_edition = load_edition
-    try:
-        yield
-    finally:
-        cs.load_edition = original
 
 
 @pytest.fixture()

@@ -45,8 +45,8 @@ def _context(edition_id: str):
     """(scope, max_count) for cards of one edition, built as `compile_edition` builds them."""
     editions = dict(_universe().editions)
     edition = editions[edition_id]
-    visible = cs.lineage(edition, editions)
-    fam = cs.family(visible[0], editions)
+    visible = _universe().lineage(edition)
+    fam = _universe().family(visible[0])
     scope = NameScope(visible, list(editions.values()))
     fam_species = [s for e in fam for s in e.species]
     face_down = {t for e in fam for h in e.hosts if h.face_down for t in h.types}

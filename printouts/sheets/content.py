@@ -171,9 +171,9 @@ def _symbols(cs: CardSet, lang: str, kind: str) -> tuple[Symbol, ...]:
 
 def _removal(cs: CardSet) -> tuple[Removal, ...]:
     exps = frozenset(cs.expansions)
-    for combo, counts in cs.setup.removed:
-        if combo == exps:
-            return tuple(Removal(int(p), int(n)) for p, n in sorted(counts.items()))
+    for row in cs.setup.removed:
+        if row.with_ == exps:
+            return tuple(Removal(int(p), int(n)) for p, n in sorted(row.counts.items()))
     return ()
 
 

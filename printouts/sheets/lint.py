@@ -117,7 +117,7 @@ def _roots_to_check(universe, wanted: Iterable[str]) -> dict[str, list[str]]:
         base = universe.editions.get(root)
         if base is None:
             continue
-        out[root] = [x for x in base.combines_with if x in universe.editions]
+        out[root] = list(universe.expansions_of(root))
     return out
 
 

@@ -1,0 +1,102 @@
+"""Every edition on the search path, loaded: the context in which one edition is compiled.
+
+Each edition folder is read once per content: its files' digest keys the on-disk cache (see
+`compiler.cache`), so a command run again reads pickles, not YAML. Which expansions a standalone
+edition has is found here, from the expansions that name it (`expansion_of`), never from a list
+in the standalone edition's own files: an author's expansion of the base game needs no edit to
+the base game.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from pathlib import Path
+
+from compiler import cache
+from compiler.model import EditionDef
+from compiler.search_path import Roots, edition_files, edition_folders, search_path
+from dsl.diagnostics import Diagnostic, error
+
+
+@dataclass(frozen=True, eq=False)  # one per search path and content: identity is equality
+class Universe:
+    roots: Roots
+    editions: Mapping[str, EditionDef]  # id -> the first edition of that id on the path
+    diagnostics: tuple[Diagnostic, ...]
+    shadowed: tuple[tuple[EditionDef, EditionDef], ...] = ()  # (hidden, the one that wins)
+    key: str = field(default="", compare=False)  # digest of every edition's id, folder, files
+
+    def expansions_of(self, root_id: str) -> tuple[str, ...]:
+        """The expansions that name `root_id` in `expansion_of`, in id order."""
+        return tuple(sorted(e.id for e in self.editions.values() if e.expansion_of == root_id))
+
+    def lineage(self, edition: EditionDef) -> list[EditionDef]:
+        """The edition and every edition it expands, root first."""
+        chain = [edition]
+        seen = {edition.id}
+        while chain[0].expansion_of:
+            parent = self.editions.get(chain[0].expansion_of)
+            if parent is None or parent.id in seen:
+                break
+            seen.add(parent.id)
+            chain.insert(0, parent)
+        return chain
+
+    def family(self, root: EditionDef) -> list[EditionDef]:
+        """A standalone edition and every expansion of it on the search path."""
+        return [root, *(self.editions[x] for x in self.expansions_of(root.id))]
+
+
+def _load(folder: Path, digest: str) -> tuple[EditionDef | None, tuple[Diagnostic, ...]]:
+    def build() -> tuple[EditionDef | None, tuple[Diagnostic, ...]]:
+        from compiler.loader import load_edition  # YAML and schemas: only when not cached
+
+        loaded = load_edition(folder)
+        ed = replace(loaded.edition, digest=digest) if loaded.edition is not None else None
+        return ed, tuple(loaded.diagnostics)
+
+    return cache.cached("edition", cache.key("edition", str(folder), digest), build)
+
+
+def folder_digests(roots: Roots) -> tuple[tuple[str, str], ...]:
+    """(folder, content digest) of every edition folder on the path, in search order."""
+    return tuple((str(f), cache.files_digest(edition_files(f)))
+                 for root in roots for f in edition_folders(Path(root)))
+
+
+def load_universe(roots: Roots | None = None) -> Universe:
+    roots = roots if roots is not None else search_path()
+    return _universe(roots, folder_digests(roots))
+
+
+@lru_cache(maxsize=16)
+def _universe(roots: Roots, folders: tuple[tuple[str, str], ...]) -> Universe:
+    editions: dict[str, EditionDef] = {}
+    diags: list[Diagnostic] = []
+    shadowed: list[tuple[EditionDef, EditionDef]] = []
+    root_of = {f: r for r in roots for f in (str(x) for x in edition_folders(Path(r)))}
+    seen_in_root: dict[tuple[str, str], EditionDef] = {}
+    for folder, digest in folders:
+        ed, found = _load(Path(folder), digest)
+        if ed is None:
+            diags.extend(found)
+            continue
+        root = root_of.get(folder, folder)
+        if (root, ed.id) in seen_in_root:
+            diags.append(error("EDITION-DUPLICATE", ed.span,
+                               f"edition '{ed.id}' is declared twice in {root}",
+                               f"the other is in {seen_in_root[(root, ed.id)].folder}"))
+            continue
+        seen_in_root[(root, ed.id)] = ed
+        if ed.id in editions:
+            shadowed.append((ed, editions[ed.id]))
+            continue
+        editions[ed.id] = ed
+        diags.extend(found)
+    h = hashlib.sha256()
+    for e in editions.values():
+        h.update(f"{e.id}\0{e.folder}\0{e.digest}\n".encode())
+    return Universe(roots, editions, tuple(diags), tuple(shadowed), h.hexdigest())
