@@ -172,7 +172,8 @@ def lint(paths: tuple[str, ...], fmt: str, strict: bool, provisional: bool, root
 @guarded
 @card_sets
 def score(forest_file: str, explain: bool, as_json: bool, lang: str, roots) -> None:
-    """Score the forests of a finished game."""
+    """Score the forests of a finished game: a forest file (YAML or JSON), or a game record
+    (`grove play --record`), whose end line holds the final forests."""
     from grove import api, report
 
     result = api.score_file(forest_file, explain=explain, roots=roots)
