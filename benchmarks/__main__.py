@@ -236,6 +236,12 @@ def bench_games(opts: Options) -> None:
     run(opts)
 
 
+def bench_commands(opts: Options) -> None:
+    from benchmarks.commands import bench_commands as run
+
+    run(opts)
+
+
 def bench_sheets(opts: Options) -> None:
     from benchmarks.sheets import bench_sheets as run
 
@@ -243,6 +249,7 @@ def bench_sheets(opts: Options) -> None:
 
 
 BENCHMARKS: list[Callable[[Options], None]] = [
+    bench_commands,
     bench_compile,
     bench_scoring,
     bench_games,

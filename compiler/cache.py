@@ -22,7 +22,6 @@ import hashlib
 import io
 import os
 import pickle
-import tempfile
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from importlib.util import find_spec
@@ -148,6 +147,8 @@ def put(kind: str, k: str, value: Any) -> None:
         _Pickler(buf, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
     except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
         return
+    import tempfile
+
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".pickle")

@@ -2,27 +2,36 @@
 
 The schemas under `schema/` are the published contract for editors; validating against them here
 (rather than re-checking shapes by hand) keeps editor and linter in agreement.
+
+The validator library is imported where it is used: its import alone costs more than a warm
+`grove score`, and a document read before (by its text) gets its verdict from the cache.
 """
 
 from __future__ import annotations
 
 import difflib
+import hashlib
 import json
 from functools import cache
+from typing import TYPE_CHECKING
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError, best_match
-from referencing import Registry, Resource
-
+from compiler import cache as disk_cache
 from compiler.yaml_source import Document, plain
 from dsl.diagnostics import Diagnostic, error
 from schema import SCHEMA_DIR
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
+    from referencing import Registry
 
 SCHEMAS = ("edition", "deck", "cardset", "forest", "common")
 
 
 @cache
 def _registry() -> Registry:
+    from referencing import Registry, Resource
+
     resources = []
     for name in SCHEMAS:
         doc = json.loads((SCHEMA_DIR / f"{name}.schema.json").read_text(encoding="utf-8"))
@@ -33,12 +42,16 @@ def _registry() -> Registry:
 
 @cache
 def validator(name: str) -> Draft202012Validator:
+    from jsonschema import Draft202012Validator
+
     doc = json.loads((SCHEMA_DIR / f"{name}.schema.json").read_text(encoding="utf-8"))
     return Draft202012Validator(doc, registry=_registry())
 
 
 def _leaf(err: ValidationError) -> ValidationError:
     """For oneOf/anyOf, the most specific reason among the alternatives."""
+    from jsonschema.exceptions import best_match
+
     while err.validator in ("oneOf", "anyOf") and err.context:
         # an alternative whose `type` the value does not even have is the least likely intent:
         # `top: Chaffinch` is a mistyped card name, not a wrong boolean
@@ -105,3 +118,11 @@ def validate(doc: Document, schema: str) -> list[Diagnostic]:
         seen.add(key)
         out.append(_describe(leaf, doc))
     return out
+
+
+def validate_cached(doc: Document, schema: str) -> list[Diagnostic]:
+    """`validate`, answered from the on-disk cache for a document whose path and text were
+    validated before (the schema files are part of the cache's fingerprint of grove)."""
+    text = hashlib.sha256("\n".join(doc.lines).encode()).hexdigest()
+    k = disk_cache.key("valid", schema, doc.path, text)
+    return disk_cache.cached("valid", k, lambda: validate(doc, schema))

@@ -155,7 +155,7 @@ def read(path: str | Path, roots: cs.Roots | None = None) -> ForestFile:
 
 def _read_doc(doc: Document, roots: cs.Roots | None) -> ForestFile:
     """Check a forest document wherever it came from (a forest file, or a record's lines)."""
-    diags = schemas.validate(doc, "forest")
+    diags = schemas.validate_cached(doc, "forest")
     if diags:
         raise DiagnosticError(diags)
     edition = str(doc.data["edition"])

@@ -1,0 +1,92 @@
+"""Whole commands, as a user runs them: wall time of `grove ...` processes, cold and warm.
+
+Each command runs as its own process, the rounds interleaved (one of each command per round),
+so a noisy moment slows them all alike; the figure is the median, quoted as a ratio to
+`grove --version`, the least any command can cost (Python, click, grove's entry point).
+
+* cold: an empty cache folder each time, so the process reads and checks every edition's files
+  and fills the cache (`GROVE_CACHE_DIR` points at a fresh folder);
+* warm: the same command again with the cache filled by an earlier run;
+* no cache: `GROVE_NO_CACHE=1`, the work of a cold run without writing the cache.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+COMMANDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("editions", ("editions",)),
+    ("cards base", ("cards", "base")),
+    ("score base_three_players", ("score", "examples/base_three_players.yaml")),
+    ("lint cards", ("lint", "cards")),
+)
+TARGETS = {"editions": 2.5, "cards base": 2.5, "score base_three_players": 2.5, "lint cards": 4.0}
+
+
+def _grove() -> str:
+    exe = Path(sys.executable).parent / "grove"
+    return str(exe) if exe.exists() else shutil.which("grove") or "grove"
+
+
+def _run(args: tuple[str, ...], env: dict[str, str]) -> float:
+    t0 = time.perf_counter()
+    proc = subprocess.run([_grove(), *args], cwd=REPO, env=env, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL, check=False)
+    elapsed = time.perf_counter() - t0
+    if proc.returncode not in (0, 1):
+        raise RuntimeError(f"grove {' '.join(args)} exited {proc.returncode}")
+    return elapsed
+
+
+def measure(rounds: int) -> dict[str, Any]:
+    """Median seconds per command and mode, and each as a ratio to `grove --version`."""
+    base_env = {k: v for k, v in os.environ.items()
+                if k not in ("GROVE_CACHE_DIR", "GROVE_NO_CACHE", "GROVE_CARDS")}
+    times: dict[tuple[str, str], list[float]] = {}
+    with tempfile.TemporaryDirectory(prefix="grove-bench-") as tmp:
+        warm_env = {**base_env, "GROVE_CACHE_DIR": str(Path(tmp) / "warm")}
+        none_env = {**base_env, "GROVE_NO_CACHE": "1"}
+        for _, args in COMMANDS:  # fill the warm cache
+            _run(args, warm_env)
+        for r in range(rounds):
+            times.setdefault(("--version", "warm"), []).append(_run(("--version",), warm_env))
+            for name, args in COMMANDS:
+                cold_env = {**base_env, "GROVE_CACHE_DIR": str(Path(tmp) / f"cold-{r}-{name}")}
+                times.setdefault((name, "cold"), []).append(_run(args, cold_env))
+                times.setdefault((name, "warm"), []).append(_run(args, warm_env))
+                times.setdefault((name, "no cache"), []).append(_run(args, none_env))
+    version = statistics.median(times[("--version", "warm")])
+    rows = []
+    for name, _ in COMMANDS:
+        row: dict[str, Any] = {"command": f"grove {name}", "target_warm_ratio": TARGETS[name]}
+        for mode in ("cold", "warm", "no cache"):
+            med = statistics.median(times[(name, mode)])
+            key = mode.replace(" ", "_")
+            row[f"{key}_s"] = round(med, 4)
+            row[f"{key}_ratio"] = round(med / version, 2)
+        rows.append(row)
+    return {"version_s": round(version, 4), "rounds": rounds, "commands": rows}
+
+
+def bench_commands(opts: Any) -> None:
+    rounds = max(3, opts.rounds // 3)
+    m = measure(rounds)
+    print("== whole commands: median wall time of a grove process, as a ratio to grove --version")
+    print(f"   grove --version {m['version_s'] * 1e3:7.1f} ms; {rounds} rounds, interleaved; "
+          "cold = empty cache folder, warm = cache filled, no cache = GROVE_NO_CACHE=1")
+    print(f"   {'command':<36} {'cold':>16} {'warm':>16} {'no cache':>16}  warm target")
+    for r in m["commands"]:
+        cells = [f"{r[f'{k}_s'] * 1e3:7.0f} ms {r[f'{k}_ratio']:5.2f}x"
+                 for k in ("cold", "warm", "no_cache")]
+        verdict = "holds" if r["warm_ratio"] <= r["target_warm_ratio"] else "DOES NOT HOLD"
+        print(f"   {r['command']:<36} {cells[0]:>16} {cells[1]:>16} {cells[2]:>16}  "
+              f"<= {r['target_warm_ratio']}x {verdict}")
