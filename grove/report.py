@@ -1,43 +1,50 @@
-"""Readable text for people: the scoreboard with the rows of the edition's paper scorepad."""
+"""Readable text for people: the scoreboard with the rows of the edition's paper scorepad.
+
+Row names come from the card data (`scorepad:` in edition.yaml names each row per language), so
+an edition's own rows, Dartmoor's moors or an author's ponds, need nothing here; the words of
+the language ("Total", "Winner") come from the rules-text catalog (msgctxt `scoreboard.*`).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from compiler.cardset import CardSet
-
-_ROW_NAMES = {
-    "en": {"trees": "Trees", "top": "Top", "bottom": "Bottom", "left": "Left", "right": "Right",
-           "cave": "Cave", "moors": "Moors", "rivers": "Rivers", "total": "Total"},
-    "de": {"trees": "Bäume", "top": "Oben", "bottom": "Unten", "left": "Links", "right": "Rechts",
-           "cave": "Höhle", "moors": "Moore", "rivers": "Flüsse", "total": "Summe"},
-    "it": {"trees": "Alberi", "top": "Sopra", "bottom": "Sotto", "left": "Sinistra",
-           "right": "Destra", "cave": "Grotta", "moors": "Brughiere", "rivers": "Fiumi",
-           "total": "Totale"},
-    "th": {"trees": "ต้นไม้", "top": "ด้านบน", "bottom": "ด้านล่าง", "left": "ด้านซ้าย",
-           "right": "ด้านขวา", "cave": "ถ้ำ", "moors": "ทุ่งพรุ", "rivers": "แม่น้ำ",
-           "total": "รวม"},
-}
+from compiler.model import scorepad_names
+from printouts import rules_text
 
 
-def row_name(row: str, lang: str) -> str:
-    return _ROW_NAMES.get(lang, _ROW_NAMES["en"]).get(row) or _ROW_NAMES["en"].get(row, row)
+def _word(ctxt: str, lang: str) -> str:
+    """A word of the language from its catalog; English where the language has no catalog."""
+    langs = rules_text.available_languages()
+    cat = rules_text.load_catalog(lang if lang in langs else "en")
+    msg = cat.phrases.get(ctxt) or rules_text.load_catalog("en").phrases[ctxt]
+    return str(msg.string or msg.id)
+
+
+def row_name(names: Any, row: str, lang: str) -> str:
+    """A scorepad row's name in `lang`, else in English, else its id."""
+    names = names or {}
+    return names.get(lang) or names.get("en") or row
 
 
 def scoreboard(result: dict[str, Any], cardset: CardSet, lang: str = "en",
                explain: bool = False) -> str:
     players = result["players"]
     rows = list(cardset.scorepad)
-    width = max([len(row_name(r, lang)) for r in [*rows, "total"]] + [6])
+    names = scorepad_names(cardset.editions)
+    labels = {r: row_name(names.get(r), r, lang) for r in rows}
+    total = _word("scoreboard.total", lang)
+    width = max([len(t) for t in [*labels.values(), total]] + [6])
     colw = max([len(p["name"]) for p in players] + [5]) + 2
     lines = [" " * width + "".join(p["name"].rjust(colw) for p in players)]
     for r in rows:
-        lines.append(row_name(r, lang).ljust(width) +
+        lines.append(labels[r].ljust(width) +
                      "".join(str(p["by_category"].get(r, 0)).rjust(colw) for p in players))
     lines.append("-" * (width + colw * len(players)))
-    lines.append(row_name("total", lang).ljust(width) +
+    lines.append(total.ljust(width) +
                  "".join(str(p["total"]).rjust(colw) for p in players))
-    label = {"en": "Winner", "de": "Sieg", "it": "Vince", "th": "ผู้ชนะ"}.get(lang, "Winner")
+    label = _word("scoreboard.winner", lang)
     lines.append(f"{label}: {', '.join(result['winners'])}")
     if explain:
         for p in players:

@@ -2,16 +2,21 @@
 
 Every phrase pattern is one message of the gettext catalogs under `printouts/catalogs/<lang>/
 LC_MESSAGES/grove.po`, read with Babel at runtime and addressed by its `msgctxt`; the number
-forms come from Babel's CLDR plural rules (`Locale.plural_form`), never from code here. Card,
-symbol and host names come from the edition data (`names`, `plural`).
+forms come from Babel's CLDR plural rules (`Locale.plural_form`), never from code here.
 
-What the data does not say, the catalogs say per language, in `lexicon.*` contexts: the article
-class (grammatical gender, or `an` in English) of a noun, a Thai classifier (ตัว, ต้น, ใบ …), the
-plural of a species name. A noun whose lexicon entry is missing still renders, with a
-gender-free wording, and the gap is recorded as a `Gap`; `translation_findings` lists every gap
-of a card set with the card that needs it, and `printouts.text_lint` turns them into
-TEXT-MISSING-TRANSLATION warnings for `grove lint`. `NODE_PHRASES` says which msgctxts each DSL
-node type renders through, so a node without a phrase is found before a card uses it.
+Two kinds of word, kept apart. The catalogs hold the language: phrases, and in `lexicon.*`
+contexts only the nouns of the language itself, keyed with a leading `@` (`@card`, `@species`,
+`@symbol`, `@default`). Everything an edition's own nouns need comes from the card data, beside
+their `names`: `plural`, `article` (the article class: grammatical gender, or a/an in English)
+and `classifier` (Thai ตัว, ต้น ...), each a `{lang: value}` map on a type symbol, group, host or
+species. So an author's card set outside grove carries all of its words in its own folder.
+
+A noun whose word is missing still renders, with an English name or a gender-free wording, and
+the gap is recorded as a `Gap` that names the noun and where it is declared;
+`translation_findings` lists every gap of a card set with the card that needs it, and
+`printouts.text_lint` turns them into TEXT-MISSING-TRANSLATION warnings for `grove lint`.
+`NODE_PHRASES` says which msgctxts each DSL node type renders through, so a node without a
+phrase is found before a card uses it.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from typing import Any
 from babel.core import Locale
 from babel.messages.pofile import read_po
 
+from compiler.model import HostKind, Symbol, scorepad_names
 from dsl import ast
 from dsl.diagnostics import Span
 
@@ -145,12 +151,16 @@ LEXICON_CONTEXT = {"article": "lexicon.article", "classifier": "lexicon.classifi
 @dataclass(frozen=True)
 class Gap:
     """One piece of text a language lacks, kept structured so a lint can say which catalog and
-    msgctxt (or which field of the card data) to add; `str()` is the short form tests read."""
+    msgctxt, or which field of which noun in which card file, to add; `str()` is the short form
+    tests read. Two nouns of one id (the type symbol and the host `tree`, or `tree` in two
+    editions) are two gaps, since each carries its own words."""
 
     lang: str
     kind: str  # a key of _GAP_TEXT
     key: str  # msgctxt of a phrase, id of a noun, or what a name belongs to
     detail: str = ""
+    noun: str = ""  # for a word of the card data: what lacks it ("type symbol 'bird'")
+    decl: Span | None = None  # ... and where that noun is declared
 
     def __str__(self) -> str:
         return _GAP_TEXT[self.kind].format(key=self.key, detail=self.detail)
@@ -158,11 +168,31 @@ class Gap:
     @property
     def msgctxt(self) -> str | None:
         """The catalog context to add, or None where the gap is in the card data."""
+        if self.decl is not None:
+            return None
         if self.kind in LEXICON_CONTEXT:
             return LEXICON_CONTEXT[self.kind]
         if self.kind in ("phrase", "placeholder", "catalog"):
             return self.key
         return None
+
+
+def noun_label(noun: Any) -> str:
+    """How a hint names a noun of the card data: "type symbol 'bird'", "host 'tree'"."""
+    if isinstance(noun, Symbol):
+        return f"group '{noun.id}'" if noun.kind == "group" else f"{noun.kind} symbol '{noun.id}'"
+    if isinstance(noun, HostKind):
+        return f"host '{noun.id}'"
+    return f"species '{noun.id}'"
+
+
+def article_classes(lang: str) -> tuple[str, ...]:
+    """The article classes a language's catalog knows: the `<class>` of its `art.<kind>|<class>`
+    phrases, and its default class."""
+    cat = load_catalog(lang)
+    found = {c.split("|", 1)[1] for c in cat.phrases if c.startswith("art.") and "|" in c}
+    default = cat.lexicon.get(("lexicon.article", "@default"))
+    return tuple(sorted(found | ({default} if default else set())))
 
 
 class NoPhrase(TypeError):
@@ -178,10 +208,12 @@ class NoPhrase(TypeError):
 # ---- noun phrases --------------------------------------------------------------------------
 @dataclass
 class NP:
-    """A noun phrase: its text for a count `n`, the lexicon key for its article class and the
-    Thai classifier; `items` for an `or` of several phrases. A noun with a qualifier after it
-    ("card with the Oak symbol") also keeps the bare noun in `head` and the qualifier in
-    `post`, so a language can put a count word between them (Thai: การ์ดแต่ละใบที่มี...)."""
+    """A noun phrase: its text for a count `n`, its key (a noun id, or an `@` key of the
+    catalog), the Thai classifier, and `lexeme`, the symbol, host or species of the card data
+    whose `article` it takes (None for the language's own nouns); `items` for an `or` of
+    several phrases. A noun with a qualifier after it ("card with the Oak symbol") also keeps
+    the bare noun in `head` and the qualifier in `post`, so a language can put a count word
+    between them (Thai: การ์ดแต่ละใบที่มี...)."""
 
     forms: Callable[[int], str]
     key: str | None
@@ -189,6 +221,7 @@ class NP:
     items: tuple[NP, ...] = ()
     head: NP | None = None
     post: str = ""
+    lexeme: Any = None
 
     def split(self) -> tuple[NP, str]:
         """The bare noun and what follows it; the whole phrase and "" if nothing does."""
@@ -251,7 +284,17 @@ class Renderer:
         return None if text is None else _fill(text, kw)
 
     def lex(self, ctxt: str, key: str) -> str | None:
+        """A noun of the language itself (`@card`, `@default` ...) from the catalog."""
         return self.cat.lexicon.get((ctxt, key))
+
+    def word(self, noun: Any, field: str) -> str | None:
+        """The noun's `plural`, `article` or `classifier` in this language, from the card data."""
+        return (getattr(noun, field, None) or {}).get(self.lang) or None
+
+    def _noun_miss(self, kind: str, noun: Any) -> None:
+        gap = Gap(self.lang, kind, noun.id, noun=noun_label(noun), decl=noun.span)
+        if gap not in self.gaps:
+            self.gaps.append(gap)
 
     # -- names from the data
     def _name(self, names: Any, what: str) -> str:
@@ -261,11 +304,10 @@ class Renderer:
             text = (names.get("en") if names else None) or what.replace("_", " ")
         return text
 
-    def _plural(self, plural: Any, what: str) -> str | None:
+    def _plural(self, plural: Any) -> str | None:
         if self.cat.single_form:
             return None
-        text = plural.get(self.lang) if plural else None
-        return text or self.lex("lexicon.plural", what)
+        return (plural.get(self.lang) if plural else None) or None
 
     def _low(self, text: str) -> str:
         return text.lower() if self.lower else text
@@ -288,20 +330,44 @@ class Renderer:
             return "host", cs.hosts[name]
         return "unknown", name
 
-    def classifier(self, key: str, fallbacks: Iterable[str] = ()) -> str:
+    def general_classifier(self, key: str) -> str:
+        """The classifier of a noun of the language (`@card`, `@species`, `@symbol`)."""
         if not self.uses_classifiers:
             return ""
-        for k in (key, *fallbacks):
-            c = self.lex("lexicon.classifier", k)
-            if c:
-                return c
+        c = self.lex("lexicon.classifier", key)
+        if c:
+            return c
         self._miss("classifier", key)
+        return self.lex("lexicon.classifier", "@card") or ""
+
+    def _nouns(self, noun_id: str) -> Iterable[Any]:
+        """The symbols and hosts of the card set with that id, whose words a species or host
+        may borrow (a bird species counts with its type symbol's classifier)."""
+        yield from (s for s in self.cs.symbols if s.id == noun_id)
+        host = self.cs.hosts.get(noun_id)
+        if host is not None:
+            yield host
+
+    def classifier(self, noun: Any, fallbacks: Iterable[str] = ()) -> str:
+        """The noun's own classifier, else the first of the nouns named by `fallbacks` (its
+        types, tags, kind) that has one; missing, the card's classifier and a gap."""
+        if not self.uses_classifiers:
+            return ""
+        c = self.word(noun, "classifier")
+        if c:
+            return c
+        for k in fallbacks:
+            for other in self._nouns(k):
+                c = self.word(other, "classifier")
+                if c:
+                    return c
+        self._noun_miss("classifier", noun)
         return self.lex("lexicon.classifier", "@card") or ""
 
     def _species_plural(self, sp: Any, sg: str) -> str | None:
         if self.cat.single_form:
             return sg
-        found = self.lex("lexicon.plural", sp.id)
+        found = self.word(sp, "plural")
         if found:
             return found
         for sym in self.cs.symbols:  # "Beech" the species, "Beech" the tree symbol
@@ -309,37 +375,39 @@ class Renderer:
                 return sym.plural[self.lang]
         return None
 
-    def _simple(self, sg: str, pl: str | None, key: str, clf: str, what: str) -> NP:
+    def _simple(self, sg: str, pl: str | None, clf: str, noun: Any) -> NP:
         def forms(n: int) -> str:
             if self.cat.is_one(n) or self.cat.single_form:
                 return sg
             if pl:
                 return pl
-            self._miss("plural", what)  # reported only where a plural is needed
+            self._noun_miss("plural", noun)  # reported only where a plural is needed
             return self.t("noun.species_cards", n=n, name=sg)
 
-        return NP(forms, key, clf)
+        return NP(forms, noun.id, clf, lexeme=noun)
 
     def card_np(self) -> NP:
-        return NP(lambda n: self.t("noun.card", n=n), "@card", self.classifier("@card"))
+        return NP(lambda n: self.t("noun.card", n=n), "@card", self.general_classifier("@card"))
 
     def qualified(self, np: NP, ctxt: str, **kw: Any) -> NP:
-        whole = NP(lambda n: self.t(ctxt, noun=np.forms(n), **kw), np.key, np.clf)
+        whole = NP(lambda n: self.t(ctxt, noun=np.forms(n), **kw), np.key, np.clf,
+                   lexeme=np.lexeme)
         probe = self.t(ctxt, noun="\x00", **kw)
         if not probe.startswith("\x00") or probe.count("\x00") != 1:
             return whole  # the qualifier comes first, or wraps the noun: keep it whole
         head, post = np.split()
-        return NP(whole.forms, np.key, np.clf, head=head, post=post + probe[1:])
+        return NP(whole.forms, np.key, np.clf, head=head, post=post + probe[1:],
+                  lexeme=np.lexeme)
 
     def host_np(self, host: Any) -> NP:
+        """A host as a noun; its plural is its own, else that of the type symbol of its id."""
         sg = self._low(self._name(host.names, f"host {host.id}"))
-        pl = None
+        pl = self._plural(host.plural)
         for sym in self.cs.symbols:
-            if sym.kind == "type" and sym.id == host.id:
-                pl = self._plural(sym.plural, host.id)
-        pl = pl or self._plural(None, host.id)
+            if not pl and sym.kind == "type" and sym.id == host.id:
+                pl = self._plural(sym.plural)
         pl = self._low(pl) if pl else (sg if self.cat.single_form else None)
-        return self._simple(sg, pl, host.id, self.classifier(host.id, host.types), host.id)
+        return self._simple(sg, pl, self.classifier(host, host.types), host)
 
     def symbol_np(self, sym: Any) -> NP:
         """A type or group symbol as a noun ("bird"); a card symbol (Alps) as "card with the
@@ -348,9 +416,9 @@ class Renderer:
             symbol = self._name(sym.names, f"symbol {sym.id}")
             return self.qualified(self.card_np(), "qual.symbol", symbol=symbol)
         sg = self._low(self._name(sym.names, f"symbol {sym.id}"))
-        pl = self._plural(sym.plural, sym.id)
+        pl = self._plural(sym.plural)
         pl = self._low(pl) if pl else (sg if self.cat.single_form else None)
-        return self._simple(sg, pl, sym.id, self.classifier(sym.id, sym.implies), sym.id)
+        return self._simple(sg, pl, self.classifier(sym, sym.implies), sym)
 
     def name_np(self, name: str) -> NP:
         kind, obj = self.resolve(name)
@@ -359,13 +427,13 @@ class Renderer:
         if kind == "species":
             sg = self._name(obj.names, f"species {obj.key}")
             pl = self._species_plural(obj, sg)
-            clf = self.classifier(obj.id, (*obj.types, *sorted(obj.tags), obj.kind))
-            return self._simple(sg, pl, obj.id, clf, obj.id)
+            clf = self.classifier(obj, (*obj.types, *sorted(obj.tags), obj.kind))
+            return self._simple(sg, pl, clf, obj)
         if kind == "host":
             return self.host_np(obj)
         self._miss("unresolved", name)
         text = name.replace("_", " ")
-        return NP(lambda n: text, name, self.classifier("@card"))
+        return NP(lambda n: text, name, self.general_classifier("@card"))
 
     def tree_symbol(self, sid: str) -> str:
         sym = self.cs.symbol(sid)
@@ -426,8 +494,9 @@ class Renderer:
                                       symbol=self.join_or([s for s in symbols if s]))
             subs = tuple(self.filter_np(i) for i in f.items)
             clfs = {s.clf for s in subs}
-            clf = clfs.pop() if len(clfs) == 1 else self.classifier("@card")
-            return NP(lambda n: self.join_or([s.forms(n) for s in subs]), subs[0].key, clf, subs)
+            clf = clfs.pop() if len(clfs) == 1 else self.general_classifier("@card")
+            return NP(lambda n: self.join_or([s.forms(n) for s in subs]), subs[0].key, clf, subs,
+                      lexeme=subs[0].lexeme)
         if isinstance(f, ast.FAnd):
             head_i = next((i for i, x in enumerate(f.items)
                            if isinstance(x, (ast.FName, ast.FOr)) and not self._is_symbolish(x)),
@@ -455,10 +524,17 @@ class Renderer:
         return self.qualified(np, "qual.also", sg=x.forms(1), a=self.art(x, "indef.nom"))
 
     # -- articles
-    def article_class(self, key: str | None) -> str | None:
-        if key is None:
-            return None
-        return self.lex("lexicon.article", key) or self.lex("lexicon.article", "@default")
+    def _own_article(self, np: NP) -> str | None:
+        """The article class the noun itself gives: from the card data for an edition's noun,
+        from the catalog for a noun of the language (`@card`)."""
+        if np.lexeme is not None:
+            return self.word(np.lexeme, "article")
+        if np.key and np.key.startswith("@"):
+            return self.lex("lexicon.article", np.key)
+        return None
+
+    def article_class(self, np: NP) -> str | None:
+        return self._own_article(np) or self.lex("lexicon.article", "@default")
 
     def _needs_class(self, kind: str) -> bool:
         return any(c.startswith(f"art.{kind}|") for c in self.cat.phrases)
@@ -466,7 +542,8 @@ class Renderer:
     def _determiner(self, np: NP, kind: str) -> str:
         """The article of `kind` this noun takes, with the noun left out: two nouns whose
         determiners read the same share one ("am selben Baum oder Strauch")."""
-        return self.art(NP(lambda n: "\x00" if n == 1 else "\x01", np.key, np.clf), kind)
+        return self.art(NP(lambda n: "\x00" if n == 1 else "\x01", np.key, np.clf,
+                           lexeme=np.lexeme), kind)
 
     def art(self, np: NP, kind: str) -> str:
         """The noun phrase with an article (or other determiner) of `kind`: indef.nom, indef.acc,
@@ -476,17 +553,21 @@ class Renderer:
             if len({self._determiner(i, kind) for i in np.items}) > 1:
                 return join([self.art(i, kind) for i in np.items])
             subs = np.items
-            joined = NP(lambda n: join([s.forms(n) for s in subs]), subs[0].key, np.clf)
+            joined = NP(lambda n: join([s.forms(n) for s in subs]), subs[0].key, np.clf,
+                        lexeme=subs[0].lexeme)
             return self.art(joined, kind)
         kw = {"noun": np.forms(1), "plural": lambda: np.forms(_MANY), "clf": np.clf}
-        explicit = self.lex("lexicon.article", np.key) if np.key else None
+        explicit = self._own_article(np)
         cls = explicit or self.lex("lexicon.article", "@default")
         if cls:
             text = self.opt(f"art.{kind}|{cls}", **kw)
             if text is not None:
                 return text
         if self._needs_class(kind) and not explicit and cls is None:
-            self._miss("article", str(np.key))
+            if np.lexeme is not None:
+                self._noun_miss("article", np.lexeme)
+            else:
+                self._miss("article", str(np.key))
         return self.t(f"art.{kind}", **kw)
 
     # -- hosts
@@ -566,10 +647,11 @@ class Renderer:
                           scope=post + self.scope_suffix(c.scope))
         if isinstance(c, ast.CountSpecies):
             np = self.filter_np(c.filter)
-            return self.t("qty.species", n=n, q=q(self.classifier("@species")), noun=np.forms(1),
+            return self.t("qty.species", n=n, q=q(self.general_classifier("@species")),
+                          noun=np.forms(1),
                           plural=lambda: np.forms(_MANY), scope=self.scope_suffix(c.scope))
         if isinstance(c, ast.CountSymbols):
-            return self.t("qty.symbols", n=n, q=q(self.classifier("@symbol")),
+            return self.t("qty.symbols", n=n, q=q(self.general_classifier("@symbol")),
                           scope=self.scope_suffix(c.scope))
         if isinstance(c, ast.CountFullHosts):
             np = self.filter_np(c.hosts)
@@ -1015,6 +1097,20 @@ def _noun_findings(cardset: Any, lang: str) -> list[Finding]:
     return out
 
 
+def _scorepad_findings(cardset: Any, lang: str) -> list[Finding]:
+    """Scorepad rows without a name in `lang`, at the edition.yaml that lists the row."""
+    names = scorepad_names(cardset.editions)
+    out = []
+    for row in cardset.scorepad:
+        if (names.get(row) or {}).get(lang):
+            continue
+        ed = next((e for e in cardset.editions if row in e.scorepad), cardset.root)
+        gap = Gap(lang, "name", f"scorepad row {row}", noun=f"scorepad row '{row}'",
+                  decl=ed.span)
+        out.append(Finding(gap, f"scorepad row {row}", ed.span))
+    return out
+
+
 def _node_places(cardset: Any) -> dict[str, tuple[str, Span | None]]:
     """Each DSL node type the card set's rules use, with the first rule that uses it."""
     first: dict[str, tuple[str, Span | None]] = {}
@@ -1035,8 +1131,9 @@ def _node_findings(places: dict[str, tuple[str, Span | None]], lang: str) -> lis
 
 def translation_findings(cardset: Any, langs: Iterable[str] | None = None) -> list[Finding]:
     """Every gap of the card set in each language: catalog phrases, phrases of the DSL nodes
-    its cards use, names in the card data, lexicon entries of every host and type symbol, and
-    what rendering each rule needs (article classes, classifiers, plurals of species)."""
+    its cards use, names in the card data (scorepad rows included), the words of every host and
+    type symbol (article class, classifier, plural), and what rendering each rule needs (the
+    same words of species and groups)."""
     out: list[Finding] = []
     places = _node_places(cardset)
     for lang in tuple(langs) if langs is not None else LANGS:
@@ -1048,6 +1145,7 @@ def translation_findings(cardset: Any, langs: Iterable[str] | None = None) -> li
         out.extend(_node_findings(places, lang))
         out.extend(_species_findings(cardset, lang))
         out.extend(_noun_findings(cardset, lang))
+        out.extend(_scorepad_findings(cardset, lang))
     return list(dict.fromkeys(out))
 
 

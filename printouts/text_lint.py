@@ -3,14 +3,17 @@
 `grove lint` hands over the editions it checks; each is built in every card set it takes part
 in (a base game alone and with each combination of the expansions it names, since an
 expansion's hosts change the wording of base cards), and `rules_text.translation_findings`
-lists what en, de, it or th lack there: a phrase for a DSL node, a name in the card data, a
-lexicon entry (article class, classifier, plural) of a host, type symbol or species.
+lists what en, de, it or th lack there: a phrase for a DSL node, a name in the card data, or
+a word (article class, classifier, plural) of a host, type symbol, group or species.
 
-One warning per gap, at the first place (file:line:col) that needs it, with a hint naming the
-catalog and msgctxt to add. A warning, not an error: the text still renders (with an English
-word or a gender-free wording), scoring and play never read it, and an author adding an
-edition must be able to lint it before every language is done; `grove lint --strict`, as the
-tests run it on the shipped cards, makes it fail.
+One warning per gap, at the first place (file:line:col) that needs it. The hint points where the
+word belongs: a noun's article, classifier or plural, and a scorepad row's name, in the card
+file that declares the noun (the author's own file, wherever it lies); a phrase of the language
+(a DSL node's wording, or an `@` noun such as `@card`) in grove's catalog, with its msgctxt.
+A warning, not an error: the text still renders (with an English word or a gender-free
+wording), scoring and play never read it, and an author adding an edition must be able to lint
+it before every language is done; `grove lint --strict`, as the tests run it on the shipped
+cards, makes it fail.
 
 The compiler never imports this module: the arrows run grove -> printouts -> compiler.
 """
@@ -63,11 +66,27 @@ def _message(gap: rt.Gap, places: list[rt.Finding]) -> str:
     return f"missing {gap.lang} translation: {what} (needed by {places[0].where}{more})"
 
 
+_FIELD = {"article": "article", "classifier": "classifier", "plural": "plural", "name": "names"}
+
+
+def _data_hint(gap: rt.Gap) -> str:
+    """Where a word of the card data goes: the field of the noun, in the file declaring it."""
+    assert gap.decl is not None
+    value = "..."
+    if gap.kind == "article":
+        classes = rt.article_classes(gap.lang)
+        value = f"<{'|'.join(classes)}>" if classes else "..."
+    elif gap.kind == "classifier":
+        value = "<classifier>"
+    line = f" (line {gap.decl.line})" if gap.kind != "name" else ""
+    return (f"add '{gap.lang}: {value}' to '{_FIELD[gap.kind]}' of {gap.noun} in "
+            f"{_display(gap.decl.file)}{line}")
+
+
 def _hint(gap: rt.Gap, where: str) -> str | None:
     catalog = _display(rt.catalog_path(gap.lang))
-    if gap.kind == "plural" and where.startswith("symbol "):
-        return (f"add `{gap.lang}: ...` to the symbol's `plural` in its edition.yaml, or "
-                f'msgctxt "lexicon.plural" msgid "{gap.key}" to {catalog}')
+    if gap.decl is not None and gap.kind in _FIELD:
+        return _data_hint(gap)
     if gap.kind in rt.LEXICON_CONTEXT:
         return f'add msgctxt "{gap.msgctxt}" msgid "{gap.key}" to {catalog}'
     if gap.kind == "placeholder":
@@ -85,7 +104,7 @@ def _hint(gap: rt.Gap, where: str) -> str | None:
 def _order(f: rt.Finding) -> tuple:
     """Cards first (where an author reads the text), then the symbol or host that lacks the
     word, then what has no place in the card data; in file order within each."""
-    declared = f.where.startswith(("symbol ", "host "))
+    declared = f.where.startswith(("symbol ", "host ", "scorepad row "))
     span = (f.span.file, f.span.line, f.span.col) if f.span else ("", 0, 0)
     return (f.span is None, declared, span, f.where)
 

@@ -200,13 +200,21 @@ def test_missing_phrase_and_lexicon_are_reported(classic):
     _, misses = rt.render_checked(rule, classic, "de")
     assert misses == ["name no_such_name resolves to nothing"]
     rule = parse_rule("placement", "only on shrub; bottom holds up to 2 bird only")
-    r = rt.Renderer(classic, "de")
-    r.cat.lexicon.pop(("lexicon.article", "shrub"))
-    try:
-        assert "Darf nur an Strauch gespielt werden" in r.rule(rule)
-        assert "article class of shrub" in r.misses
-    finally:
-        rt.load_catalog.cache_clear()
+    r = rt.Renderer(_without_article(classic, "shrub", "de"), "de")
+    assert "Darf nur an Strauch gespielt werden" in r.rule(rule)
+    assert "article class of shrub" in r.misses
+    assert r.gaps[0].noun == "type symbol 'shrub'"
+    assert Path(r.gaps[0].decl.file).parts[-2:] == ("woodland_edge", "edition.yaml")
+
+
+def _without_article(cset: cs.CardSet, symbol_id: str, lang: str) -> cs.CardSet:
+    """The card set with one type symbol's article class in one language left out."""
+    def strip(sym):
+        if sym.id != symbol_id or sym.kind != "type":
+            return sym
+        article = {k: v for k, v in sym.article.items() if k != lang}
+        return dataclasses.replace(sym, article=article)
+    return dataclasses.replace(cset, symbols=tuple(strip(s) for s in cset.symbols))
 
 
 # ---- (b) reviewed golden texts ------------------------------------------------------------
@@ -321,8 +329,8 @@ def test_edition_lacking_a_thai_classifier_gives_exactly_that_warning(monkeypatc
             for d in diags] == [("TEXT-MISSING-TRANSLATION", "warning", "species.yaml", 18, 12)]
     assert diags[0].message == ("missing th translation: no classifier for 'test_lichen' "
                                 "(needed by corpus_text_gap:test_fern.score)")
-    assert diags[0].hint == ('add msgctxt "lexicon.classifier" msgid "test_lichen" to '
-                             'printouts/catalogs/th/LC_MESSAGES/grove.po')
+    assert diags[0].hint == ("add 'th: <classifier>' to 'classifier' of species 'test_lichen' in "
+                             f"{TEXT_CASE.relative_to(REPO)}/species.yaml (line 19)")
 
 
 def test_text_warning_fails_only_strict_lint(monkeypatch):
@@ -336,18 +344,15 @@ def test_text_warning_fails_only_strict_lint(monkeypatch):
 
 
 def test_missing_lexicon_entry_points_at_the_first_card_that_needs_it():
-    cset = _built(("dartmoor", ()))
-    try:
-        rt.load_catalog("de").lexicon.pop(("lexicon.article", "moor"))
-        found = text_lint.diagnostics(rt.translation_findings(cset, ["de"]))
-    finally:
-        rt.load_catalog.cache_clear()
+    cset = _without_article(_built(("dartmoor", ())), "moor", "de")
+    found = text_lint.diagnostics(rt.translation_findings(cset, ["de"]))
     assert len(found) == 1
     d = found[0]
     assert d.message.startswith("missing de translation: no article class (grammatical gender) "
                                 "for 'moor' (needed by dartmoor:")
     assert Path(d.span.file).name != "edition.yaml"  # a card, not the symbol's declaration
-    assert 'msgctxt "lexicon.article" msgid "moor"' in d.hint and "catalogs/de/" in d.hint
+    assert d.hint.startswith("add 'de: <f|m|n>' to 'article' of type symbol 'moor' in ")
+    assert "cards/dartmoor/edition.yaml (line " in d.hint and "catalogs" not in d.hint
 
 
 def test_missing_phrase_is_a_catalog_finding():

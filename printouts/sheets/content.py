@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from compiler.cardset import CardSet, Species
-from compiler.model import SIDES, Setup
+from compiler.model import SIDES, Setup, scorepad_names
 from dsl.diagnostics import Span
 from printouts import rules_text
 
@@ -96,6 +96,7 @@ class SpeciesGroup:
 @dataclass(frozen=True)
 class ScoreRow:
     id: str
+    name: str  # the row's name from the card data (`scorepad:` in edition.yaml)
     hosts: tuple[str, ...]  # names of the hosts scored in this row (a category of hosts)
 
 
@@ -212,8 +213,10 @@ def _species(cs: CardSet, lang: str) -> tuple[SpeciesGroup, ...]:
 
 
 def _scorepad(cs: CardSet, lang: str) -> tuple[ScoreRow, ...]:
-    return tuple(ScoreRow(row, tuple(_name(h.names, lang, h.id) for h in cs.hosts.values()
-                                     if h.category == row))
+    names = scorepad_names(cs.editions)
+    return tuple(ScoreRow(row, _name(names.get(row), lang, row),
+                          tuple(_name(h.names, lang, h.id) for h in cs.hosts.values()
+                                if h.category == row))
                  for row in cs.scorepad)
 
 
