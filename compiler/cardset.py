@@ -441,13 +441,16 @@ def _compiled(universe: Universe, edition_id: str) -> CompiledEdition:
     return generate(checked(universe, edition_id), universe)
 
 
+_FIND_HINT = "grove finds an author's card set with --cards DIR or GROVE_CARDS"
+
+
 def build(edition: str, expansions: Iterable[str] = (), roots: Roots | None = None) -> CardSet:
     """The compiled card set of an edition with expansions; `DiagnosticError` if it is broken."""
     universe = load_universe(roots)
     eds = universe.editions
     if edition not in eds:
         raise DiagnosticError([error("EDITION-UNKNOWN", None, f"unknown edition '{edition}'",
-                                     f"editions: {', '.join(sorted(eds))}")])
+                                     f"editions: {', '.join(sorted(eds))}; {_FIND_HINT}")])
     base = eds[edition]
     if base.expansion_of is not None:
         raise DiagnosticError([error(
@@ -460,7 +463,7 @@ def build(edition: str, expansions: Iterable[str] = (), roots: Roots | None = No
         if x not in known:
             raise DiagnosticError([error(
                 "EDITION-COMBINATION", None, f"'{x}' does not combine with '{edition}'",
-                f"'{edition}' combines with: {', '.join(known) or 'nothing'}")])
+                f"'{edition}' combines with: {', '.join(known) or 'nothing'}; {_FIND_HINT}")])
     order = [edition] + [e for e in known if e in exps]
     compiled = [_compiled(universe, e) for e in order]
     errors = [d for c in compiled for d in c.diagnostics if d.is_error]
@@ -485,7 +488,10 @@ def build(edition: str, expansions: Iterable[str] = (), roots: Roots | None = No
 
 
 def _no_setup_row(base: EditionDef, exps: list[str], eds: Any) -> Diagnostic:
-    where = [str(Path(eds[x].folder) / "edition.yaml") for x in exps] or [
+    """The files to add the row to: an author's own expansions before the shipped ones."""
+    shipped = search_path_mod.shipped_cards_dir().resolve()
+    own = [x for x in exps if Path(eds[x].folder).resolve().parent != shipped]
+    where = [str(Path(eds[x].folder) / "edition.yaml") for x in (own or exps)] or [
         str(Path(base.folder) / "edition.yaml")]
     row = "{with: [" + ", ".join(exps) + "], counts: {2: ..., 3: ..., 4: ..., 5: ...}}"
     return error("EDITION-SETUP-MISSING", None,

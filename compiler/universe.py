@@ -62,9 +62,10 @@ def _load(folder: Path, digest: str) -> tuple[EditionDef | None, tuple[Diagnosti
 
 
 def folder_digests(roots: Roots) -> tuple[tuple[str, str], ...]:
-    """(folder, content digest) of every edition folder on the path, in search order."""
-    return tuple((str(f), cache.files_digest(edition_files(f)))
-                 for root in roots for f in edition_folders(Path(root)))
+    """(folder, content digest) of every edition folder on the path, in search order; a folder
+    reached through two roots (itself, and the folder that holds it) counts once."""
+    folders = dict.fromkeys(str(f) for root in roots for f in edition_folders(Path(root)))
+    return tuple((f, cache.files_digest(edition_files(Path(f)))) for f in folders)
 
 
 def load_universe(roots: Roots | None = None) -> Universe:

@@ -28,6 +28,10 @@ class GameOver(Exception):
     """The third winter card (or an empty deck) ends the game at once, even mid-turn."""
 
 
+class SetupError(ValueError):
+    """The card set cannot deal a game for these players: its data, not the engine, is wrong."""
+
+
 class IllegalAction(ValueError):
     pass
 
@@ -102,7 +106,7 @@ class Game:
         setup = cardset.setup
         n = len(players)
         if n < 1:
-            raise ValueError("a game needs at least one player")
+            raise SetupError("a game needs at least one player")
         self.cardset = cardset
         self.seed = seed
         self.rng = random.Random(seed)
@@ -113,14 +117,16 @@ class Game:
         exps = frozenset(expansions if expansions is not None else cardset.expansions)
         remove = setup.removed_for(exps, n)
         if remove is None:
-            raise ValueError(f"the edition has no set-up for {n} players")
+            raise SetupError(f"the edition has no set-up for {n} players")
         order = list(range(first_winter))
         self.rng.shuffle(order)
         self.removed: list[int] = order[:remove]
         rest = order[remove:]
         need = n * setup.hand_size
         if len(rest) < need + 3:
-            raise ValueError(f"too many players for the deck: {len(rest)} cards for {n} players")
+            raise SetupError(f"too many players for the deck: {len(rest)} cards left for {n} "
+                             f"players after the set-up removes {remove}, who need "
+                             f"{need} for their hands and 3 more")
         third = len(rest) // 3
         top, middle, bottom = rest[:third], rest[third:2 * third], rest[2 * third:]
         winter = sorted(self.winter_ids)

@@ -55,7 +55,8 @@ def guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
         except DiagnosticError as exc:
             print_diagnostics(exc.diagnostics)
             usage = any(d.code.startswith(("IO-", "USAGE-", "EDITION-UNKNOWN",
-                                           "EDITION-COMBINATION", "EDITION-NOT-STANDALONE"))
+                                           "EDITION-COMBINATION", "EDITION-NOT-STANDALONE",
+                                           "EDITION-SETUP-MISSING"))
                         for d in exc.diagnostics)
             sys.exit(EXIT_USAGE if usage else EXIT_FINDINGS)
         except BrokenPipeError:
@@ -202,6 +203,7 @@ def play(edition: str, with_: str, n_players: int | None, ai: str, seed: int,
     from compiler import cardset as cs
     from engine import players as pl
     from engine import runner
+    from engine.game import SetupError
     from grove import api, report
     from grove.game_log import GameLog
 
@@ -235,6 +237,10 @@ def play(edition: str, with_: str, n_players: int | None, ai: str, seed: int,
                                                     enumerate(kinds)], record=fh, on_action=log)
     except OSError as exc:
         _usage(f"{record_path}: {exc.strerror}", code="IO-WRITE")
+    except SetupError as exc:
+        raise DiagnosticError([Diagnostic(
+            "PLAY-SETUP", Severity.ERROR, None, f"{cset.root.id}: {exc}",
+            "give the deck more cards or remove fewer in `setup: removed:`")]) from None
     finally:
         if fh:
             fh.close()

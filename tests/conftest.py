@@ -1,10 +1,34 @@
-"""Shared fixtures: compiled card sets are built once per test session."""
+"""Shared fixtures: compiled card sets are built once per test session.
+
+The suite runs with a cache folder of its own (unless GROVE_CACHE_DIR names one), so it neither
+reads nor fills the user's cache, and without GROVE_CARDS, so the shipped editions are the ones
+on the search path unless a test puts others there.
+"""
 
 from __future__ import annotations
+
+import os
+import shutil
+import tempfile
 
 import pytest
 
 from compiler import cardset as cs
+
+_OWN_CACHE: list[str] = []
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    os.environ.pop("GROVE_CARDS", None)
+    os.environ.pop("GROVE_NO_CACHE", None)
+    if not os.environ.get("GROVE_CACHE_DIR"):
+        _OWN_CACHE.append(tempfile.mkdtemp(prefix="grove-test-cache-"))
+        os.environ["GROVE_CACHE_DIR"] = _OWN_CACHE[0]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    for d in _OWN_CACHE:
+        shutil.rmtree(d, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

@@ -106,9 +106,11 @@ def check_sheet(cs: CardSet, lang: str) -> list[Diagnostic]:
     return out
 
 
-def _roots_to_check(universe, wanted: Iterable[str]) -> dict[str, list[str]]:
-    """standalone edition -> the expansions to print with it (all that load and combine)."""
-    out: dict[str, list[str]] = {}
+def _roots_to_check(universe, wanted: Iterable[str]) -> dict[str, list[list[str]]]:
+    """standalone edition -> the combinations of expansions to print with it: for each edition
+    asked, the largest combination with a removal row that holds it (a sheet can be printed only
+    for a game that can be set up), so an author's expansion is checked with what it declares."""
+    out: dict[str, list[list[str]]] = {}
     for eid in wanted:
         e = universe.editions.get(eid)
         if e is None:
@@ -117,7 +119,12 @@ def _roots_to_check(universe, wanted: Iterable[str]) -> dict[str, list[str]]:
         base = universe.editions.get(root)
         if base is None:
             continue
-        out[root] = list(universe.expansions_of(root))
+        combos = {row.with_ for x in universe.family(base) for row in x.removed}
+        fits = [c for c in combos if e.id in c or e.id == root]
+        if fits:
+            best = sorted(max(fits, key=lambda c: (len(c), sorted(c))))
+            if best not in out.setdefault(root, []):
+                out[root].append(best)
     return out
 
 
@@ -126,7 +133,8 @@ def lint(roots: cs_mod.Roots, wanted: Iterable[str]) -> list[Diagnostic]:
     language with a sheet catalog. Editions that do not build are left to the other checks."""
     universe = cs_mod.load_universe(roots)
     out: list[Diagnostic] = []
-    for root, exps in sorted(_roots_to_check(universe, wanted).items()):
+    for root, exps in sorted((r, x) for r, xs in _roots_to_check(universe, wanted).items()
+                             for x in xs):
         try:
             cs = cs_mod.build(root, exps, roots)
         except DiagnosticError:

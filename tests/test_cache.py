@@ -1,0 +1,176 @@
+"""The on-disk cache is never stale, never corrupts, and never stands in the way.
+
+Each test gives grove a cache folder of its own and a copy of the made-up Hedgerow expansion to
+edit, and runs the real executable, since the cache matters between processes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from compiler import cache
+from compiler import cardset as cs
+from compiler.search_path import search_path
+
+TEST_EDITIONS = Path(__file__).parent / "editions"
+GROVE = str(Path(sys.executable).parent / "grove")
+FOREST = """\
+edition: base
+with: [hedgerow]
+players:
+  - name: Ana
+    forest:
+      - tree: hawthorn
+        top: {card: yellowhammer, symbol: hawthorn}
+        bottom: {card: cowslip, symbol: beech}
+        left: {card: bank_vole, symbol: hawthorn}
+        right: {card: bank_vole, symbol: oak}
+"""
+
+
+@pytest.fixture()
+def home(tmp_path: Path) -> Path:
+    shutil.copytree(TEST_EDITIONS / "hedgerow", tmp_path / "sets" / "hedgerow")
+    (tmp_path / "forest.yaml").write_text(FOREST, encoding="utf-8")
+    return tmp_path
+
+
+def grove(home: Path, *args: str, **env: str) -> subprocess.CompletedProcess:
+    full = {**os.environ, "GROVE_CACHE_DIR": str(home / "cache"),
+            "GROVE_CARDS": str(home / "sets"), **env}
+    return subprocess.run([GROVE, *args], cwd=home, env=full, capture_output=True, text=True,
+                          timeout=300)
+
+
+def total(home: Path, **env: str) -> int:
+    proc = grove(home, "score", "forest.yaml", "--json", **env)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)["players"][0]["total"]
+
+
+def entries(home: Path) -> list[Path]:
+    return sorted((home / "cache").rglob("*.pickle"))
+
+
+def edit_rule(home: Path, old: str, new: str) -> None:
+    species = home / "sets" / "hedgerow" / "species.yaml"
+    text = species.read_text(encoding="utf-8")
+    assert old in text
+    species.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def test_editing_a_rule_changes_the_next_score(home: Path):
+    assert total(home) == 22
+    assert entries(home), "the first run fills the cache"
+    edit_rule(home, "score: 1 per hedgerow", "score: 2 per hedgerow")
+    assert total(home) == 27  # the yellowhammer now counts the 5 Hedgerow cards twice
+    edit_rule(home, "score: 2 per hedgerow", "score: 1 per hedgerow")
+    assert total(home) == 22  # and back: the entry of the first content serves again
+
+
+def test_a_removed_or_added_file_is_seen(home: Path):
+    assert total(home) == 22
+    deck = home / "sets" / "hedgerow" / "deck.yaml"
+    kept = deck.read_text(encoding="utf-8")
+    deck.unlink()
+    proc = grove(home, "score", "forest.yaml")
+    assert proc.returncode == 1 and "DECK-MISSING" in proc.stderr
+    deck.write_text(kept, encoding="utf-8")
+    (home / "sets" / "hedgerow" / "extra.yaml").write_text("edition: hedgerow\nspecies: []\n",
+                                                          encoding="utf-8")
+    proc = grove(home, "lint", str(home / "sets" / "hedgerow"))
+    assert "extra.yaml" in proc.stderr  # the new file was read (and its empty list refused)
+
+
+def test_a_corrupt_or_foreign_cache_file_is_rebuilt_without_a_word(home: Path):
+    assert total(home) == 22
+    files = entries(home)
+    for i, f in enumerate(files):
+        data = f.read_bytes()
+        if i % 3 == 0:
+            f.write_bytes(data[: len(data) // 2])  # truncated
+        elif i % 3 == 1:
+            f.write_bytes(b"\x00garbage" * 10)  # not ours at all
+        else:
+            f.write_bytes(data.replace(cache.FORMAT, b"grove-cache-0\n", 1))  # another grove's
+    proc = grove(home, "score", "forest.yaml", "--json")
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert json.loads(proc.stdout)["players"][0]["total"] == 22
+    assert all(f.read_bytes().startswith(cache.FORMAT) for f in entries(home))
+
+
+def test_an_entry_filed_under_another_key_is_not_served(tmp_path: Path, monkeypatch):
+    monkeypatch.setenv("GROVE_CACHE_DIR", str(tmp_path))
+    cache.put("test", "a" * 64, {"answer": 1})
+    src = next(tmp_path.rglob("*.pickle"))
+    src.rename(src.with_name("b" * 40 + ".pickle"))
+    assert cache.get("test", "b" * 64) is None
+    assert cache.get("test", "a" * 64) is None
+
+
+def test_processes_filling_the_cache_at_once(home: Path):
+    """Four processes start on an empty cache together; each writes whole files and renames
+    them into place, so every one of them, and the next, reads a good cache."""
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        runs = list(pool.map(lambda _: grove(home, "score", "forest.yaml", "--json"), range(4)))
+    for proc in runs:
+        assert proc.returncode == 0, proc.stderr
+        assert json.loads(proc.stdout)["players"][0]["total"] == 22
+    assert not list((home / "cache").rglob(".tmp-*")), "a temporary file was left behind"
+    assert all(f.read_bytes().startswith(cache.FORMAT) for f in entries(home))
+    assert total(home) == 22
+
+
+def test_grove_no_cache_writes_nothing(home: Path):
+    assert total(home, GROVE_NO_CACHE="1") == 22
+    assert not (home / "cache").exists()
+
+
+def test_a_cache_folder_that_cannot_be_written_only_costs_time(home: Path):
+    blocker = home / "not-a-folder"
+    blocker.write_text("a file where the cache folder would be", encoding="utf-8")
+    assert total(home, GROVE_CACHE_DIR=str(blocker / "cache")) == 22
+
+
+def test_lint_results_come_from_the_cache_and_follow_the_files(home: Path):
+    folder = str(home / "sets" / "hedgerow")
+    first = grove(home, "lint", folder, "--strict")
+    assert first.returncode == 0, first.stderr
+    assert any(f.parent.name == "lint" for f in entries(home))
+    assert grove(home, "lint", folder, "--strict").stderr == first.stderr
+    edit_rule(home, "score: 1 per hedgerow", "score: 1 per hedgerw")
+    broken = grove(home, "lint", folder)
+    assert broken.returncode == 1 and "DSL-UNKNOWN-NAME" in broken.stderr
+
+
+def test_in_one_process_an_edited_file_is_read_again(home: Path, monkeypatch):
+    """A long-lived process (a test session, a language server) sees edits too."""
+    monkeypatch.setenv("GROVE_CACHE_DIR", str(home / "cache"))
+    roots = search_path([home / "sets"])
+    before = cs.build("base", ["hedgerow"], roots).species["hedgerow:yellowhammer"]
+    edit_rule(home, "score: 1 per hedgerow", "score: 3 per hedgerow")
+    after = cs.build("base", ["hedgerow"], roots).species["hedgerow:yellowhammer"]
+    assert before.rule_texts["score"].text == "1 per hedgerow"
+    assert after.rule_texts["score"].text == "3 per hedgerow"
+
+
+def test_a_record_replayed_against_changed_cards_says_so(home: Path):
+    proc = grove(home, "play", "--edition", "base", "--with", "hedgerow", "--ai",
+                 "random,random", "--seed", "2", "--quiet", "--record", "game.jsonl")
+    assert proc.returncode == 0, proc.stderr
+    header = json.loads((home / "game.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    assert set(header["digest"]) == {"base", "hedgerow"}
+    assert grove(home, "replay", "game.jsonl", "--verify").returncode == 0
+    edit_rule(home, "score: 1 per plant", "score: 2 per plant")
+    proc = grove(home, "replay", "game.jsonl", "--verify")
+    assert proc.returncode == 1
+    assert "RECORD-CARDS-CHANGED" in proc.stderr and "'hedgerow'" in proc.stderr
+    assert "'base'" not in proc.stderr.split("hint")[0]
