@@ -80,12 +80,12 @@ def cards(edition: str, expansions: list[str], lang: str = "en", roots: Roots | 
 
 
 def _forest_files_below(folder: Path, skip: set[Path]) -> list[Path]:
-    """Files below `folder`, outside edition folders, that a forest file could be."""
+    """Files below `folder` that a forest file could be: any but an edition folder's own (its
+    subfolders may hold forests, as `grove new` lays them out)."""
     out = []
     for dirpath, dirnames, filenames in os.walk(folder):
         here = Path(dirpath).resolve()
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".")
-                             and (here / d).resolve() not in skip)
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
         if here in skip:
             continue
         out += [Path(dirpath) / f for f in sorted(filenames) if f.endswith(FOREST_SUFFIXES)]
@@ -125,21 +125,24 @@ def lint(paths: list[str], provisional: bool = False, roots: Roots | None = None
 
     out: list[Diagnostic] = []
     card_roots: list[Path] = []  # folders (or a file's folder) that hold editions
+    forests: list[tuple[Path, bool]] = []  # (file, named on the command line)
     for p in map(Path, paths):
         if p.is_dir():
             eds = edition_folders(p.resolve())
             if eds:
                 card_roots.append(p)
             skip = {e.resolve() for e in eds}
-            out += [d for f in _forest_files_below(p, skip) for d in _lint_forest(f, roots, False)]
+            forests += [(f, False) for f in _forest_files_below(p, skip)]
         elif p.suffix in FOREST_SUFFIXES and (p.parent / "edition.yaml").is_file():
             card_roots.append(p.parent)
         else:
-            out += _lint_forest(p, roots, True)
+            forests.append((p, True))
+    base = roots if roots is not None else search_path()
+    extra = [str(r.resolve()) for r in card_roots if str(r.resolve()) not in base]
+    all_roots = tuple(dict.fromkeys([*extra, *base]))
+    for f, explicit in forests:  # read with the card sets linted beside them
+        out += _lint_forest(f, all_roots, explicit)
     if card_roots:
-        base = roots if roots is not None else search_path()
-        extra = [str(r.resolve()) for r in card_roots if str(r.resolve()) not in base]
-        all_roots = tuple(dict.fromkeys([*extra, *base]))
         universe = load_universe(all_roots)
         asked = sorted(str(f.resolve()) for r in card_roots for f in edition_folders(r.resolve()))
         wanted = sorted(e.id for e in universe.editions.values()

@@ -325,6 +325,32 @@ def sheet(edition: str, with_: str, langs: str, out: str | None, fmt: str, paper
         click.echo(f"wrote {p} ({p.stat().st_size // 1024} KiB)", err=True)
 
 
+@main.command()
+@click.argument("name")
+@click.option("--expansion-of", "expansion_of", default=None, metavar="EDITION",
+              help="make an expansion of this standalone edition")
+@click.option("-o", "--output", "out", default=None, help="the folder to create (default: ./NAME)")
+@guarded
+@card_sets
+def new(name: str, expansion_of: str | None, out: str | None, roots) -> None:
+    """Start a card set of your own: a folder that lints, scores, plays and prints as it is."""
+    from grove import scaffold
+
+    made = scaffold.create(name, out, expansion_of, roots)
+    folder = _display(str(made.folder))
+    for f in made.files:
+        click.echo(f"wrote {_display(str(f))}", err=True)
+    game = f"--edition {made.edition}" + (f" --with {','.join(made.expansions)}"
+                                          if made.expansions else "")
+    click.echo("\n".join([
+        "next:",
+        f"  grove lint {folder}",
+        f"  grove score --cards {folder} {_display(str(made.forest))}",
+        f"  grove play --cards {folder} {game} --ai greedy,random",
+        f"  grove sheet --cards {folder} {game} --lang en,de,it,th -o sheets/",
+    ]))
+
+
 def _shipped(folder: str) -> bool:
     from compiler.search_path import shipped_cards_dir
 

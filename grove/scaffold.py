@@ -1,0 +1,144 @@
+"""`grove new`: the first five minutes of an author, a card set that works before it is changed.
+
+A standalone set or an expansion of an edition on the search path is written from the templates
+in grove/templates/new: an edition.yaml, a species file, a deck and an example forest, each with a
+`# yaml-language-server: $schema=` line naming the schemas of this grove, so an editor checks them
+from the first keystroke. The new set lints clean (strict), scores its example forest, plays a
+game and prints a sheet in en, de, it and th; the tests hold it to that.
+
+The example forest lies in `forests/` below the edition folder (the folder's own YAML files are
+all card files), where `grove lint NAME` finds and checks it too.
+
+The folder is written whole or not at all: the files go to a temporary folder beside the target,
+which is renamed into place.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from compiler.search_path import Roots
+from dsl.diagnostics import DiagnosticError, error
+
+TEMPLATES = Path(__file__).parent / "templates" / "new"
+ID = re.compile(r"^[a-z][a-z0-9_]*$")
+# ids the templates use themselves: a set named like one of them would collide with it
+TEMPLATE_IDS = frozenset({"rowan", "aspen", "robin", "violet", "wren", "clover", "tree", "bird",
+                          "plant", "trees", "top", "bottom", "cave"})
+FOREST_FILE = "forests/example.yaml"  # below the edition folder, whose own files are card files
+# nouns an expansion's template species need, declared by the expansion if its base lacks them
+_TYPES = {
+    "bird": {"names": "{en: Bird, de: Vogel, it: Uccello, th: นก}",
+             "plural": "{en: Birds, de: Vögel, it: Uccelli, th: นก}",
+             "article": "{de: m, it: m_v}", "classifier": "{th: ตัว}"},
+    "plant": {"names": "{en: Plant, de: Pflanze, it: Pianta, th: พืช}",
+              "plural": "{en: Plants, de: Pflanzen, it: Piante, th: พืช}",
+              "article": "{de: f, it: f}", "classifier": "{th: ต้น}"},
+}
+
+
+@dataclass(frozen=True)
+class NewCardSet:
+    folder: Path
+    files: tuple[Path, ...]
+    edition: str  # the standalone edition to name in --edition
+    expansions: tuple[str, ...]  # and in --with
+    forest: Path
+
+
+def _usage(code: str, message: str, hint: str | None = None) -> DiagnosticError:
+    return DiagnosticError([error(code, None, message, hint)])
+
+
+def _title(name: str) -> str:
+    return " ".join(w.capitalize() for w in name.split("_"))
+
+
+def _expansion_context(base_id: str, name: str, roots: Roots | None) -> dict[str, Any]:
+    """What the expansion's templates need of the edition it expands."""
+    from compiler.universe import load_universe
+
+    universe = load_universe(roots)
+    base = universe.editions.get(base_id)
+    if base is None:
+        raise _usage("EDITION-UNKNOWN", f"unknown edition '{base_id}'",
+                     f"editions: {', '.join(sorted(universe.editions))}")
+    if base.expansion_of is not None:
+        raise _usage("EDITION-NOT-STANDALONE", f"'{base_id}' is itself an expansion of "
+                     f"'{base.expansion_of}'", f"use --expansion-of {base.expansion_of}")
+    symbols = [s.id for s in base.symbols if s.kind == "tree"]
+    for host in base.hosts:
+        sides = {s.side: s.id for s in host.slots}
+        card = next((s for s in base.species if s.kind == host.from_kind), None)
+        if host.from_kind and card and "top" in sides and "bottom" in sides and symbols:
+            break
+    else:
+        raise _usage("NEW-NO-HOST", f"'{base_id}' has no host with a top and a bottom slot, or "
+                     "no tree symbol, for the example cards to use",
+                     "start a standalone set: grove new NAME")
+    types = {s.id for s in base.symbols if s.kind == "type"}
+    row = next((r for r in base.removed if not r.with_), None)
+    counts = dict(sorted(row.counts.items())) if row else {2: 0}
+    return {
+        "base": base_id, "symbols": [symbols[0], symbols[min(1, len(symbols) - 1)]],
+        "host": host.id, "host_card": card.id, "top": sides["top"], "bottom": sides["bottom"],
+        "counts": "{" + ", ".join(f"{k}: {v}" for k, v in counts.items()) + "}",
+        "missing_types": [{"id": t, **_TYPES[t]} for t in ("bird", "plant") if t not in types],
+    }
+
+
+def create(name: str, out: str | None = None, expansion_of: str | None = None,
+           roots: Roots | None = None) -> NewCardSet:
+    """Write a new card set named `name` into `out` (default: ./NAME); returns what it wrote."""
+    import jinja2
+
+    from schema import SCHEMA_DIR
+
+    if not ID.match(name):
+        raise _usage("USAGE-BAD-NAME", f"'{name}' is not a card-set id",
+                     "ids are lower_snake_case: letters, digits and underscores, starting with a "
+                     "letter (my_forest)")
+    if name in TEMPLATE_IDS:
+        raise _usage("USAGE-BAD-NAME", f"'{name}' is a name the new set's own cards use",
+                     "choose another id")
+    from compiler.universe import load_universe
+
+    if name in load_universe(roots).editions:
+        raise _usage("USAGE-BAD-NAME", f"an edition '{name}' is already on the search path",
+                     "choose another id, or the new set would hide that one")
+    folder = Path(out) if out else Path(name)
+    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        raise _usage("IO-EXISTS", f"{folder} exists and is not an empty folder",
+                     "name a new folder with -o DIR")
+    kind = "expansion" if expansion_of else "standalone"
+    context: dict[str, Any] = {
+        "id": name, "title": _title(name), "schema_dir": SCHEMA_DIR.resolve().as_posix(),
+        "folder": str(folder), "forest": str(folder / FOREST_FILE),
+    }
+    if expansion_of:
+        context.update(_expansion_context(expansion_of, name, roots))
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), keep_trailing_newline=True,
+                             undefined=jinja2.StrictUndefined, autoescape=False)  # noqa: S701 - YAML
+    names = {"edition": "edition.yaml", "species": "species.yaml", "deck": "deck.yaml",
+             "forest": FOREST_FILE}
+    rendered = {file: env.get_template(f"{kind}_{part}.yaml.j2").render(context)
+                for part, file in names.items()}
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
+    try:
+        for file, text in rendered.items():
+            (tmp / file).parent.mkdir(exist_ok=True)
+            (tmp / file).write_text(text, encoding="utf-8")
+        if folder.exists():
+            folder.rmdir()  # empty, as checked above
+        tmp.rename(folder)
+    except OSError as exc:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise _usage("IO-WRITE", f"{folder}: {exc.strerror}") from None
+    return NewCardSet(folder, tuple(folder / f for f in rendered), expansion_of or name,
+                      (name,) if expansion_of else (), folder / FOREST_FILE)
