@@ -16,6 +16,7 @@ from typing import Protocol
 from compiler.names import NameScope
 from compiler.view import ForestView, Host, Placed
 from dsl import ast
+from dsl.diagnostics import Span
 
 Pred = Callable[[Placed, Placed], bool]  # (card, the card whose rule this is) -> matches
 CountFn = Callable[[Placed, ForestView], int]
@@ -344,11 +345,14 @@ def _term_source(term: ast.ScoreTerm, scope: NameScope, owner: str, boosted: fro
 
 
 def _generate(terms: list[ast.ScoreTerm], scope: NameScope, owner: str,
-              boosted: frozenset[str]) -> tuple[CountFn, str]:
+              boosted: frozenset[str], where: Span) -> tuple[CountFn, str]:
+    """One function for every per-copy term, compiled under the card file's name with its code
+    on the rule's line, so a traceback inside a rule shows that file, line and rule text."""
     env: dict[str, object] = {}
     body = " + ".join(_term_source(t, scope, owner, boosted, env) for t in terms) or "0"
-    source = f"def points(me, v):\n    return {body}\n"
-    exec(compile(source, f"<score of {owner}>", "exec"), env)  # noqa: S102 - our own AST only
+    source = f"def points(me, v): return {body}\n"
+    placed = "\n" * max(where.line - 1, 0) + source
+    exec(compile(placed, where.file, "exec"), env)  # noqa: S102 - our own AST only
     return env["points"], source  # type: ignore[return-value]
 
 
@@ -395,7 +399,7 @@ def compile_score(
                     return layered_sets(counts.values(), vals)
 
                 group.append((term, sets))
-    points, source = _generate([t for t, _ in per_copy], scope, owner, boosted)
+    points, source = _generate([t for t, _ in per_copy], scope, owner, boosted, rule.span)
     return ScoreProgram(tuple(per_copy), tuple(group), rule, points, source,
                         tuple(repr(t) for t, _ in group))
 

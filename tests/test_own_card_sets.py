@@ -222,3 +222,18 @@ def test_a_copy_of_a_shipped_edition_shadows_it(tmp_path: Path, monkeypatch):
     assert "EDITION-SHADOWS" in err and str(shipped_cards_dir() / "base") in err
     shipped = CliRunner().invoke(main, ["score", "f.yaml", "--json"])
     assert shipped.exit_code == 0 and json.loads(shipped.stdout)["players"][0]["total"] == 3
+
+
+def test_generated_scoring_code_names_the_card_file_and_line():
+    """A traceback inside a compiled rule (there should be none) points at the card's rule."""
+    from compiler.cardset import build
+    from compiler.search_path import search_path
+
+    cset = build("base", ["hedgerow"], search_path([TEST_EDITIONS]))
+    sp = cset.species["hedgerow:yellowhammer"]
+    code = sp.score.points.__code__
+    rule = sp.rule_texts["score"]
+    assert code.co_filename == str(TEST_EDITIONS / "hedgerow" / "species.yaml") == rule.file
+    assert code.co_firstlineno == rule.line
+    line = Path(code.co_filename).read_text(encoding="utf-8").splitlines()[code.co_firstlineno - 1]
+    assert line.strip() == "score: 1 per hedgerow"
