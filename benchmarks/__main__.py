@@ -32,6 +32,7 @@ class Options:
     players: int
     tables: int
     batch_ms: float
+    baseline: str | None = None
 
 
 def _ms(seconds: float) -> str:
@@ -264,8 +265,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tables", type=int, default=4, help="tables of forests, each a full deck")
     ap.add_argument("--batch-ms", type=float, default=40.0, help="target length of one batch")
     ap.add_argument("--only", action="append", help="run only benchmarks whose name contains this")
+    ap.add_argument("--baseline", metavar="DIR", help="a checkout of another grove: whole commands "
+                    "also run from it, side by side (git worktree add DIR REV)")
     a = ap.parse_args(argv)
-    opts = Options(a.rounds, a.players, a.tables, a.batch_ms)
+    opts = Options(a.rounds, a.players, a.tables, a.batch_ms, a.baseline)
     print(f"grove benchmarks  (Python {sys.version.split()[0]})")
     for bench in BENCHMARKS:
         if a.only and not any(o in bench.__name__ for o in a.only):

@@ -7,7 +7,10 @@ so a noisy moment slows them all alike; the figure is the median, quoted as a ra
 * cold: an empty cache folder each time, so the process reads and checks every edition's files
   and fills the cache (`GROVE_CACHE_DIR` points at a fresh folder);
 * warm: the same command again with the cache filled by an earlier run;
-* no cache: `GROVE_NO_CACHE=1`, the work of a cold run without writing the cache.
+* no cache: `GROVE_NO_CACHE=1`, the work of a cold run without writing the cache;
+* baseline (with `--baseline DIR`): the same commands from another checkout of grove, run with
+  its own files (`git worktree add /tmp/before <rev>`), to put a change side by side with what
+  came before it in one run.
 """
 
 from __future__ import annotations
@@ -37,9 +40,16 @@ def _grove() -> str:
     return str(exe) if exe.exists() else shutil.which("grove") or "grove"
 
 
-def _run(args: tuple[str, ...], env: dict[str, str]) -> float:
+def _run(args: tuple[str, ...], env: dict[str, str], baseline: str | None = None) -> float:
+    """Seconds for one `grove ARGS` process; from the checkout `baseline` when given."""
+    if baseline:
+        cmd = [sys.executable, "-c", "import sys; from grove.cli import main; sys.exit(main())",
+               *args]
+        env, cwd = {**env, "PYTHONPATH": baseline}, Path(baseline)
+    else:
+        cmd, cwd = [_grove(), *args], REPO
     t0 = time.perf_counter()
-    proc = subprocess.run([_grove(), *args], cwd=REPO, env=env, stdout=subprocess.DEVNULL,
+    proc = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL,
                           stderr=subprocess.DEVNULL, check=False)
     elapsed = time.perf_counter() - t0
     if proc.returncode not in (0, 1):
@@ -47,7 +57,7 @@ def _run(args: tuple[str, ...], env: dict[str, str]) -> float:
     return elapsed
 
 
-def measure(rounds: int) -> dict[str, Any]:
+def measure(rounds: int, baseline: str | None = None) -> dict[str, Any]:
     """Median seconds per command and mode, and each as a ratio to `grove --version`."""
     base_env = {k: v for k, v in os.environ.items()
                 if k not in ("GROVE_CACHE_DIR", "GROVE_NO_CACHE", "GROVE_CARDS")}
@@ -64,11 +74,14 @@ def measure(rounds: int) -> dict[str, Any]:
                 times.setdefault((name, "cold"), []).append(_run(args, cold_env))
                 times.setdefault((name, "warm"), []).append(_run(args, warm_env))
                 times.setdefault((name, "no cache"), []).append(_run(args, none_env))
+                if baseline:
+                    times.setdefault((name, "baseline"), []).append(
+                        _run(args, none_env, baseline))
     version = statistics.median(times[("--version", "warm")])
     rows = []
     for name, _ in COMMANDS:
         row: dict[str, Any] = {"command": f"grove {name}", "target_warm_ratio": TARGETS[name]}
-        for mode in ("cold", "warm", "no cache"):
+        for mode in ("cold", "warm", "no cache", *(("baseline",) if baseline else ())):
             med = statistics.median(times[(name, mode)])
             key = mode.replace(" ", "_")
             row[f"{key}_s"] = round(med, 4)
@@ -79,14 +92,17 @@ def measure(rounds: int) -> dict[str, Any]:
 
 def bench_commands(opts: Any) -> None:
     rounds = max(3, opts.rounds // 3)
-    m = measure(rounds)
+    m = measure(rounds, getattr(opts, "baseline", None))
+    base = "baseline" if "baseline_s" in m["commands"][0] else None
     print("== whole commands: median wall time of a grove process, as a ratio to grove --version")
     print(f"   grove --version {m['version_s'] * 1e3:7.1f} ms; {rounds} rounds, interleaved; "
           "cold = empty cache folder, warm = cache filled, no cache = GROVE_NO_CACHE=1")
-    print(f"   {'command':<36} {'cold':>16} {'warm':>16} {'no cache':>16}  warm target")
+    modes = ("cold", "warm", "no_cache", *((base,) if base else ()))
+    print(f"   {'command':<36}" + "".join(f"{x.replace('_', ' '):>17}" for x in modes)
+          + "  warm target")
     for r in m["commands"]:
-        cells = [f"{r[f'{k}_s'] * 1e3:7.0f} ms {r[f'{k}_ratio']:5.2f}x"
-                 for k in ("cold", "warm", "no_cache")]
+        cells = "".join(f"{r[f'{k}_s'] * 1e3:8.0f} ms {r[f'{k}_ratio']:5.2f}x" for k in modes)
         verdict = "holds" if r["warm_ratio"] <= r["target_warm_ratio"] else "DOES NOT HOLD"
-        print(f"   {r['command']:<36} {cells[0]:>16} {cells[1]:>16} {cells[2]:>16}  "
-              f"<= {r['target_warm_ratio']}x {verdict}")
+        print(f"   {r['command']:<36}{cells}  <= {r['target_warm_ratio']}x {verdict}")
+    if base:
+        print(f"   baseline: the same commands from {opts.baseline} (its own cards and files)")

@@ -93,11 +93,18 @@ def _forest_files_below(folder: Path, skip: set[Path]) -> list[Path]:
 
 
 def _lint_forest(path: Path, roots: Roots | None, explicit: bool) -> list[Diagnostic]:
-    """A forest file's problems; a file found in a folder that is no forest is passed over."""
+    """A forest file's problems (or a game record's final forests); a file found in a folder
+    that is no forest is passed over."""
     from compiler.yaml_source import load
     from engine import placement
     from grove import forest_file
 
+    if explicit and forest_file.is_record(path):
+        try:
+            ff = forest_file.read_record(path, roots)
+            return placement.check_forests(ff.cardset, list(ff.players))
+        except DiagnosticError as exc:
+            return list(exc.diagnostics)
     try:
         doc = load(path)
     except DiagnosticError as exc:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -120,3 +121,29 @@ def test_lint_json_format(tmp_path):
     d = [json.loads(line) for line in out.splitlines()]
     assert d[0]["code"] == "DSL-UNKNOWN-NAME" and (d[0]["line"], d[0]["col"]) == (9, 18)
     assert "bird" in d[0]["hint"]
+
+
+def test_lint_a_folder_checks_its_forest_files(tmp_path, monkeypatch):
+    """`grove lint examples` reads every forest file in the folder, as `grove score` would."""
+    shutil.copytree(EXAMPLES, tmp_path / "examples")
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run("lint", "examples")
+    assert code == 0, err
+    broken = tmp_path / "examples" / "nested" / "broken.yaml"
+    broken.parent.mkdir()
+    broken.write_text("edition: base\nplayers:\n  - name: Ana\n    forest:\n"
+                      "      - tree: oak\n        top: red_fox\n", encoding="utf-8")
+    (tmp_path / "examples" / "notes.yaml").write_text("title: not a forest\n", encoding="utf-8")
+    code, _, err = run("lint", "examples")
+    assert code == 1
+    assert "examples/nested/broken.yaml:6:" in err and "FOREST-" in err
+    assert "notes.yaml" not in err  # other YAML in the folder is passed over
+
+
+def test_lint_a_record_checks_its_final_forests(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run("play", "--ai", "random,random", "--seed", "4", "--quiet",
+                       "--record", "game.jsonl")
+    assert code == 0, err
+    code, _, err = run("lint", "game.jsonl")
+    assert code == 0 and "0 error(s)" in err
