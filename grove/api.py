@@ -59,9 +59,9 @@ def cards(edition: str, expansions: list[str], lang: str = "en", roots: Roots | 
         keys = list(cset.species)
     rendered = bool(lang)
     if rendered:
-        from printouts import rules_text
+        from printouts import phrases, rules_text
 
-        rendered = lang in rules_text.available_languages()
+        rendered = lang in phrases.available_languages()
     rows = []
     for k in keys:
         s = cset.species[k]

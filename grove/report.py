@@ -11,15 +11,14 @@ from typing import Any
 
 from compiler.cardset import CardSet
 from compiler.model import scorepad_names
-from printouts import rules_text
+from printouts import phrases
+
+_WORDS = ("scoreboard.total", "scoreboard.winner")
 
 
 def _word(ctxt: str, lang: str) -> str:
     """A word of the language from its catalog; English where the language has no catalog."""
-    langs = rules_text.available_languages()
-    cat = rules_text.load_catalog(lang if lang in langs else "en")
-    msg = cat.phrases.get(ctxt) or rules_text.load_catalog("en").phrases[ctxt]
-    return str(msg.string or msg.id)
+    return phrases.words(lang, _WORDS)[ctxt]
 
 
 def row_name(names: Any, row: str, lang: str) -> str:

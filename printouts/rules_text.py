@@ -25,7 +25,6 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from babel.core import Locale
@@ -34,10 +33,10 @@ from babel.messages.pofile import read_po
 from compiler.model import HostKind, Symbol, scorepad_names
 from dsl import ast
 from dsl.diagnostics import Span
+from printouts.phrases import catalog_path
 
 LANGS = ("en", "de", "it", "th")
 FIELDS = ("effect", "bonus", "trigger", "placement", "modifier", "score")
-CATALOG_DIR = Path(__file__).parent / "catalogs"
 _CATEGORIES = ("zero", "one", "two", "few", "many", "other")
 _MANY = 2  # a representative count for "several" (any number of, all)
 
@@ -62,10 +61,6 @@ class Catalog:
         return not self.plural_rule.tags
 
 
-def catalog_path(lang: str) -> Path:
-    return CATALOG_DIR / lang / "LC_MESSAGES" / "grove.po"
-
-
 @cache
 def load_catalog(lang: str) -> Catalog:
     path = catalog_path(lang)
@@ -85,10 +80,6 @@ def load_catalog(lang: str) -> Catalog:
         else:
             phrases[ctxt] = msg
     return Catalog(lang, phrases, lexicon, rule, order)
-
-
-def available_languages() -> tuple[str, ...]:
-    return tuple(sorted(p.name for p in CATALOG_DIR.iterdir() if catalog_path(p.name).is_file()))
 
 
 def _msg_text(cat: Catalog, msg: Any, n: int | None) -> str | None:

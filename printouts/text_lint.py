@@ -27,6 +27,7 @@ from pathlib import Path
 
 from compiler import cardset as cs
 from dsl.diagnostics import Diagnostic, DiagnosticError, Severity, sort_key
+from printouts import phrases
 from printouts import rules_text as rt
 
 CODE = "TEXT-MISSING-TRANSLATION"
@@ -84,7 +85,7 @@ def _data_hint(gap: rt.Gap) -> str:
 
 
 def _hint(gap: rt.Gap, where: str) -> str | None:
-    catalog = _display(rt.catalog_path(gap.lang))
+    catalog = _display(phrases.catalog_path(gap.lang))
     if gap.decl is not None and gap.kind in _FIELD:
         return _data_hint(gap)
     if gap.kind in rt.LEXICON_CONTEXT:

@@ -22,24 +22,12 @@ from compiler.search_path import search_path
 
 TEST_EDITIONS = Path(__file__).parent / "editions"
 GROVE = str(Path(sys.executable).parent / "grove")
-FOREST = """\
-edition: base
-with: [hedgerow]
-players:
-  - name: Ana
-    forest:
-      - tree: hawthorn
-        top: {card: yellowhammer, symbol: hawthorn}
-        bottom: {card: cowslip, symbol: beech}
-        left: {card: bank_vole, symbol: hawthorn}
-        right: {card: bank_vole, symbol: oak}
-"""
 
 
 @pytest.fixture()
 def home(tmp_path: Path) -> Path:
     shutil.copytree(TEST_EDITIONS / "hedgerow", tmp_path / "sets" / "hedgerow")
-    (tmp_path / "forest.yaml").write_text(FOREST, encoding="utf-8")
+    shutil.copy(TEST_EDITIONS / "forests" / "hedgerow.yaml", tmp_path / "forest.yaml")
     return tmp_path
 
 

@@ -18,8 +18,8 @@ from babel.messages.pofile import read_po
 from compiler import cardset as cs
 from compiler.model import scorepad_names
 from grove import api, report
+from printouts import phrases, text_lint
 from printouts import rules_text as rt
-from printouts import text_lint
 
 REPO = Path(__file__).resolve().parent.parent
 MEADOW = REPO / "tests" / "editions" / "meadow"
@@ -27,7 +27,7 @@ MEADOW = REPO / "tests" / "editions" / "meadow"
 
 def test_catalogs_hold_no_noun_of_an_edition():
     for lang in rt.LANGS:
-        with open(rt.catalog_path(lang), "rb") as fh:
+        with open(phrases.catalog_path(lang), "rb") as fh:
             cat = read_po(fh, locale=lang, domain="grove")
         stray = [(m.context, m.id) for m in cat
                  if m.id and (m.context or "").startswith("lexicon.") and not m.id.startswith("@")]

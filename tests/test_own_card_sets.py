@@ -2,9 +2,10 @@
 
 Two made-up card sets live only under tests/editions: `meadow`, a standalone edition with a host
 kind no shipped edition has, and `hedgerow`, an expansion of the base game that no file of the
-base game names. Copied to a folder outside the checkout, they go through lint, editions, cards,
-score, play, replay and sheet in all four languages, found through `--cards` and through
-`GROVE_CARDS`; the shipped cards/ stay byte for byte as they were.
+base game names; tests/editions/forests holds a finished game of each. Copied to a folder
+outside the checkout, they go through lint, editions, cards, score, play, replay and sheet in all
+four languages, found through `--cards` and through `GROVE_CARDS`; the shipped cards/ stay byte
+for byte as they were.
 """
 
 from __future__ import annotations
@@ -27,38 +28,6 @@ TEST_EDITIONS = Path(__file__).parent / "editions"
 GROVE = str(Path(sys.executable).parent / "grove")
 LANGS = ("en", "de", "it", "th")
 
-MEADOW_FOREST = """\
-edition: meadow
-players:
-  - name: Ana
-    cave: 1
-    forest:
-      - pond: lily_pond
-        north: heron
-        deep: [reed_frog, reed_frog]
-      - tree: willow
-        top: dragonet
-        bottom: bulrush
-  - name: Ben
-    forest:
-      - tree: willow
-"""
-HEDGEROW_FOREST = """\
-edition: base
-with: [hedgerow]
-players:
-  - name: Ana
-    forest:
-      - tree: hawthorn
-        top: {card: yellowhammer, symbol: hawthorn}
-        bottom: {card: cowslip, symbol: beech}
-        left: {card: bank_vole, symbol: hawthorn}
-        right: {card: bank_vole, symbol: oak}
-  - name: Ben
-    cave: 2
-    forest:
-      - tree: oak
-"""
 
 
 def _tree_digest(folder: Path) -> str:
@@ -81,8 +50,8 @@ def author(tmp_path: Path) -> Path:
     """The two card sets in a folder of the author's, outside the checkout."""
     sets = tmp_path / "my-sets"
     shutil.copytree(TEST_EDITIONS, sets)
-    (tmp_path / "meadow.yaml").write_text(MEADOW_FOREST, encoding="utf-8")
-    (tmp_path / "hedgerow.yaml").write_text(HEDGEROW_FOREST, encoding="utf-8")
+    for forest in ("meadow.yaml", "hedgerow.yaml"):
+        shutil.copy(sets / "forests" / forest, tmp_path / forest)
     return tmp_path
 
 

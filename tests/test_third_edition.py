@@ -35,20 +35,7 @@ def test_meadow_lints_clean():
 
 
 def test_meadow_scores(tmp_path, roots):
-    f = _forest(tmp_path, """\
-  - name: Ana
-    cave: 1
-    forest:
-      - pond: lily_pond
-        north: heron
-        deep: [reed_frog, reed_frog]
-      - tree: willow
-        top: dragonet
-        bottom: bulrush
-  - name: Ben
-    forest:
-      - tree: willow
-""")
+    f = MEADOW / "forests" / "meadow.yaml"
     ff = forest_file.read(f, roots)
     assert placement.check_forests(ff.cardset, list(ff.players)) == []
     ana, ben = scoring.score_forests(ff.cardset, list(ff.players))

@@ -14,7 +14,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
 
-from printouts.rules_text import CATALOG_DIR
+from printouts.phrases import CATALOG_DIR
 
 DOMAIN = "sheet"
 
