@@ -220,6 +220,8 @@ class NP:
 
 
 _PLACEHOLDER = re.compile(r"%\((\w+)\)")
+# placeholders any phrase may use for the card the rule is on -> the `pron.<kind>` phrases
+_PRONOUNS = {"it": "nom", "it_dat": "dat", "its_m_acc": "its_m_acc"}
 
 
 def _fill(text: str, kw: dict[str, Any]) -> str:
@@ -258,6 +260,8 @@ class Renderer:
     def t(self, ctxt: str, n: int | None = None, **kw: Any) -> str:
         if n is not None:
             kw.setdefault("n", n)
+        for key, kind in _PRONOUNS.items():  # computed only where a phrase says "it"
+            kw.setdefault(key, lambda kind=kind: self.pronoun(kind))
         text = _msg_text(self.cat, self.cat.phrases.get(ctxt), n)
         if text is None:
             self._miss("phrase", ctxt)
@@ -269,6 +273,22 @@ class Renderer:
         except (KeyError, ValueError, TypeError):
             self._miss("placeholder", ctxt)
             return _fill(_msg_text(self.en, self.en.phrases[ctxt], n), kw)
+
+    def pronoun(self, kind: str) -> str:
+        """The pronoun for the card the rule is printed on, agreeing with the species' own
+        article class (German: "wenn er auf einer Buche sitzt" for der Buchfink, "es" for das
+        Eichhörnchen). The catalog's `pron.<kind>|<class>` phrases hold the words; without a
+        species the plain `pron.<kind>` (the card itself) is used. A species whose language
+        needs the class but whose data lacks it is a gap at that species."""
+        cls = self.word(self.species, "article") if self.species is not None else None
+        if cls:
+            text = self.opt(f"pron.{kind}|{cls}")
+            if text is not None:
+                return text
+        elif self.species is not None and any(c.startswith(f"pron.{kind}|")
+                                              for c in self.cat.phrases):
+            self._noun_miss("article", self.species)
+        return self.opt(f"pron.{kind}") or ""
 
     def opt(self, ctxt: str, **kw: Any) -> str | None:
         text = _msg_text(self.cat, self.cat.phrases.get(ctxt), None)

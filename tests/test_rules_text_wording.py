@@ -1,0 +1,53 @@
+"""The wording faults a reader found on the printed sheets (issue 15), each pinned to the
+sentence it was and the sentence it must be, so a catalog or card-data change that brings one
+back fails here rather than on paper."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from compiler import cardset as cs
+from dsl.parser import parse_rule
+from printouts import rules_text as rt
+
+
+@cache
+def _built(base: str, *expansions: str) -> cs.CardSet:
+    return cs.build(base, expansions)
+
+
+def _text(card_set: tuple[str, ...], key: str, field: str, lang: str) -> str:
+    cset = _built(*card_set)
+    return rt.card_text(cset.species[key], cset, lang)[field]
+
+
+BASE_ALL = ("base", "alpine", "woodland_edge")
+
+
+# ---- German pronouns agree with the species, not with "die Karte" --------------------------
+@pytest.mark.parametrize("card_set,key,field,expected", [
+    (BASE_ALL, "base:chaffinch", "score", "5 Punkte, wenn er auf einer Buche sitzt"),
+    (BASE_ALL, "base:red_squirrel", "score", "5 Punkte, wenn es auf einer Eiche sitzt"),
+    (BASE_ALL, "woodland_edge:nightingale", "score", "5 Punkte, wenn sie auf einem Strauch sitzt"),
+    (("dartmoor",), "dartmoor:wheatear", "score", "5 Punkte, wenn er auf einem Moor sitzt"),
+    (("dartmoor",), "dartmoor:meadowsweet", "score", "5 Punkte, wenn es an einem Moor liegt"),
+])
+def test_german_pronoun_follows_the_species_gender(card_set, key, field, expected):
+    assert _text(card_set, key, field, "de") == expected
+
+
+def test_german_pronoun_of_every_card_phrase_follows_the_gender():
+    """Every phrase that says "it" of the card itself (host, sharing, counts-as) takes the
+    species' gender; a species without one is a gap, not a silent "sie"."""
+    cset = _built(*BASE_ALL)
+    chaffinch = cset.species["base:chaffinch"]  # der Buchfink
+    r = lambda f, s: rt.Renderer(cset, "de", chaffinch).rule(parse_rule(f, s))  # noqa: E731
+    assert r("score", "5 if sharing slot with common_toad") == \
+        "5 Punkte, wenn er sich seinen Platz mit einer Erdkröte teilt"
+    assert r("placement", "share slot with 1 chaffinch") == \
+        "Ein weiterer Buchfink darf sich den Platz mit ihm teilen"
+    nameless = rt.Renderer(cset, "de", cset.species["base:lynx"])
+    nameless.rule(parse_rule("score", "5 if host is beech"))
+    assert "article class of lynx" in nameless.misses
