@@ -292,3 +292,18 @@ def test_lint_thai_overflow_is_measured_by_words(cardsets):
     base = cardsets["base"]
     long = _renamed(base, "base:red_fox", "th", "สุนัขจิ้งจอกแดงตัวใหญ่ที่อาศัยอยู่ในป่าลึก")
     assert lint.check_sheet(long, "th") == []
+
+
+@pytest.mark.parametrize("case", CASES, ids=_ids)
+def test_no_two_species_share_a_name_in_one_sheet(cardsets, case):
+    """Base's Squeaker and Woodland Edge's carry one published name; the sheet names the
+    expansion's with its edition, so every row and every group note can be told apart."""
+    edition, lang = case
+    sheet = build_sheet(cardsets[edition], lang)
+    names = [r.name for r in sheet.all_species]
+    assert len(names) == len(set(names)), sorted(n for n in names if names.count(n) > 1)
+    for g in sheet.groups:
+        assert len(g.members) == len(set(g.members)) >= 1, g
+    if edition == "base+alpine+woodland_edge":
+        squeakers = {r.key: r.name for r in sheet.all_species if r.id == "squeaker"}
+        assert len(set(squeakers.values())) == 2

@@ -155,8 +155,28 @@ def _hosts(cs: CardSet, lang: str) -> tuple[Host, ...]:
     return tuple(out)
 
 
+def species_names(cs: CardSet, lang: str) -> dict[str, str]:
+    """Species key -> the name the sheet prints. Two species of one card set may carry the same
+    published name (the base game's Squeaker and Woodland Edge's); a reader could not tell their
+    rows apart, so each one that shares its name and comes from an expansion is named with
+    its edition as well: "Squeaker (Woodland Edge)"."""
+    plain = {k: sp.name(lang) for k, sp in cs.species.items()}
+    count: dict[str, int] = {}
+    for name in plain.values():
+        count[name] = count.get(name, 0) + 1
+    editions = {e.id: e for e in cs.editions}
+    out = {}
+    for k, name in plain.items():
+        ed = editions.get(k.split(":", 1)[0])
+        if count[name] > 1 and ed is not None and ed is not cs.root:
+            name = f"{name} ({_name(ed.names, lang, ed.id)})"
+        out[k] = name
+    return out
+
+
 def _symbols(cs: CardSet, lang: str, kind: str) -> tuple[Symbol, ...]:
     card_symbols = {e.card_symbol for e in cs.editions if e.card_symbol}
+    printed = species_names(cs, lang)
     out = []
     for s in cs.symbols:
         if s.kind != kind:
@@ -164,7 +184,7 @@ def _symbols(cs: CardSet, lang: str, kind: str) -> tuple[Symbol, ...]:
         also = tuple(_name(o.names, lang, o.id) for i in s.implies if (o := cs.symbol(i)))
         members: tuple[str, ...] = ()
         if kind == "group" or s.id in card_symbols:
-            names = {sp.name(lang) for sp in cs.species.values() if s.id in sp.tags}
+            names = {printed[k] for k, sp in cs.species.items() if s.id in sp.tags}
             members = tuple(sorted(names, key=lambda n: sort_key(n, lang)))
         out.append(Symbol(s.id, _name(s.names, lang, s.id), also, members, s.span))
     return tuple(out)
@@ -178,13 +198,13 @@ def _removal(cs: CardSet) -> tuple[Removal, ...]:
     return ()
 
 
-def _row(sp: Species, cs: CardSet, lang: str) -> SpeciesRow:
+def _row(sp: Species, cs: CardSet, lang: str, name: str) -> SpeciesRow:
     texts = rules_text.card_text(sp, cs, lang)
     effect = tuple(Field(f, rules_text.field_label(f, lang), texts[f])
                    for f in TEXT_FIELDS if texts.get(f))
     host = cs.host_for_kind(sp.kind)
     return SpeciesRow(
-        key=sp.key, id=sp.id, name=sp.name(lang), kind=sp.kind,
+        key=sp.key, id=sp.id, name=name, kind=sp.kind,
         host=_name(host.names, lang, host.id) if host else None,
         sides=sp.sides, water=sp.water, cost=sp.cost, copies=sp.copies, effect=effect,
         bonus=texts.get("bonus", ""), score=texts.get("score", ""), span=sp.span)
@@ -195,9 +215,10 @@ def _species(cs: CardSet, lang: str) -> tuple[SpeciesGroup, ...]:
     order = {k: i for i, k in enumerate([*kinds, "cave"])}
     side_order = {s: i for i, s in enumerate(SIDES)}
     buckets: dict[tuple[str, tuple[str, ...]], list[SpeciesRow]] = {}
+    printed = species_names(cs, lang)
     for sp in cs.species.values():
         key = (sp.kind, sp.sides if sp.kind == "dweller" else ())
-        buckets.setdefault(key, []).append(_row(sp, cs, lang))
+        buckets.setdefault(key, []).append(_row(sp, cs, lang, printed[sp.key]))
 
     def group_order(key: tuple[str, tuple[str, ...]]) -> tuple:
         kind, sides = key
