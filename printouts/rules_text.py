@@ -246,6 +246,7 @@ class Renderer:
         self.lower = self.t("style.lowercase_names") == "yes"
         self.card_symbols = {e.card_symbol for e in cardset.editions if e.card_symbol}
         self.uses_classifiers = any(c == "lexicon.classifier" for c, _ in self.cat.lexicon)
+        self.placing: tuple[Any, ...] = ()  # the placement rule being rendered, if one is
 
     # -- catalog access
     def _miss(self, kind: str, key: str) -> None:
@@ -587,7 +588,31 @@ class Renderer:
         still a tree, so it is not listed beside "tree"."""
         hosts = [h for h in self.cs.hosts.values()
                  if h.from_kind and not h.face_down and h.play != "with_tree"]
+        hosts = self._allowed(hosts)
         return [self.host_np(h) for h in hosts] or [self.card_np()]
+
+    @staticmethod
+    def _names_host(f: ast.Filter, host: Any) -> bool | None:
+        """Whether a filter names the host (by its id or a type it counts as); None where a
+        filter says something else (a tree symbol, a species) and so decides nothing."""
+        if isinstance(f, ast.FName):
+            return f.name.text == host.id or f.name.text in host.types
+        if isinstance(f, ast.FOr):
+            found = [Renderer._names_host(i, host) for i in f.items]
+            return None if None in found else any(found)
+        return None
+
+    def _allowed(self, hosts: list[Any]) -> list[Any]:
+        """The hosts the placement rule being rendered lets the card sit on: "at most 1 copy
+        per tree, shrub or moor" beside "may not be played on a moor" contradicted itself, so
+        the rule's own `not on` and `only on` narrow the hosts its other sentences name."""
+        for s in self.placing:
+            if isinstance(s, ast.NotOn):
+                hosts = [h for h in hosts if self._names_host(s.filter, h) is not True]
+            elif isinstance(s, ast.OnlyOn):
+                kept = [h for h in hosts if self._names_host(s.filter, h) is not False]
+                hosts = kept or hosts
+        return hosts
 
     def hosts_phrase(self) -> str:
         return self.join_or([h.forms(1) for h in self.playable_hosts()])
@@ -906,7 +931,11 @@ class Renderer:
                 out = self.t("trigger.next_turn", rule=out, Rule=_cap(out))
             return _cap(out)
         if isinstance(rule, ast.PlacementRule):
-            return self._sentences([self.placement(s) for s in rule.stmts])
+            self.placing = rule.stmts
+            try:
+                return self._sentences([self.placement(s) for s in rule.stmts])
+            finally:
+                self.placing = ()
         if isinstance(rule, ast.ModifierRule):
             return self._sentences([self.modifier(s) for s in rule.stmts])
         raise NoPhrase(Gap(self.lang, "node", type(rule).__name__))

@@ -51,3 +51,23 @@ def test_german_pronoun_of_every_card_phrase_follows_the_gender():
     nameless = rt.Renderer(cset, "de", cset.species["base:lynx"])
     nameless.rule(parse_rule("score", "5 if host is beech"))
     assert "article class of lynx" in nameless.misses
+
+
+# ---- Dartmoor Cuckoo: the hosts a rule counts are the hosts it allows ----------------------
+@pytest.mark.parametrize("lang,per_host,not_on", [
+    ("en", "At most 1 copy per tree or shrub.", "May not be played on a moor"),
+    ("de", "Höchstens 1 Exemplar pro Baum oder Strauch.", "Darf nicht an einem Moor gespielt"),
+    ("it", "Al massimo 1 copia per ogni albero o arbusto.", "Non può essere giocata su una"),
+    ("th", "ไม่เกิน 1 ใบต่อต้นไม้หรือไม้พุ่ม", "ห้ามเล่นบนทุ่งพรุ"),
+])
+def test_cuckoo_does_not_count_the_moor_it_may_not_sit_on(lang, per_host, not_on):
+    text = _text(("dartmoor",), "dartmoor:cuckoo", "placement", lang)
+    assert per_host in text and not_on in text
+
+
+def test_only_on_narrows_the_hosts_a_placement_rule_names():
+    cset = _built("dartmoor")
+    rule = parse_rule("placement", "only on moor; at most 1 per host")
+    assert rt.Renderer(cset, "en").rule(rule) == "May only be played on a moor. At most 1 copy per moor"
+    rule = parse_rule("placement", "at most 1 per host")
+    assert rt.Renderer(cset, "en").rule(rule) == "At most 1 copy per tree, shrub or moor"
