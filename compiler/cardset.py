@@ -6,20 +6,24 @@ card's compiled rules do not depend on which expansions join it; a combination o
 
 from __future__ import annotations
 
+import pickle
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from compiler import cache, codegen
-from compiler import search_path as search_path_mod
-from compiler import universe as universe_mod
+from compiler import cache
 from compiler.model import SIDES, EditionDef, HostKind, Setup, SpeciesDef, Symbol
 from compiler.names import NameScope
-from dsl import ast
+from compiler.search_path import Roots, shipped_cards_dir
+from compiler.universe import Universe, load_universe
 from dsl.diagnostics import Diagnostic, DiagnosticError, Span, error, sort_key, warning
+
+if TYPE_CHECKING:
+    from compiler import codegen
+    from dsl import ast
 
 
 @dataclass(frozen=True)
@@ -118,23 +122,6 @@ class CardSet:
         return None
 
 
-# ---- the search path and the editions on it (kept here under their old names) -------------
-Roots = search_path_mod.Roots
-Universe = universe_mod.Universe
-load_universe = universe_mod.load_universe
-edition_folders = search_path_mod.edition_folders
-
-
-def default_cards_dir() -> Path:
-    return search_path_mod.shipped_cards_dir()
-
-
-def roots_for(extra: Iterable[str | Path] = (), *, shipped: bool = True) -> Roots:
-    """The search path with `extra` folders first (as `--cards` gives them), then `GROVE_CARDS`,
-    then the shipped `cards/`."""
-    return search_path_mod.search_path(extra, shipped=shipped)
-
-
 # ---- per-edition compilation ---------------------------------------------------------------
 @dataclass(frozen=True)
 class CompiledEdition:
@@ -199,6 +186,8 @@ def _max_count_fn(fam_species: list[SpeciesDef], deck_size: int, face_down_tags:
                   scope: NameScope):
     card_symbols = {e.id: e.card_symbol for e in scope.universe.values()}
 
+    from dsl import ast
+
     def max_count(f: ast.Filter) -> int | None:
         if isinstance(f, ast.FName):
             r = scope.resolve(f.name.text)
@@ -221,14 +210,20 @@ def _max_count_fn(fam_species: list[SpeciesDef], deck_size: int, face_down_tags:
     return max_count
 
 
-_COMPILERS = {
-    "score": lambda r, sc, o, b: codegen.compile_score(r, sc, o, b),
-    "effect": lambda r, sc, o, b: codegen.EffectProgram(codegen.compile_steps(r.actions, sc, o, b), r),
-    "bonus": lambda r, sc, o, b: codegen.EffectProgram(codegen.compile_steps(r.actions, sc, o, b), r),
-    "trigger": lambda r, sc, o, b: codegen.compile_trigger(r, sc, o, b),
-    "placement": lambda r, sc, o, b: codegen.compile_placement(r, sc),
-    "modifier": lambda r, sc, o, b: codegen.compile_modifier(r, sc),
-}
+def _compilers() -> dict[str, Any]:
+    """Each rules field's code generator (imported only by commands that run rules)."""
+    from compiler import codegen
+
+    return {
+        "score": lambda r, sc, o, b: codegen.compile_score(r, sc, o, b),
+        "effect": lambda r, sc, o, b: codegen.EffectProgram(
+            codegen.compile_steps(r.actions, sc, o, b), r),
+        "bonus": lambda r, sc, o, b: codegen.EffectProgram(
+            codegen.compile_steps(r.actions, sc, o, b), r),
+        "trigger": lambda r, sc, o, b: codegen.compile_trigger(r, sc, o, b),
+        "placement": lambda r, sc, o, b: codegen.compile_placement(r, sc),
+        "modifier": lambda r, sc, o, b: codegen.compile_modifier(r, sc),
+    }
 
 
 def _deck_variants(edition: EditionDef, scope: NameScope, diags: list[Diagnostic]):
@@ -270,11 +265,13 @@ def _deck_variants(edition: EditionDef, scope: NameScope, diags: list[Diagnostic
 @dataclass(frozen=True)
 class CheckedEdition:
     """An edition parsed and checked, before code generation: plain data, so it can be kept in
-    the on-disk cache. `programs` holds each checked rule's AST by (species key, field)."""
+    the on-disk cache. `programs` holds each checked rule's AST by (species key, field),
+    pickled on their own: a command that lists cards reads the entry without loading the AST's
+    classes or the code generator."""
 
     edition: EditionDef
     species: tuple[Species, ...]  # without programs
-    programs: tuple[tuple[str, str, ast.Rule], ...]
+    programs: bytes  # pickled tuple of (species key, field, ast.Rule)
     boosted: frozenset[str]
     deck: tuple[PhysicalCard, ...]
     diagnostics: tuple[Diagnostic, ...]
@@ -368,8 +365,8 @@ def check_edition(edition: EditionDef, universe: Universe) -> CheckedEdition:
     if edition.expansion_of is not None and edition.expansion_of not in editions:
         diags.append(error("EDITION-UNKNOWN", edition.span,
                            f"'{edition.id}' expands unknown edition '{edition.expansion_of}'"))
-    return CheckedEdition(edition, tuple(species), tuple(programs), frozenset(boosted),
-                          tuple(deck), tuple(diags))
+    return CheckedEdition(edition, tuple(species), pickle.dumps(tuple(programs)),
+                          frozenset(boosted), tuple(deck), tuple(diags))
 
 
 def _check_setup(edition: EditionDef, universe: Universe) -> list[Diagnostic]:
@@ -418,9 +415,10 @@ def _combination(root: str, expansions: Iterable[str]) -> str:
 def generate(checked: CheckedEdition, universe: Universe) -> CompiledEdition:
     """Code generation: each checked rule's AST -> the callables the engine runs."""
     scope = _scope(checked.edition, universe)
+    compilers = _compilers()
     by_species: dict[str, dict[str, Any]] = {}
-    for key, fld, rule in checked.programs:
-        by_species.setdefault(key, {})[fld] = _COMPILERS[fld](rule, scope, key, checked.boosted)
+    for key, fld, rule in pickle.loads(checked.programs):  # noqa: S301 - our own cache entry
+        by_species.setdefault(key, {})[fld] = compilers[fld](rule, scope, key, checked.boosted)
     species = tuple(replace(s, **by_species[s.key]) if s.key in by_species else s
                     for s in checked.species)
     return CompiledEdition(checked.edition, species, checked.deck, checked.diagnostics)
@@ -437,15 +435,23 @@ def checked(universe: Universe, edition_id: str) -> CheckedEdition:
 
 
 @lru_cache(maxsize=64)
-def _compiled(universe: Universe, edition_id: str) -> CompiledEdition:
-    return generate(checked(universe, edition_id), universe)
+def _compiled(universe: Universe, edition_id: str, programs: bool) -> CompiledEdition:
+    found = checked(universe, edition_id)
+    if programs:
+        return generate(found, universe)
+    return CompiledEdition(found.edition, found.species, found.deck, found.diagnostics)
 
 
 _FIND_HINT = "grove finds an author's card set with --cards DIR or GROVE_CARDS"
 
 
-def build(edition: str, expansions: Iterable[str] = (), roots: Roots | None = None) -> CardSet:
-    """The compiled card set of an edition with expansions; `DiagnosticError` if it is broken."""
+def build(edition: str, expansions: Iterable[str] = (), roots: Roots | None = None, *,
+          programs: bool = True) -> CardSet:
+    """The compiled card set of an edition with expansions; `DiagnosticError` if it is broken.
+
+    With `programs=False` the species carry their facts and rule texts but no compiled rules
+    (every program field is None): what a listing of the cards needs, in a fraction of the
+    time."""
     universe = load_universe(roots)
     eds = universe.editions
     if edition not in eds:
@@ -465,7 +471,7 @@ def build(edition: str, expansions: Iterable[str] = (), roots: Roots | None = No
                 "EDITION-COMBINATION", None, f"'{x}' does not combine with '{edition}'",
                 f"'{edition}' combines with: {', '.join(known) or 'nothing'}; {_FIND_HINT}")])
     order = [edition] + [e for e in known if e in exps]
-    compiled = [_compiled(universe, e) for e in order]
+    compiled = [_compiled(universe, e, programs) for e in order]
     errors = [d for c in compiled for d in c.diagnostics if d.is_error]
     errors += [d for d in universe.diagnostics if d.is_error and d.span and any(
         d.span.file.startswith(eds[e].folder) for e in order)]
@@ -489,7 +495,7 @@ def build(edition: str, expansions: Iterable[str] = (), roots: Roots | None = No
 
 def _no_setup_row(base: EditionDef, exps: list[str], eds: Any) -> Diagnostic:
     """The files to add the row to: an author's own expansions before the shipped ones."""
-    shipped = search_path_mod.shipped_cards_dir().resolve()
+    shipped = shipped_cards_dir().resolve()
     own = [x for x in exps if Path(eds[x].folder).resolve().parent != shipped]
     where = [str(Path(eds[x].folder) / "edition.yaml") for x in (own or exps)] or [
         str(Path(base.folder) / "edition.yaml")]

@@ -51,13 +51,13 @@ def cards(edition: str, expansions: list[str], lang: str = "en", roots: Roots | 
 
     universe = load_universe(roots)
     ed = universe.editions.get(edition)
+    rendered = bool(lang)  # rules text is rendered from the compiled rules; a listing needs none
     if ed is not None and ed.expansion_of:  # `grove cards alpine` lists Alpine's own cards
-        cset = build(ed.expansion_of, [edition, *expansions], roots)
+        cset = build(ed.expansion_of, [edition, *expansions], roots, programs=rendered)
         keys = [s.key for s in ed.species]
     else:
-        cset = build(edition, expansions, roots)
+        cset = build(edition, expansions, roots, programs=rendered)
         keys = list(cset.species)
-    rendered = bool(lang)
     if rendered:
         from printouts import phrases, rules_text
 

@@ -21,6 +21,7 @@ from ruamel.yaml.comments import CommentedMap
 from compiler import cardset as cs
 from compiler import schemas
 from compiler.cardset import CardSet, Species
+from compiler.search_path import Roots
 from compiler.yaml_source import Document, load, loads
 from dsl.diagnostics import Diagnostic, DiagnosticError, Span, error
 from engine.forest import CardRef, HostEntry, PlayerForest
@@ -148,12 +149,12 @@ def _host(doc: Document, path: list, entry: dict, cardset: CardSet, diags: list[
                      doc.span([*path, host_keys[0]]))
 
 
-def read(path: str | Path, roots: cs.Roots | None = None) -> ForestFile:
+def read(path: str | Path, roots: Roots | None = None) -> ForestFile:
     """Load and check a forest file; `DiagnosticError` lists every problem found."""
     return _read_doc(load(path), roots)
 
 
-def _read_doc(doc: Document, roots: cs.Roots | None) -> ForestFile:
+def _read_doc(doc: Document, roots: Roots | None) -> ForestFile:
     """Check a forest document wherever it came from (a forest file, or a record's lines)."""
     diags = schemas.validate_cached(doc, "forest")
     if diags:
@@ -215,7 +216,7 @@ def is_record(path: str | Path) -> bool:
     return False
 
 
-def read_record(path: str | Path, roots: cs.Roots | None = None) -> ForestFile:
+def read_record(path: str | Path, roots: Roots | None = None) -> ForestFile:
     """The final forests of a grove game record, checked like a forest file.
 
     The forest document is built from the header's `edition` and `with` and the end line's

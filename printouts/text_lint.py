@@ -26,6 +26,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from compiler import cardset as cs
+from compiler.search_path import Roots
+from compiler.universe import Universe, load_universe
 from dsl.diagnostics import Diagnostic, DiagnosticError, Severity, sort_key
 from printouts import phrases
 from printouts import rules_text as rt
@@ -40,7 +42,7 @@ _WHAT = {
 }
 
 
-def combinations(universe: cs.Universe, edition_id: str) -> list[tuple[str, tuple[str, ...]]]:
+def combinations(universe: Universe, edition_id: str) -> list[tuple[str, tuple[str, ...]]]:
     """(base, expansions) of every card set the edition takes part in; none for an expansion
     its base does not name (it cannot be built)."""
     ed = universe.editions[edition_id]
@@ -127,10 +129,10 @@ def _belongs(f: rt.Finding, folders: list[str]) -> bool:
     return f.span is None or any(f.span.file.startswith(d) for d in folders)
 
 
-def lint(roots: cs.Roots, wanted: Iterable[str]) -> list[Diagnostic]:
+def lint(roots: Roots, wanted: Iterable[str]) -> list[Diagnostic]:
     """TEXT-MISSING-TRANSLATION for the editions in `wanted` (ids), found in every card set
     they take part in; card sets that do not build are left to the other checks."""
-    universe = cs.load_universe(roots)
+    universe = load_universe(roots)
     ids = [e for e in sorted(wanted) if e in universe.editions]
     folders = [os.path.join(universe.editions[e].folder, "") for e in ids]
     sets = dict.fromkeys(c for e in ids for c in combinations(universe, e))

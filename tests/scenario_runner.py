@@ -86,7 +86,7 @@ class Scenario:
 
 def load_all(folder: Path = SCENARIO_DIR) -> list[Scenario]:
     out = []
-    yaml = YAML(typ="safe")
+    yaml = YAML(typ="safe", pure=True)
     for path in sorted(folder.glob("*.yaml")):
         doc = yaml.load(path.read_text(encoding="utf-8"))
         for sc in doc.get("scenarios") or ():

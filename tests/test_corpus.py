@@ -64,7 +64,7 @@ class Case:
 def _cases() -> list[Case]:
     out = []
     for exp_path in sorted(CORPUS.glob("*/*/expect.yaml")):
-        exp = YAML(typ="safe").load(exp_path.read_text(encoding="utf-8"))
+        exp = YAML(typ="safe", pure=True).load(exp_path.read_text(encoding="utf-8"))
         folder = exp_path.parent
         out.append(Case(
             folder=folder,

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from compiler import cardset as cs
+from compiler.search_path import shipped_cards_dir
 
 # a copy of the reference's per-species tree-symbol counts (facts, not code), kept with the tests
 REFERENCE = Path(__file__).parent / "fixtures"
@@ -89,7 +90,7 @@ def test_copies_equal_deck_halves(classic):
 
 
 def test_card_files_declare_their_schema():
-    for path in sorted(cs.default_cards_dir().glob("*/*.yaml")):
+    for path in sorted(shipped_cards_dir().glob("*/*.yaml")):
         first = path.read_text(encoding="utf-8").splitlines()[0]
         kind = {"edition.yaml": "edition", "deck.yaml": "deck"}.get(path.name, "cardset")
         assert first == f"# yaml-language-server: $schema=../../schema/{kind}.schema.json", path

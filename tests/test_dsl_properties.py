@@ -19,6 +19,7 @@ from compiler import cardset as cs
 from compiler.checker import Checker
 from compiler.model import SpeciesDef
 from compiler.names import NameScope
+from compiler.universe import load_universe
 from dsl.diagnostics import Diagnostic, DiagnosticError
 from dsl.parser import FIELDS, parse_rule
 
@@ -37,7 +38,7 @@ class ShippedRule:
 
 @cache
 def _universe():
-    return cs.load_universe()
+    return load_universe()
 
 
 @cache

@@ -20,6 +20,7 @@ from itertools import chain
 import pytest
 
 from compiler import cardset as cs
+from compiler.universe import load_universe
 from compiler.view import ForestView, Host, HostSpec
 from engine import placement, runner
 from engine import record as rec
@@ -34,7 +35,7 @@ SEED = random.randrange(10**9) if _SEED == "random" else int(_SEED)
 PARTS = 3
 EDITIONS = [("base", []), ("base", ["alpine"]), ("base", ["alpine", "woodland_edge"]),
             ("smoky_mountains", [])]
-EDITIONS += [("dartmoor", [])] if "dartmoor" in cs.load_universe().editions else []
+EDITIONS += [("dartmoor", [])] if "dartmoor" in load_universe().editions else []
 
 
 def _forest_cards(host: HostState) -> list[int]:

@@ -15,6 +15,8 @@ from click.testing import CliRunner
 from ruamel.yaml import YAML
 
 from compiler import cardset as cs
+from compiler.search_path import search_path
+from compiler.universe import load_universe
 from dsl import ast
 from dsl.parser import parse_rule
 from grove import api
@@ -30,7 +32,7 @@ RAW_ID = re.compile(r"\b[a-z0-9]+_[a-z0-9_]+\b")  # a snake_case id leaking into
 
 def _card_sets() -> list[tuple[str, tuple[str, ...]]]:
     """Every shipped edition alone and in every combination its base names."""
-    universe = cs.load_universe()
+    universe = load_universe()
     found = (c for e in sorted(universe.editions) for c in text_lint.combinations(universe, e))
     return list(dict.fromkeys(found))
 
@@ -226,7 +228,7 @@ GOLDEN_SETS = {  # golden file stem -> the card set its cards are rendered in
 
 
 def _golden(stem: str, lang: str) -> dict:
-    return YAML(typ="safe").load((GOLDEN / f"{stem}_{lang}.yaml").read_text(encoding="utf-8"))
+    return YAML(typ="safe", pure=True).load((GOLDEN / f"{stem}_{lang}.yaml").read_text(encoding="utf-8"))
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -319,7 +321,7 @@ TEXT_CASE = CORPUS / "text_missing_classifier" / "edition"
 
 
 def test_shipped_editions_have_no_text_findings():
-    assert text_lint.lint(cs.roots_for(), cs.load_universe().editions) == []
+    assert text_lint.lint(search_path(), load_universe().editions) == []
 
 
 def test_edition_lacking_a_thai_classifier_gives_exactly_that_warning(monkeypatch):

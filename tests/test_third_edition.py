@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler import cardset as cs
+from compiler.search_path import search_path
 from dsl.diagnostics import DiagnosticError
 from engine import placement, scoring
 from grove import api, forest_file
@@ -21,7 +21,7 @@ MEADOW = Path(__file__).parent / "editions"
 
 @pytest.fixture(scope="module")
 def roots():
-    return cs.roots_for([MEADOW])
+    return search_path([MEADOW])
 
 
 def _forest(tmp_path, body: str) -> Path:

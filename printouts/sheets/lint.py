@@ -19,6 +19,8 @@ from reportlab.platypus.paragraph import _getFragWords, _processed_frags
 
 from compiler import cardset as cs_mod
 from compiler.cardset import CardSet
+from compiler.search_path import Roots
+from compiler.universe import load_universe
 from dsl.diagnostics import Diagnostic, DiagnosticError, Severity
 from printouts.sheets import catalog, fonts, pdf
 from printouts.sheets.content import build_sheet
@@ -128,10 +130,10 @@ def _roots_to_check(universe, wanted: Iterable[str]) -> dict[str, list[list[str]
     return out
 
 
-def lint(roots: cs_mod.Roots, wanted: Iterable[str]) -> list[Diagnostic]:
+def lint(roots: Roots, wanted: Iterable[str]) -> list[Diagnostic]:
     """Sheet findings for every standalone edition among (or expanded by) `wanted`, in every
     language with a sheet catalog. Editions that do not build are left to the other checks."""
-    universe = cs_mod.load_universe(roots)
+    universe = load_universe(roots)
     out: list[Diagnostic] = []
     for root, exps in sorted((r, x) for r, xs in _roots_to_check(universe, wanted).items()
                              for x in xs):
