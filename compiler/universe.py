@@ -27,7 +27,7 @@ class Universe:
     editions: Mapping[str, EditionDef]  # id -> the first edition of that id on the path
     diagnostics: tuple[Diagnostic, ...]
     shadowed: tuple[tuple[EditionDef, EditionDef], ...] = ()  # (hidden, the one that wins)
-    key: str = field(default="", compare=False)  # digest of every edition's id, folder, files
+    key: str = field(default="", compare=False)  # digest of every folder on the path and its files
 
     def expansions_of(self, root_id: str) -> tuple[str, ...]:
         """The expansions that name `root_id` in `expansion_of`, in id order."""
@@ -97,7 +97,7 @@ def _universe(roots: Roots, folders: tuple[tuple[str, str], ...]) -> Universe:
             continue
         editions[ed.id] = ed
         diags.extend(found)
-    h = hashlib.sha256()
-    for e in editions.values():
-        h.update(f"{e.id}\0{e.folder}\0{e.digest}\n".encode())
+    h = hashlib.sha256()  # every folder read, those that failed to load or are hidden included:
+    for folder, digest in folders:  # their diagnostics are part of what lint reports
+        h.update(f"{folder}\0{digest}\n".encode())
     return Universe(roots, editions, tuple(diags), tuple(shadowed), h.hexdigest())

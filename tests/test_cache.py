@@ -162,3 +162,19 @@ def test_a_record_replayed_against_changed_cards_says_so(home: Path):
     assert proc.returncode == 1
     assert "RECORD-CARDS-CHANGED" in proc.stderr and "'hedgerow'" in proc.stderr
     assert "'base'" not in proc.stderr.split("hint")[0]
+
+
+def test_lint_of_an_edition_too_broken_to_load_follows_its_files(home: Path):
+    """An edition.yaml that does not load leaves no edition behind, only diagnostics: the lint
+    entry must still be keyed by that folder's files."""
+    edition = home / "sets" / "hedgerow" / "edition.yaml"
+    text = edition.read_text(encoding="utf-8")
+    edition.write_text(text.replace("id: hedgerow", "id: [hedgerow"), encoding="utf-8")
+    first = grove(home, "lint", str(home / "sets" / "hedgerow"))
+    assert first.returncode == 1 and "YAML-SYNTAX" in first.stderr
+    edition.write_text(text.replace("names:", "nmes:", 1), encoding="utf-8")
+    second = grove(home, "lint", str(home / "sets" / "hedgerow"))
+    assert second.returncode == 1 and "SCHEMA-" in second.stderr and "YAML-SYNTAX" not in \
+        second.stderr
+    edition.write_text(text, encoding="utf-8")
+    assert grove(home, "lint", str(home / "sets" / "hedgerow"), "--strict").returncode == 0
