@@ -120,26 +120,93 @@ def _source_line(span: Span, sources: dict[str, list[str]] | None) -> str | None
     return None
 
 
+# Bidirectional controls reorder what a terminal shows (U+202E makes `x.yaml` read `lmay.x`), and
+# other controls move the cursor or ring the bell: input echoed in a diagnostic shows them escaped.
+_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_SEPARATORS = frozenset("\u2028\u2029\x85")
+WINDOW = 80  # characters of a source line shown either side of the caret's start
+MAX_ECHO = 1000  # characters of a message, hint or note printed before it is cut
+
+
+def _escape_char(ch: str) -> str:
+    if ch in _BIDI or ch in _SEPARATORS or ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0:
+        return f"\\u{ord(ch):04x}" if ord(ch) > 0xFF else f"\\x{ord(ch):02x}"
+    return ch
+
+
+def escape(text: str) -> str:
+    """`text` with control and bidirectional characters written as escapes, so echoed input can
+    neither reorder nor rewrite what the terminal shows."""
+    if text.isprintable():  # the common case, and every character kept as it is
+        return text
+    return "".join(_escape_char(ch) for ch in text)
+
+
+def shorten(text: str, limit: int = MAX_ECHO) -> str:
+    """`text` cut to `limit` characters, saying how much was left out: input echoed in a message
+    (a value, a name) must not turn one diagnostic into megabytes of output."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text) - limit} more characters)"
+
+
+def _echo(text: str) -> str:
+    """A message, hint or note: cut, and escaped line by line (grove's own messages may span
+    lines; a newline inside echoed input comes quoted by `repr` already)."""
+    return "\n".join(escape(line) for line in shorten(text).split("\n"))
+
+
+def _window(src: str, col: int, width: int) -> tuple[str, int, int]:
+    """The part of a source line around a caret at 1-based `col` (`width` wide), escaped, with
+    the caret's offset and width in that text; a cut end is marked with `...`."""
+    width = min(max(width, 1), WINDOW)  # a caret under a whole 2 MB token is no window
+    start = max(0, col - 1 - WINDOW)
+    end = min(len(src), col - 1 + width + WINDOW)
+    before = escape(src[start:col - 1])
+    marked = escape(src[col - 1:col - 1 + width])
+    after = escape(src[col - 1 + width:end])
+    head = "..." if start > 0 else ""
+    tail = "..." if end < len(src) else ""
+    return head + before + marked + after + tail, len(head) + len(before), max(1, len(marked))
+
+
 def format_text(d: Diagnostic, sources: dict[str, list[str]] | None = None) -> str:
-    """gcc-style: `file:line:col: severity CODE: message`, the source line, a caret, the hint."""
-    where = f"{d.span}: " if d.span else ""
-    out = [f"{where}{d.severity} {d.code}: {d.message}"]
+    """gcc-style: `file:line:col: severity CODE: message`, the source line, a caret, the hint.
+
+    Everything that comes from the input is escaped and cut (`escape`, `shorten`), and a long
+    source line is shown as a window around the caret, so one error prints a few lines whatever
+    the file holds."""
+    where = f"{_echo(str(d.span))}: " if d.span else ""
+    out = [f"{where}{d.severity} {d.code}: {_echo(d.message)}"]
     if d.span:
         src = _source_line(d.span, sources)
         if src is not None:
             width = 1
             if d.span.end_col and (d.span.end_line in (None, d.span.line)):
                 width = max(1, d.span.end_col - d.span.col)
-            out.append("    " + src.rstrip("\n"))
-            out.append("    " + " " * (d.span.col - 1) + "^" * width)
+            shown, offset, marks = _window(src.rstrip("\n"), d.span.col, width)
+            out.append("    " + shown)
+            out.append("    " + " " * offset + "^" * marks)
     if d.hint:
-        out.append(f"    hint: {d.hint}")
-    out.extend(f"    note: {n}" for n in d.notes)
+        out.append(f"    hint: {_echo(d.hint)}")
+    out.extend(f"    note: {_echo(n)}" for n in d.notes)
     return "\n".join(out)
 
 
 def format_json(diagnostics: Iterable[Diagnostic]) -> str:
-    return "\n".join(json.dumps(d.to_json(), ensure_ascii=False) for d in diagnostics)
+    """One JSON object per line; bidirectional and C1 controls are written as `\\u` escapes
+    (the same string to a JSON reader, harmless on a terminal), long messages cut as in text."""
+    def one(d: Diagnostic) -> str:
+        obj = d.to_json()
+        for k in ("message", "hint"):
+            if isinstance(obj[k], str):
+                obj[k] = shorten(obj[k])
+        text = json.dumps(obj, ensure_ascii=False)
+        if text.isprintable():
+            return text
+        return "".join(f"\\u{ord(ch):04x}" if _escape_char(ch) != ch else ch for ch in text)
+
+    return "\n".join(one(d) for d in diagnostics)
 
 
 def sort_key(d: Diagnostic) -> tuple[str, int, int, str]:
