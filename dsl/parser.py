@@ -7,6 +7,7 @@ text and then moved to where the text sits in its YAML file, so a caret lands un
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from importlib import resources
 
@@ -530,6 +531,39 @@ def _syntax_diagnostic(
     return error("DSL-SYNTAX", span, message, hint)
 
 
+# The longest shipped rule has under 200 characters and one level of parentheses. Parsing is
+# linear, but the tree is transformed, checked and compiled by recursion, so a rule nested a few
+# hundred levels deep ends in RecursionError: both limits are checked before anything recurses.
+MAX_RULE_CHARS = 2000
+MAX_RULE_DEPTH = 16
+
+
+def _check_limits(field: str, text: str, file: str, line: int, col: int) -> Diagnostic | None:
+    """DSL-TOO-LONG or DSL-TOO-DEEP for a rule beyond the limits, at the place it crosses them.
+
+    Depth counts open parentheses and the `not`s before a point (each `not` nests the filter after
+    it), which is never less than the depth of the tree the parser would build."""
+    if len(text) > MAX_RULE_CHARS:
+        return error("DSL-TOO-LONG", Span(file, line, col),
+                     f"the {field} rule has {len(text)} characters; at most {MAX_RULE_CHARS} "
+                     "are read", "split the card's rules, or write the rule shorter")
+    depth = 0
+    for m in _NESTING.finditer(text):
+        depth += -1 if m.group() == ")" else 1
+        if depth > MAX_RULE_DEPTH:
+            before = text[:m.start()]
+            at_line = before.count("\n") + 1
+            at_col = m.start() - (before.rfind("\n") + 1) + 1
+            span = _shift(Span(file, at_line, at_col, at_line, at_col + len(m.group())), line, col)
+            return error("DSL-TOO-DEEP", span,
+                         f"the {field} rule nests deeper than {MAX_RULE_DEPTH} levels "
+                         "(parentheses and `not`)", "write the rule with fewer parentheses")
+    return None
+
+
+_NESTING = re.compile(r"[()]|\bnot\b")
+
+
 def parse_rule(field: str, text: str, file: str = "<rule>", line: int = 1, col: int = 1) -> ast.Rule:
     """Parse one field's text; raise `DiagnosticError` with a DSL-SYNTAX diagnostic if it fails.
 
@@ -543,6 +577,9 @@ def parse_rule(field: str, text: str, file: str = "<rule>", line: int = 1, col: 
             [error("DSL-EMPTY", Span(file, line, col), f"the {field} rule is empty",
                    "remove the field, or write `score: 0` for a card that scores nothing")]
         )
+    limit = _check_limits(field, text, file, line, col)
+    if limit is not None:
+        raise DiagnosticError([limit])
     try:
         tree = _lark().parse(text, start=start)
     except UnexpectedInput as exc:
