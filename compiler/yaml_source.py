@@ -16,6 +16,7 @@ equal on every YAML file of the project.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,7 +32,7 @@ from ruamel.yaml.scalarstring import (
     SingleQuotedScalarString,
 )
 
-from dsl.diagnostics import DiagnosticError, Span, error
+from dsl.diagnostics import DiagnosticError, Span, error, escape, shorten
 
 PathKey = str | int
 
@@ -180,11 +181,44 @@ def _fast_load(raw: str) -> tuple[bool, Any]:
         return False, None
 
 
-def load(path: str | Path) -> Document:
-    """Read a YAML (or JSON) file; a malformed file raises `DiagnosticError` (YAML-SYNTAX)."""
+# Limits on what one file may ask of grove. The largest shipped card file (a deck) has 20 KB and
+# a forest file of eight full forests about 10 KB: the limits leave a hundred times that, and
+# still refuse a file that would take minutes and gigabytes to read and check (a 5 MB forest).
+MAX_CARD_FILE_BYTES = 2 * 1024 * 1024
+MAX_FOREST_FILE_BYTES = 1024 * 1024
+# Aliases share one value among many places, and everything that walks the data (`plain`, the
+# schema validator, the checks) visits it once per place: nine levels of ten aliases each are a
+# billion nodes. No card or forest file needs more than a few shared values.
+MAX_ALIAS_NODES = 10_000
+
+
+def _read_limited(p: str, max_bytes: int) -> bytes:
+    """The file's bytes, refused before reading when it is larger than `max_bytes` (and after
+    reading `max_bytes + 1`, for a pipe or a device whose size is not known in advance)."""
+    with open(p, "rb") as fh:
+        try:
+            size = os.fstat(fh.fileno()).st_size
+        except OSError:
+            size = 0
+        if size <= max_bytes:
+            data = fh.read(max_bytes + 1)
+            if len(data) <= max_bytes:
+                return data
+            size = max(size, len(data))
+    more = "" if size > max_bytes + 1 else "more than "
+    raise DiagnosticError([error(
+        "INPUT-TOO-LARGE", Span(p, 1, 1),
+        f"the file has {more}{size} bytes; grove reads at most {max_bytes} bytes "
+        f"({max_bytes // 1024} KiB) from such a file",
+        "a card or forest file is a few kilobytes: is this the file you meant?")])
+
+
+def load(path: str | Path, max_bytes: int = MAX_CARD_FILE_BYTES) -> Document:
+    """Read a YAML (or JSON) file; a malformed file raises `DiagnosticError` (YAML-SYNTAX), a
+    file larger than `max_bytes` INPUT-TOO-LARGE before any of it is parsed."""
     p = str(path)
     try:
-        raw = Path(p).read_text(encoding="utf-8")
+        raw = _read_limited(p, max_bytes).decode("utf-8")
     except FileNotFoundError:
         raise DiagnosticError([error("IO-NOT-FOUND", None, f"{p}: no such file")]) from None
     except IsADirectoryError:
@@ -198,7 +232,58 @@ def load(path: str | Path) -> Document:
     return loads(raw, p)
 
 
+def _check_aliases(raw: str, path: str) -> None:
+    """YAML-ALIAS-LIMIT at the alias where the nodes that aliases stand for pass
+    `MAX_ALIAS_NODES`, from the parser's events, before either loader builds anything.
+
+    Each anchored value's expanded size is known at its end event, and an alias adds that size
+    again, so the count is linear in the text however deep the anchors nest. A file without `&`
+    has no anchor and is not scanned."""
+    if "&" not in raw:
+        return
+    if _c_composer() is not None and _count_aliases(raw, path, pure=False):
+        return
+    _count_aliases(raw, path, pure=True)  # YAML 1.2 that libyaml refuses, read as ruamel does
+
+
+def _count_aliases(raw: str, path: str, *, pure: bool) -> bool:
+    """`_check_aliases` with one parser: whether the text parsed to its end within the limit."""
+    parser = YAML(typ="safe", pure=pure)
+    sizes: dict[str, int] = {}
+    open_: list[list[Any]] = [[None, 0]]  # [anchor, expanded nodes so far] per open collection
+    shared = 0
+    try:
+        for ev in parser.parse(raw):
+            kind = type(ev).__name__
+            if kind in ("MappingStartEvent", "SequenceStartEvent"):
+                open_.append([ev.anchor, 1])
+                continue
+            if kind in ("MappingEndEvent", "SequenceEndEvent"):
+                anchor, n = open_.pop()
+            elif kind == "ScalarEvent":
+                anchor, n = ev.anchor, 1
+            elif kind == "AliasEvent":
+                anchor, n = None, sizes.get(ev.anchor, 1)
+                shared += n
+                if shared > MAX_ALIAS_NODES:
+                    mark = ev.start_mark
+                    raise DiagnosticError([error(
+                        "YAML-ALIAS-LIMIT", Span(path, mark.line + 1, mark.column + 1),
+                        f"the aliases of this file stand for more than {MAX_ALIAS_NODES} values "
+                        f"(at '*{escape(shorten(str(ev.anchor), 80))}')",
+                        "write the values out, or share fewer of them by `&anchor` and `*alias`")])
+            else:
+                continue
+            if anchor is not None:
+                sizes[anchor] = n
+            open_[-1][1] += n
+    except (YAMLError, RecursionError, ValueError):
+        return False  # the loader reports what is malformed, at its own place
+    return True
+
+
 def loads(raw: str, path: str = "<string>") -> Document:
+    _check_aliases(raw, path)
     lines = tuple(raw.splitlines())
     fast, data = _fast_load(raw)
     if fast:

@@ -22,7 +22,7 @@ from compiler import cardset as cs
 from compiler import schemas
 from compiler.cardset import CardSet, Species
 from compiler.search_path import Roots
-from compiler.yaml_source import Document, load, loads
+from compiler.yaml_source import MAX_FOREST_FILE_BYTES, Document, load, loads
 from dsl.diagnostics import Diagnostic, DiagnosticError, Span, error
 from engine.forest import CardRef, HostEntry, PlayerForest
 
@@ -151,7 +151,7 @@ def _host(doc: Document, path: list, entry: dict, cardset: CardSet, diags: list[
 
 def read(path: str | Path, roots: Roots | None = None) -> ForestFile:
     """Load and check a forest file; `DiagnosticError` lists every problem found."""
-    return _read_doc(load(path), roots)
+    return _read_doc(load(path, MAX_FOREST_FILE_BYTES), roots)
 
 
 def _read_doc(doc: Document, roots: Roots | None) -> ForestFile:
