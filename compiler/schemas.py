@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from compiler import cache as disk_cache
 from compiler.yaml_source import Document, plain
-from dsl.diagnostics import Diagnostic, error
+from dsl.diagnostics import Diagnostic, error, shorten
 from schema import SCHEMA_DIR
 
 if TYPE_CHECKING:
@@ -82,7 +82,7 @@ def _describe(err: ValidationError, doc: Document) -> Diagnostic:
         )
         return error(
             "SCHEMA-UNKNOWN-FIELD", doc.span([*path, name], key=True),
-            f"{where}: unknown field '{name}'", hint,
+            f"{where}: unknown field '{shorten(name, 80)}'", hint,
         )
     if err.validator == "type":
         return error(
@@ -93,21 +93,59 @@ def _describe(err: ValidationError, doc: Document) -> Diagnostic:
         choices = ", ".join(map(str, err.validator_value))
         close = difflib.get_close_matches(str(err.instance), [str(c) for c in err.validator_value], 1)
         return error(
-            "SCHEMA-ENUM", doc.span(path), f"{where}: {err.instance!r} is not one of {choices}",
+            "SCHEMA-ENUM", doc.span(path),
+            f"{where}: {shorten(repr(err.instance), 80)} is not one of {choices}",
             f"did you mean '{close[0]}'?" if close else None,
         )
     if err.validator == "pattern" or (err.validator == "propertyNames"):
         return error(
             "SCHEMA-PATTERN", doc.span(path, key=err.validator == "propertyNames"),
-            f"{where}: {err.instance!r} is not a valid name",
+            f"{where}: {shorten(repr(err.instance), 80)} is not a valid name",
             "ids are lower_snake_case: letters, digits and underscores, starting with a letter",
         )
     return error("SCHEMA-VALUE", doc.span(path), f"{where}: {err.message}"[:300])
 
 
+# Ids and player names are echoed in messages, scoreboards and game logs: a 2 MB player name
+# made a 20 MB scoreboard. The longest id shipped has 35 characters.
+MAX_NAME_CHARS = 100
+
+
+def _long_names(doc: Document, data: object, schema: str) -> list[Diagnostic]:
+    """INPUT-NAME-TOO-LONG for every mapping key longer than `MAX_NAME_CHARS`, and in a forest
+    file (which holds nothing but ids and names) every string value too."""
+    out: list[Diagnostic] = []
+    values = schema == "forest"
+
+    def walk(node: object, path: list[str | int]) -> None:
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if len(k) > MAX_NAME_CHARS:
+                    out.append(_too_long(doc, [*path, k], k, key=True))
+                walk(v, [*path, k])
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                walk(v, [*path, i])
+        elif values and isinstance(node, str) and len(node) > MAX_NAME_CHARS:
+            out.append(_too_long(doc, path, node, key=False))
+
+    walk(data, [])
+    return out
+
+
+def _too_long(doc: Document, path: list[str | int], name: str, *, key: bool) -> Diagnostic:
+    return error("INPUT-NAME-TOO-LONG", doc.span(path, key=key),
+                 f"a name of {len(name)} characters ({shorten(name, 40)!r}); "
+                 f"names and ids have at most {MAX_NAME_CHARS}", "write a shorter name")
+
+
 def validate(doc: Document, schema: str) -> list[Diagnostic]:
-    """Every schema violation of `doc`, one diagnostic per place, in document order."""
+    """Every schema violation of `doc`, one diagnostic per place, in document order; a name
+    beyond `MAX_NAME_CHARS` is reported alone, before the schema echoes it."""
     data = plain(doc.data)
+    long_names = _long_names(doc, data, schema)
+    if long_names:
+        return long_names
     seen: set[tuple[str, ...]] = set()
     out: list[Diagnostic] = []
     for err in sorted(validator(schema).iter_errors(data), key=lambda e: list(map(str, e.path))):
