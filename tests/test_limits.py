@@ -1,0 +1,260 @@
+"""Hostile input meets a limit with its own diagnostic, quickly, and never a traceback.
+
+Each input here once took tens of seconds and gigabytes (an alias bomb, a 5 MB forest file), ended
+in a RecursionError (a rule 400 parentheses deep), or printed megabytes for one error (a 2 MB name,
+a 260 KB line). They are generated in `tmp_path`, so no large file is committed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from compiler import schemas
+from compiler import yaml_source as ys
+from dsl import parser
+from dsl.diagnostics import DiagnosticError, Span, error, format_json, format_text
+from grove import forest_file
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "base_three_players.yaml"
+GROVE = Path(sys.executable).with_name("grove")
+
+
+def _bomb(levels: int = 9, prefix: str = "") -> str:
+    """Anchors referring to anchors: ten to the `levels` values once expanded."""
+    lines = [prefix + "a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    for i in range(1, levels):
+        lines.append(f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]")
+    return "\n".join(lines) + "\n"
+
+
+def _codes(exc: pytest.ExceptionInfo[DiagnosticError]) -> list[str]:
+    return [d.code for d in exc.value.diagnostics]
+
+
+# -- YAML aliases
+
+
+@pytest.mark.parametrize("prefix", ["", "q: {a:b}\n"], ids=["fast path", "round-trip loader"])
+def test_alias_bomb_is_refused_at_the_alias(prefix: str) -> None:
+    # `{a:b}` is YAML 1.2 that libyaml refuses, so the second text goes to ruamel's own loader
+    start = time.perf_counter()
+    with pytest.raises(DiagnosticError) as exc:
+        ys.loads(_bomb(prefix=prefix), "bomb.yaml")
+    assert time.perf_counter() - start < 1.0
+    (d,) = exc.value.diagnostics
+    assert d.code == "YAML-ALIAS-LIMIT"
+    # a0 is 11 values (the list and its items), a1 111, a2 1,111: the aliases on the a1 and a2
+    # lines stand for 1,220 values, and the eighth alias of the a3 line passes 10,000
+    offset = prefix.count("\n")
+    assert (d.span.line, d.span.col) == (4 + offset, len("a3: &a3 [") + 1 + 7 * len("*a2, "))
+
+
+def test_alias_bomb_without_libyaml(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ys, "_c_composer", lambda: None)
+    with pytest.raises(DiagnosticError) as exc:
+        ys.loads(_bomb(), "bomb.yaml")
+    assert _codes(exc) == ["YAML-ALIAS-LIMIT"]
+
+
+def test_a_few_shared_values_still_load() -> None:
+    doc = ys.loads(_bomb(levels=3) + "b: *a2\n", "ok.yaml")
+    assert len(ys.plain(doc.data)["b"]) == 10
+    assert ys.plain(doc.data)["b"][0][0] == ["x"] * 10
+
+
+def test_alias_bomb_as_forest_file(tmp_path: Path) -> None:
+    path = tmp_path / "forest.yaml"
+    path.write_text("edition: base\nplayers: [{name: a, forest: []}]\n" + _bomb(), encoding="utf-8")
+    with pytest.raises(DiagnosticError) as exc:
+        forest_file.read(path)
+    assert _codes(exc) == ["YAML-ALIAS-LIMIT"]
+
+
+# -- file size
+
+
+def test_card_file_size_limit(tmp_path: Path) -> None:
+    path = tmp_path / "big.yaml"
+    path.write_text("# x\n" * (ys.MAX_CARD_FILE_BYTES // 4 + 1), encoding="utf-8")
+    start = time.perf_counter()
+    with pytest.raises(DiagnosticError) as exc:
+        ys.load(path)
+    assert time.perf_counter() - start < 0.5
+    (d,) = exc.value.diagnostics
+    assert d.code == "INPUT-TOO-LARGE"
+    assert str(path.stat().st_size) in d.message and str(ys.MAX_CARD_FILE_BYTES) in d.message
+    path.write_text("# x\n" * (ys.MAX_CARD_FILE_BYTES // 4), encoding="utf-8")
+    assert ys.load(path).data is None  # at the limit: read as before
+
+
+def test_forest_file_size_limit(tmp_path: Path) -> None:
+    path = tmp_path / "forest.yaml"
+    text = EXAMPLE.read_text(encoding="utf-8")
+    path.write_text(text + "#" * (ys.MAX_FOREST_FILE_BYTES - len(text.encode()) + 1),
+                    encoding="utf-8")
+    with pytest.raises(DiagnosticError) as exc:
+        forest_file.read(path)
+    assert _codes(exc) == ["INPUT-TOO-LARGE"]
+    assert str(ys.MAX_FOREST_FILE_BYTES) in exc.value.diagnostics[0].message
+
+
+def test_largest_shipped_files_are_far_below_the_limits() -> None:
+    cards = max(p.stat().st_size for p in (ROOT / "cards").rglob("*.yaml"))
+    forests = max(p.stat().st_size for p in (ROOT / "examples").glob("*.yaml"))
+    assert cards * 20 < ys.MAX_CARD_FILE_BYTES and forests * 20 < ys.MAX_FOREST_FILE_BYTES
+
+
+# -- DSL rules
+
+
+def test_rule_nested_400_deep_is_refused_before_parsing() -> None:
+    text = "1 per " + "(" * 400 + "bird" + ")" * 400
+    with pytest.raises(DiagnosticError) as exc:
+        parser.parse_rule("score", text, "cards.yaml", 7, 12)
+    (d,) = exc.value.diagnostics
+    assert d.code == "DSL-TOO-DEEP"
+    # the 17th parenthesis, where the text starts at column 12 of line 7
+    assert (d.span.line, d.span.col) == (7, 12 + len("1 per ") + parser.MAX_RULE_DEPTH)
+
+
+def test_not_chains_count_as_nesting() -> None:
+    with pytest.raises(DiagnosticError) as exc:
+        parser.parse_rule("score", "1 per " + "not " * 400 + "bird")
+    assert _codes(exc) == ["DSL-TOO-DEEP"]
+
+
+def test_rule_at_the_depth_limit_parses() -> None:
+    depth = parser.MAX_RULE_DEPTH
+    rule = parser.parse_rule("score", "1 per " + "(" * depth + "bird" + ")" * depth)
+    assert rule.terms
+
+
+def test_rule_too_long() -> None:
+    text = " + ".join(["1 per bird"] * 400)
+    with pytest.raises(DiagnosticError) as exc:
+        parser.parse_rule("score", text, "cards.yaml", 3, 5)
+    (d,) = exc.value.diagnostics
+    assert d.code == "DSL-TOO-LONG" and (d.span.line, d.span.col) == (3, 5)
+    assert str(len(text)) in d.message
+
+
+# -- names
+
+
+def _forest_with_name(tmp_path: Path, name: str) -> Path:
+    text = EXAMPLE.read_text(encoding="utf-8").replace("name: ", f"name: {name}\n  #", 1)
+    path = tmp_path / "forest.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_long_player_name(tmp_path: Path) -> None:
+    path = _forest_with_name(tmp_path, "A" * 500_000)
+    with pytest.raises(DiagnosticError) as exc:
+        forest_file.read(path)
+    (d,) = exc.value.diagnostics
+    assert d.code == "INPUT-NAME-TOO-LONG" and "500000" in d.message
+    assert len(format_text(d)) < 1000
+
+
+def test_long_key_in_a_card_file() -> None:
+    doc = ys.loads("id: x\n" + "k" * 200 + ": 1\n", "c.yaml")
+    diags = schemas.validate(doc, "edition")
+    assert [d.code for d in diags] == ["INPUT-NAME-TOO-LONG"]
+    assert (diags[0].span.line, diags[0].span.col) == (2, 1)
+
+
+def test_name_at_the_limit_is_a_name(tmp_path: Path) -> None:
+    ff = forest_file.read(_forest_with_name(tmp_path, "B" * schemas.MAX_NAME_CHARS))
+    assert ff.players[0].name == "B" * schemas.MAX_NAME_CHARS
+
+
+# -- echoing input
+
+
+def test_source_line_is_a_window_around_the_caret() -> None:
+    line = "x" * 260_000 + "bad" + "y" * 1000
+    d = error("T", Span("f.yaml", 1, 260_001, 1, 260_004), "bad thing")
+    text = format_text(d, {"f.yaml": [line]})
+    shown, caret = text.splitlines()[1:3]
+    assert len(text) < 500
+    assert shown[caret.index("^"):caret.index("^") + 3] == "bad" and caret.count("^") == 3
+
+
+def test_bidi_and_control_characters_are_escaped() -> None:
+    d = error("T", Span("f.yaml", 1, 9, 1, 11), "name '\u202eabc\x1b[2J'", "hint \u2066")
+    text = format_text(d, {"f.yaml": ["name: \u202e\tab\x07c"]})
+    assert not any(ch in text for ch in "\u202e\u2066\x1b\x07\t")
+    assert "\\u202e" in text and "\\x1b" in text
+    shown, caret = text.splitlines()[1:3]
+    # the caret sits under the escaped characters it marks: `ab` after `\u202e\x09`
+    assert shown[caret.index("^"):].startswith("ab")
+    line = format_json([d])
+    assert "\u202e" not in line and json.loads(line)["message"] == d.message
+
+
+def test_long_message_is_cut() -> None:
+    d = error("T", None, "v" * 100_000)
+    assert len(format_text(d)) < 2000 and "more characters" in format_text(d)
+
+
+# -- through the real command line
+
+
+def _hostile(tmp_path: Path) -> dict[str, tuple[Path, str]]:
+    """Each hostile file with the code it must get."""
+    example = EXAMPLE.read_text(encoding="utf-8")
+    files: dict[str, tuple[str, str]] = {
+        "bomb": (example + _bomb(), "YAML-ALIAS-LIMIT"),
+        "bomb_rt": (example + "q: {a:b}\n" + _bomb(), "YAML-ALIAS-LIMIT"),
+        "large": (example + ("- " + "x" * 70 + "\n") * 80_000, "INPUT-TOO-LARGE"),
+        "name": (example.replace("name: ", "name: \u202e" + "N" * 900_000 + "\n  #", 1),
+                 "INPUT-NAME-TOO-LONG"),
+        "line": (example.replace("edition: base", "edition: base\nwith: ["
+                                 + "alpine, " * 30_000 + "\u202e]"), "YAML-SYNTAX"),
+    }
+    out = {}
+    for name, (text, code) in files.items():
+        path = tmp_path / f"{name}.yaml"
+        path.write_text(text, encoding="utf-8")
+        out[name] = (path, code)
+    return out
+
+
+def _grove(*args: str, cwd: Path) -> tuple[int, str, float]:
+    env = {**os.environ, "GROVE_NO_CACHE": "1"}
+    start = time.perf_counter()
+    r = subprocess.run([str(GROVE), *args], capture_output=True, text=True, cwd=cwd, env=env,
+                       timeout=60, check=False)
+    return r.returncode, r.stdout + r.stderr, time.perf_counter() - start
+
+
+@pytest.mark.parametrize("command", ["score", "lint"])
+def test_hostile_files_through_the_cli(tmp_path: Path, command: str) -> None:
+    for name, (path, code) in _hostile(tmp_path).items():
+        rc, out, seconds = _grove(command, str(path), cwd=tmp_path)
+        assert "Traceback" not in out, (name, out[-2000:])
+        assert rc == 1 and code in out, (name, rc, out[:2000])
+        assert len(out) < 5000, (name, len(out))
+        assert "\u202e" not in out, name
+        assert seconds < 5, (name, seconds)  # with the interpreter's start: the limit is ~0.1 s
+
+
+def test_deep_rule_through_the_cli(tmp_path: Path) -> None:
+    rc, _, _ = _grove("new", "deep_set", "-o", str(tmp_path / "set"), cwd=tmp_path)
+    assert rc == 0
+    species = tmp_path / "set" / "species.yaml"
+    text = species.read_text(encoding="utf-8")
+    rule = next(line for line in text.splitlines() if line.strip().startswith("score:"))
+    deep = rule.split("score:")[0] + "score: 1 per " + "(" * 400 + "bird" + ")" * 400
+    species.write_text(text.replace(rule, deep, 1), encoding="utf-8")
+    rc, out, seconds = _grove("lint", str(tmp_path / "set"), cwd=tmp_path)
+    assert rc == 1 and "DSL-TOO-DEEP" in out and "Traceback" not in out, out[-2000:]
