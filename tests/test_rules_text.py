@@ -260,7 +260,7 @@ def test_issue_wordings(classic):
     assert rt.card_text(sp["base:brown_bear"], classic, "en")["bonus"] == \
         "Draw 1 card, then take another turn"
     assert rt.card_text(sp["base:chanterelle"], classic, "en")["trigger"] == \
-        "From your next turn on: whenever you play a tree, you may draw 1 card"
+        "From your next turn on, whenever you play a tree, you may draw 1 card"
 
 
 # ---- (c) plural forms from CLDR -------------------------------------------------------------

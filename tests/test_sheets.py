@@ -307,3 +307,36 @@ def test_no_two_species_share_a_name_in_one_sheet(cardsets, case):
     if edition == "base+alpine+woodland_edge":
         squeakers = {r.key: r.name for r in sheet.all_species if r.id == "squeaker"}
         assert len(set(squeakers.values())) == 2
+
+
+# the sentences a reader found awkward (issue 15) and what the sheet says instead
+AWKWARD = {
+    "en": ("Each comes from the top of the deck or is any face-up card", "Shuffle all but one",
+           "into the clearing: ", "From your next turn on:"),
+    "de": ("Mische alle", "in die Lichtung: ", "Ab deinem nächsten Zug:", "pro Art deiner"),
+    "it": ("tutte le 3 carte inverno tranne una", "nella radura: ", "Dal tuo prossimo turno:"),
+    "th": ("ยกเว้นใบเดียว", "ตามจำนวนนั้น", "ตั้งแต่ตาถัดไปของคุณ:"),
+}
+WINNER = {
+    "en": "The player with the highest total wins; players who tie for the highest total "
+          "share the win.",
+    "de": "Wer insgesamt die meisten Punkte hat, gewinnt; haben mehrere gleich viele, teilen "
+          "sie sich den Sieg.",
+    "it": "Vince chi ha il totale più alto; a parità di totale, i giocatori in testa "
+          "condividono la vittoria.",
+    "th": "ผู้ที่มีคะแนนรวมสูงสุดเป็นผู้ชนะ",
+}
+
+
+@pytest.mark.parametrize("case", CASES, ids=_ids)
+def test_awkward_sentences_are_gone_and_the_winner_is_named(stories, case):
+    _, text = stories[case]
+    flat = re.sub(r"\s+", " ", text)
+    assert not [a for a in AWKWARD[case[1]] if a in flat]
+    assert WINNER[case[1]] in flat
+    if case[1] == "en":
+        assert "Take two cards, one at a time; each is either the top card of the deck or " \
+               "any card in the clearing." in flat
+        assert "Set one of the 3 winter cards apart, shuffle the others into one pile" in flat
+        assert re.search(r"Reveal: whenever you play one of these cards \([^)]+\), also turn "
+                         r"the top card of the deck face up into the clearing\.", flat)
