@@ -22,6 +22,7 @@ import hashlib
 import io
 import os
 import pickle
+import time
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from importlib.util import find_spec
@@ -55,8 +56,16 @@ def _file_digest(path: str, size: int, mtime_ns: int) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
+_RACY_NS = 3_000_000_000
+
+
 def file_digest(path: Path) -> str:
+    """The digest of a file's contents; its size and time answer from memory only when it was
+    last written some seconds ago, since file times are coarser than a quick edit (an edit
+    within the same tick, keeping the size, would otherwise be missed: git's "racy" files)."""
     st = path.stat()
+    if time.time_ns() - st.st_mtime_ns < _RACY_NS:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
     return _file_digest(str(path), st.st_size, st.st_mtime_ns)
 
 

@@ -178,3 +178,15 @@ def test_lint_of_an_edition_too_broken_to_load_follows_its_files(home: Path):
         second.stderr
     edition.write_text(text, encoding="utf-8")
     assert grove(home, "lint", str(home / "sets" / "hedgerow"), "--strict").returncode == 0
+
+
+def test_a_quick_edit_of_the_same_size_is_seen(tmp_path: Path):
+    """File times are coarser than an editor's save: a file rewritten within the same tick and
+    keeping its size must still get a new digest."""
+    f = tmp_path / "species.yaml"
+    f.write_text("score: 1 per bird\n", encoding="utf-8")
+    first = cache.file_digest(f)
+    stat = f.stat()
+    f.write_text("score: 2 per bird\n", encoding="utf-8")
+    os.utime(f, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # the same size and the same time
+    assert cache.file_digest(f) != first
