@@ -78,7 +78,10 @@ def _universe(roots: Roots, folders: tuple[tuple[str, str], ...]) -> Universe:
     editions: dict[str, EditionDef] = {}
     diags: list[Diagnostic] = []
     shadowed: list[tuple[EditionDef, EditionDef]] = []
-    root_of = {f: r for r in roots for f in (str(x) for x in edition_folders(Path(r)))}
+    root_of: dict[str, str] = {}  # folder -> the first root it was found through
+    for r in roots:
+        for f in edition_folders(Path(r)):
+            root_of.setdefault(str(f), r)
     seen_in_root: dict[tuple[str, str], EditionDef] = {}
     for folder, digest in folders:
         ed, found = _load(Path(folder), digest)
