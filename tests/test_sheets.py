@@ -23,7 +23,7 @@ from dsl.diagnostics import DiagnosticError
 from grove import api
 from grove.cli import main
 from printouts.sheets import catalog, fonts, html, layout, lint, pdf, templates, thai
-from printouts.sheets.content import build_sheet
+from printouts.sheets.content import build_sheet, sort_key
 from printouts.sheets.diagrams import layout as diagram_layout
 
 EDITIONS = {
@@ -340,3 +340,26 @@ def test_awkward_sentences_are_gone_and_the_winner_is_named(stories, case):
         assert "Set one of the 3 winter cards apart, shuffle the others into one pile" in flat
         assert re.search(r"Reveal: whenever you play one of these cards \([^)]+\), also turn "
                          r"the top card of the deck face up into the clearing\.", flat)
+
+
+@pytest.mark.parametrize("case", CASES, ids=_ids)
+def test_type_symbols_in_the_order_of_their_names(stories, case):
+    sheet, _ = stories[case]
+    names = [t.name for t in sheet.type_symbols]
+    assert names == sorted(names, key=lambda n: sort_key(n, case[1]))
+
+
+def test_names_styled_one_way(cardsets):
+    """Titles of the standalone editions share one style per language; Italian names are in
+    sentence case (proper nouns aside) as in Dartmoor and Smoky Mountains; an English
+    possessive keeps its apostrophe."""
+    titles = {e: build_sheet(cardsets[e], "de").edition
+              for e in ("base", "dartmoor", "smoky_mountains")}
+    assert titles["dartmoor"] == "Mischwald: Dartmoor"
+    assert titles["smoky_mountains"] == "Mischwald: Smoky Mountains"
+    proper = {"Bechstein", "Savi", "Alpi", "Douglas", "Febo", "Io"}
+    for row in build_sheet(cardsets["base+alpine+woodland_edge"], "it").all_species:
+        later = [w for w in row.name.split(" ")[1:] if w.strip("()") not in proper]
+        assert all(w == w.lower() for w in later), row.name
+    smoky = {r.id: r.name for r in build_sheet(cardsets["smoky_mountains"], "en").all_species}
+    assert smoky["solomons_seal"] == "Solomon's Seal"

@@ -187,6 +187,8 @@ def _symbols(cs: CardSet, lang: str, kind: str) -> tuple[Symbol, ...]:
             names = {printed[k] for k, sp in cs.species.items() if s.id in sp.tags}
             members = tuple(sorted(names, key=lambda n: sort_key(n, lang)))
         out.append(Symbol(s.id, _name(s.names, lang, s.id), also, members, s.span))
+    if kind == "type":  # a reader looks a symbol up by its name; the files' order is no order
+        out.sort(key=lambda sym: sort_key(sym.name, lang))
     return tuple(out)
 
 
