@@ -182,10 +182,11 @@ def _fast_load(raw: str) -> tuple[bool, Any]:
 
 
 # Limits on what one file may ask of grove. The largest shipped card file (a deck) has 20 KB and
-# a forest file of eight full forests about 10 KB: the limits leave a hundred times that, and
-# still refuse a file that would take minutes and gigabytes to read and check (a 5 MB forest).
-MAX_CARD_FILE_BYTES = 2 * 1024 * 1024
-MAX_FOREST_FILE_BYTES = 1024 * 1024
+# a forest file of eight full forests about 30 KB. Reading YAML with positions costs about a
+# second per 200 KB of dense data, and checking a forest more, so the limits leave 25 and 4 times
+# the largest real file and keep a hostile one within a few seconds (a 5 MB forest took 73 s).
+MAX_CARD_FILE_BYTES = 512 * 1024
+MAX_FOREST_FILE_BYTES = 128 * 1024
 # Aliases share one value among many places, and everything that walks the data (`plain`, the
 # schema validator, the checks) visits it once per place: nine levels of ten aliases each are a
 # billion nodes. No card or forest file needs more than a few shared values.
