@@ -363,3 +363,26 @@ def test_names_styled_one_way(cardsets):
         assert all(w == w.lower() for w in later), row.name
     smoky = {r.id: r.name for r in build_sheet(cardsets["smoky_mountains"], "en").all_species}
     assert smoky["solomons_seal"] == "Solomon's Seal"
+
+
+def test_a_hyphen_survives_a_second_wrap():
+    """A table wraps each cell more than once; reportlab kept the first wrap's split of
+    "Dartmoor-Kaninchen" and the next wrap printed "DartmoorKaninchen" (German Dartmoor, p.4)."""
+    text = ("<i>Platzierung</i>: Beliebig viele Dartmoor-Kaninchen dürfen auf jeden Platz am "
+            "selben Baum, Strauch oder Moor gelegt werden")
+    style = layout.for_text(layout.styles().cell, text)
+
+    def lines(p) -> list[str]:
+        return ["".join(t for w in line.words for t in ([w.text] if hasattr(w, "text")
+                        else [x[1] for x in w[1:]])) if hasattr(line, "words")
+                else " ".join(line[1]) for line in p.blPara.lines]
+
+    for first, second in ((120, 142), (142, 142), (116, 200)):
+        p = thai.SegmentedParagraph(text, style)
+        p.wrap(first, 1000)
+        p.wrap(second, 1000)
+        again = lines(p)
+        fresh = thai.SegmentedParagraph(text, style)
+        fresh.wrap(second, 1000)
+        assert again == lines(fresh)
+        assert not any("DartmoorKaninchen" in x for x in again), again

@@ -101,14 +101,33 @@ def _thai_word(word: list) -> bool:
     return any(isinstance(t, str) and has_thai(t) for _, t in word[1:])
 
 
+def _copy_frags(frags: list) -> list:
+    """A copy of a paragraph's frags deep enough that wrapping the copy leaves them as they
+    were: frag words (lists of width and parts) are copied with their class."""
+    return [type(w)(w) if isinstance(w, list) else w for w in frags]
+
+
 class SegmentedParagraph(Paragraph):
-    """A Paragraph that may also break lines between Thai words."""
+    """A Paragraph that may also break lines between Thai words, and that wraps the same
+    text each time it is wrapped.
+
+    reportlab keeps the words of its first wrap in `self.frags`, with a word it split at an
+    embedded hyphen ("Dartmoor-" | "Kaninchen") left as two pieces; a table wraps each cell
+    more than once, and the second wrap joined the pieces without their hyphen
+    ("DartmoorKaninchen"). So every wrap starts again from the frags as parsed."""
 
     def _setup(self, text, style, bulletText, frags, cleaner):  # noqa: N803 - reportlab's names
         super()._setup(text, style, bulletText, frags, cleaner)
         if self.frags and not _processed_frags(self.frags) and any(
                 has_thai(getattr(f, "text", "") or "") for f in self.frags):
             self.frags = break_words(self.frags)
+        self._parsed = _copy_frags(self.frags)
+
+    def wrap(self, availWidth, availHeight):  # noqa: N803 - reportlab's names
+        parsed = getattr(self, "_parsed", None)
+        if parsed is not None:
+            self.frags = _copy_frags(parsed)
+        return super().wrap(availWidth, availHeight)
 
 
 __all__ = ["SegmentedParagraph", "has_thai", "segments", "break_words"]
