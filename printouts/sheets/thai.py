@@ -124,9 +124,9 @@ class SegmentedParagraph(Paragraph):
         self._parsed = _copy_frags(self.frags)
 
     def wrap(self, availWidth, availHeight):  # noqa: N803 - reportlab's names
-        parsed = getattr(self, "_parsed", None)
-        if parsed is not None:
-            self.frags = _copy_frags(parsed)
+        # only a wrap that split a word leaves its pieces behind; the others' words are reused
+        if getattr(self, "_hyphenations", 0) or getattr(self, "_splitLongWordCount", 0):
+            self.frags = _copy_frags(self._parsed)
         return super().wrap(availWidth, availHeight)
 
 
