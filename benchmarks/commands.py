@@ -90,7 +90,7 @@ def measure(rounds: int, baseline: str | None = None) -> dict[str, Any]:
     return {"version_s": round(version, 4), "rounds": rounds, "commands": rows}
 
 
-def bench_commands(opts: Any) -> None:
+def bench_commands(opts: Any) -> dict[str, Any]:
     rounds = max(3, opts.rounds // 3)
     m = measure(rounds, getattr(opts, "baseline", None))
     base = "baseline" if "baseline_s" in m["commands"][0] else None
@@ -106,3 +106,4 @@ def bench_commands(opts: Any) -> None:
         print(f"   {r['command']:<36}{cells}  <= {r['target_warm_ratio']}x {verdict}")
     if base:
         print(f"   baseline: the same commands from {opts.baseline} (its own cards and files)")
+    return {"commands": m}

@@ -60,8 +60,9 @@ def rate(fn, seconds: float) -> float:
             return n / spent
 
 
-def bench_games(opts) -> None:
+def bench_games(opts) -> dict:
     budget = max(1.0, opts.batch_ms / 10)
+    rows: list[dict] = []
     print("== complete games per second on one core (process time; memo: shared by the games of "
           "a card set, or each game's own)")
     for edition in ("base", "smoky_mountains"):
@@ -76,3 +77,7 @@ def bench_games(opts) -> None:
                 r = rate(one, budget)
                 print(f"   {edition:<16} {n} players {kind:<7} memo {'shared' if shared else 'own':<6}"
                       f" {r:8.2f} games/s   null game {null:9.0f} games/s   ratio {r / null:.5f}")
+                rows.append({"edition": edition, "players": n, "ai": kind,
+                             "memo": "shared" if shared else "own", "games_per_s": round(r, 3),
+                             "null_games_per_s": round(null, 1), "ratio": round(r / null, 6)})
+    return {"games": rows}
