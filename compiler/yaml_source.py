@@ -135,8 +135,12 @@ def _scalar(node: Any, constructor: Any) -> Any:
     return getattr(constructor, method)(node)
 
 
-def _build(node: Any, built: dict[int, Any], constructor: Any) -> Any:
-    """Round-trip values from composed nodes; an alias is the value of its anchor, built once."""
+def _build(node: Any, built: dict[int, Any], constructor: Any, depth: int = 0) -> Any:
+    """Round-trip values from composed nodes; an alias is the value of its anchor, built once.
+    A node nested deeper than `MAX_YAML_DEPTH` is left to the round-trip path, whose check of
+    the parser's events reports it (YAML-TOO-DEEP) where it is."""
+    if depth > MAX_YAML_DEPTH:
+        raise _Refused("nested too deep")
     done = built.get(id(node))
     if done is not None:
         return done
@@ -148,7 +152,7 @@ def _build(node: Any, built: dict[int, Any], constructor: Any) -> Any:
         built[id(node)] = seq
         seq.lc.line, seq.lc.col = node.start_mark.line, node.start_mark.column
         for i, item in enumerate(node.value):
-            seq.append(_build(item, built, constructor))
+            seq.append(_build(item, built, constructor, depth + 1))
             seq.lc.add_kv_line_col(i, [item.start_mark.line, item.start_mark.column])
         return seq
     if kind == "MappingNode" and node.tag == _CORE + "map":
@@ -161,7 +165,7 @@ def _build(node: Any, built: dict[int, Any], constructor: Any) -> Any:
             key = _scalar(k, constructor)
             if type(key) not in (str, int) or key in m:
                 raise _Refused("duplicate key")  # ruamel words the error
-            m[key] = _build(v, built, constructor)
+            m[key] = _build(v, built, constructor, depth + 1)
             m.lc.add_kv_line_col(key, [k.start_mark.line, k.start_mark.column,
                                        v.start_mark.line, v.start_mark.column])
         return m
@@ -191,6 +195,9 @@ MAX_FOREST_FILE_BYTES = 128 * 1024
 # schema validator, the checks) visits it once per place: nine levels of ten aliases each are a
 # billion nodes. No card or forest file needs more than a few shared values.
 MAX_ALIAS_NODES = 10_000
+# Loading, validating and checking all recurse into nested values: a flow of 5,000 brackets ended
+# in RecursionError. The deepest shipped file nests 7 levels.
+MAX_YAML_DEPTH = 40
 
 
 def _read_limited(p: str, max_bytes: int) -> bytes:
@@ -233,22 +240,20 @@ def load(path: str | Path, max_bytes: int = MAX_CARD_FILE_BYTES) -> Document:
     return loads(raw, p)
 
 
-def _check_aliases(raw: str, path: str) -> None:
+def _check_events(raw: str, path: str) -> None:
     """YAML-ALIAS-LIMIT at the alias where the nodes that aliases stand for pass
-    `MAX_ALIAS_NODES`, from the parser's events, before either loader builds anything.
+    `MAX_ALIAS_NODES`, and YAML-TOO-DEEP at the first value nested deeper than `MAX_YAML_DEPTH`,
+    from the parser's events (which nothing builds and nothing recurses into).
 
     Each anchored value's expanded size is known at its end event, and an alias adds that size
-    again, so the count is linear in the text however deep the anchors nest. A file without `&`
-    has no anchor and is not scanned."""
-    if "&" not in raw:
+    again, so the count is linear in the text however deep the anchors nest."""
+    if _c_composer() is not None and _scan_events(raw, path, pure=False):
         return
-    if _c_composer() is not None and _count_aliases(raw, path, pure=False):
-        return
-    _count_aliases(raw, path, pure=True)  # YAML 1.2 that libyaml refuses, read as ruamel does
+    _scan_events(raw, path, pure=True)  # YAML 1.2 that libyaml refuses, read as ruamel does
 
 
-def _count_aliases(raw: str, path: str, *, pure: bool) -> bool:
-    """`_check_aliases` with one parser: whether the text parsed to its end within the limit."""
+def _scan_events(raw: str, path: str, *, pure: bool) -> bool:
+    """`_check_events` with one parser: whether the text parsed to its end within the limits."""
     parser = YAML(typ="safe", pure=pure)
     sizes: dict[str, int] = {}
     open_: list[list[Any]] = [[None, 0]]  # [anchor, expanded nodes so far] per open collection
@@ -256,6 +261,13 @@ def _count_aliases(raw: str, path: str, *, pure: bool) -> bool:
     try:
         for ev in parser.parse(raw):
             kind = type(ev).__name__
+            if len(open_) - 1 > MAX_YAML_DEPTH and kind in (
+                    "MappingStartEvent", "SequenceStartEvent", "ScalarEvent", "AliasEvent"):
+                mark = ev.start_mark
+                raise DiagnosticError([error(
+                    "YAML-TOO-DEEP", Span(path, mark.line + 1, mark.column + 1),
+                    f"values nested more than {MAX_YAML_DEPTH} levels deep",
+                    "a card or forest file nests a few levels: is a bracket left open?")])
             if kind in ("MappingStartEvent", "SequenceStartEvent"):
                 open_.append([ev.anchor, 1])
                 continue
@@ -284,13 +296,22 @@ def _count_aliases(raw: str, path: str, *, pure: bool) -> bool:
 
 
 def loads(raw: str, path: str = "<string>") -> Document:
-    _check_aliases(raw, path)
+    """A document from YAML text; beyond its limits (aliases, depth) a `DiagnosticError` says
+    where, before anything is built: the events are checked first where the text has an anchor
+    (`&`), and always before the round-trip loader, which recurses as deep as the text nests."""
+    if "&" in raw:
+        _check_events(raw, path)
     lines = tuple(raw.splitlines())
     fast, data = _fast_load(raw)
     if fast:
         return Document(path, data, lines)
+    if "&" not in raw:
+        _check_events(raw, path)
     try:
         data = _yaml().load(raw)
+    except RecursionError:  # the events passed, yet the loader recursed too deep: never seen
+        raise DiagnosticError([error("YAML-TOO-DEEP", Span(path, 1, 1),
+                                     "values nested too deep to read")]) from None
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)

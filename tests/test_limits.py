@@ -78,6 +78,33 @@ def test_alias_bomb_as_forest_file(tmp_path: Path) -> None:
     assert _codes(exc) == ["YAML-ALIAS-LIMIT"]
 
 
+@pytest.mark.parametrize("opening", ["[", "{a: "], ids=["lists", "mappings"])
+def test_deep_nesting_is_refused_at_the_first_level_too_many(opening: str) -> None:
+    # 5,000 levels ended in a RecursionError traceback in the round-trip loader
+    text = "players: " + opening * 5000 + "1" + opening[0].translate({91: 93, 123: 125}) * 5000
+    with pytest.raises(DiagnosticError) as exc:
+        ys.loads(text, "deep.yaml")
+    (d,) = exc.value.diagnostics
+    assert d.code == "YAML-TOO-DEEP" and d.span.line == 1
+    # the root mapping is level 0, `players:`'s value level 1: level 41 is what the 40th opening
+    # holds first (the next opening of a list, the key `a` of a mapping)
+    fortieth = len("players: ") + 1 + (ys.MAX_YAML_DEPTH - 1) * len(opening)
+    assert d.span.col == fortieth + 1
+
+
+def test_nesting_at_the_limit_loads() -> None:
+    depth = ys.MAX_YAML_DEPTH
+    doc = ys.loads("a: " + "[" * depth + "]" * depth, "ok.yaml")
+    assert doc.data["a"] is not None
+
+
+def test_deep_nesting_without_libyaml(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ys, "_c_composer", lambda: None)
+    with pytest.raises(DiagnosticError) as exc:
+        ys.loads("a: " + "[" * 5000 + "]" * 5000, "deep.yaml")
+    assert _codes(exc) == ["YAML-TOO-DEEP"]
+
+
 # -- file size
 
 
@@ -230,6 +257,7 @@ def _hostile(tmp_path: Path) -> dict[str, tuple[Path, str]]:
     files: dict[str, tuple[str, str]] = {
         "bomb": (example + _bomb(), "YAML-ALIAS-LIMIT"),
         "bomb_rt": (example + "q: {a:b}\n" + _bomb(), "YAML-ALIAS-LIMIT"),
+        "deep": (example + "q: " + "[" * 5000 + "]" * 5000 + "\n", "YAML-TOO-DEEP"),
         "large": (example + ("- " + "x" * 70 + "\n") * 80_000, "INPUT-TOO-LARGE"),
         "name": (example.replace("name: ", "name: \u202e" + "N" * 100_000 + "\n  #", 1),
                  "INPUT-NAME-TOO-LONG"),
