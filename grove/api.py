@@ -95,7 +95,7 @@ def _forest_files_below(folder: Path, skip: set[Path]) -> list[Path]:
 def _lint_forest(path: Path, roots: Roots | None, explicit: bool) -> list[Diagnostic]:
     """A forest file's problems (or a game record's final forests); a file found in a folder
     that is no forest is passed over."""
-    from compiler.yaml_source import load
+    from compiler.yaml_source import MAX_FOREST_FILE_BYTES, load
     from engine import placement
     from grove import forest_file
 
@@ -106,7 +106,7 @@ def _lint_forest(path: Path, roots: Roots | None, explicit: bool) -> list[Diagno
         except DiagnosticError as exc:
             return list(exc.diagnostics)
     try:
-        doc = load(path)
+        doc = load(path, MAX_FOREST_FILE_BYTES)  # refused before it is parsed twice
     except DiagnosticError as exc:
         return list(exc.diagnostics)
     if not (isinstance(doc.data, dict) and "players" in doc.data):
