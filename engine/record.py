@@ -1,8 +1,10 @@
 """Game records as JSON Lines, written as the game goes: a header, one line per action, the end.
 
-Each line is flushed when written, so a game that crashes leaves a readable partial record.
-The last line holds every final forest in the forest-file format, so `grove score` can re-score
-a finished game and a player can keep their forest.
+Each line is flushed when written, so a game that crashes or is killed leaves a readable partial
+record. The last line of a finished game (`"type": "end"`) holds every final forest in the
+forest-file format, so `grove score` can re-score it and a player can keep their forest. A game a
+player quits ends with a stop line (`{"type": "stop", "after": N}`) instead, so a replay can tell
+a game deliberately left off from a record cut short. docs/formats.md describes every line.
 """
 
 from __future__ import annotations
@@ -56,17 +58,23 @@ def changed_cards(cardset: CardSet, header: dict[str, Any]) -> list[str]:
     return out
 
 
-def player_entry(game, i: int) -> dict[str, Any]:
+def player_entry(game, i: int, shorthand: bool = True) -> dict[str, Any]:
     """Player i at the end, in the forest-file format."""
     p = game.players[i]
-    out: dict[str, Any] = {"name": p.name, "cave": len(p.cave), "forest": forest_entries(game, i)}
+    out: dict[str, Any] = {"name": p.name, "cave": len(p.cave),
+                           "forest": forest_entries(game, i, shorthand)}
     if p.cave_card is not None:
         out["cave_card"] = p.cave_card.id
     return out
 
 
-def forest_entries(game, i: int) -> list[dict[str, Any]]:
-    """Player i's forest in the forest-file format."""
+def forest_entries(game, i: int, shorthand: bool = True) -> list[dict[str, Any]]:
+    """Player i's forest in the forest-file format.
+
+    With `shorthand`, a side with several slots is written as players write it, a list under the
+    side's name filled in slot order (`bottom: [brook_trout]`); `shorthand=False` gives the
+    numbered slot ids (`bottom_1: brook_trout`) that records before the shorthand hold, so a
+    replay can accept either."""
     cset = game.cardset
     out = []
 
@@ -86,12 +94,30 @@ def forest_entries(game, i: int) -> list[dict[str, Any]]:
             entry[h.kind.id] = ident(h.species)
         if h.species is not None and h.symbol and len(h.species.symbols_for(None)) > 1:
             entry["symbol"] = h.symbol
+        held: dict[str, Any] = {}
         for sid, pieces in h.slots.items():
             items = [{"card": ident(pc.species), "symbol": pc.symbol} if pc.symbol
                      else ident(pc.species) for pc in pieces]
             if items:
-                entry[sid] = items if len(items) > 1 else items[0]
+                held[sid] = items if len(items) > 1 else items[0]
+        entry.update(_by_side(h.kind, held) if shorthand else held)
         out.append(entry)
+    return out
+
+
+def _by_side(kind, held: dict[str, Any]) -> dict[str, Any]:
+    """Slot contents keyed as a player writes them: a side with several slots becomes one list
+    under the side's name, in slot order, a slot of sharing cards a nested list. Only when the
+    filled slots of that side come first in order, since a list fills slots from the first; a
+    gap (`bottom_2` filled, `bottom_1` empty) keeps the numbered ids."""
+    out: dict[str, Any] = {}
+    for side in dict.fromkeys(s.side for s in kind.slots):
+        ids = [s.id for s in kind.slots if s.side == side]
+        filled = [sid for sid in ids if sid in held]
+        if len(ids) > 1 and side not in ids and filled == ids[:len(filled)] and filled:
+            out[side] = [held[sid] for sid in filled]
+        else:
+            out.update((sid, held[sid]) for sid in filled)
     return out
 
 
@@ -109,6 +135,7 @@ class Record:
     header: dict[str, Any]
     actions: list[dict[str, Any]]
     end: dict[str, Any] | None
+    stop: dict[str, Any] | None = None  # the stop line of a game a player quit
 
 
 class RecordError(ValueError):
@@ -128,20 +155,36 @@ def read(path: str | Path) -> Record:
     header = objs[0][1]
     if header.get("format") != FORMAT:
         raise RecordError(f"{path}:1: record format {header.get('format')!r} is not {FORMAT}")
-    actions, end = [], None
+    actions: list[dict[str, Any]] = []
+    end: dict[str, Any] | None = None
+    stop: dict[str, Any] | None = None
     for n, obj in objs[1:]:
         t = obj.get("type")
+        last = "the end of the game" if end is not None else "the stop line"
+        if t in ("action", "end", "stop") and (end is not None or stop is not None):
+            raise RecordError(f"{path}:{n}: a line after {last}: a record has nothing after it")
         if t == "action":
-            if end is not None:
-                raise RecordError(f"{path}:{n}: an action after the end of the game")
             if not isinstance(obj.get("action"), str):
                 raise RecordError(f"{path}:{n}: an action line without an action")
             actions.append(obj)
         elif t == "end":
             end = obj
+        elif t == "stop":
+            after = obj.get("after")
+            if not isinstance(after, int) or isinstance(after, bool) or after != len(actions):
+                raise RecordError(f"{path}:{n}: the stop line says it comes after {after!r} "
+                                  f"action(s), but {len(actions)} precede it")
+            stop = obj
         else:
             raise RecordError(f"{path}:{n}: unknown line type {t!r}")
-    return Record(header, actions, end)
+    return Record(header, actions, end, stop)
+
+
+def stop_line(actions: int) -> dict[str, Any]:
+    """The line that ends the record of a game a player quit after `actions` actions.
+
+    `after` repeats the count so a record that lost lines before its stop line is still caught."""
+    return {"type": "stop", "after": actions}
 
 
 def _parse(lines: list[str], path: str) -> Iterator[tuple[int, dict[str, Any]]]:

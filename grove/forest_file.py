@@ -123,30 +123,80 @@ def _host(doc: Document, path: list, entry: dict, cardset: CardSet, diags: list[
             return None
     slots: dict[str, tuple[CardRef, ...]] = {}
     slot_spans: dict[str, Span] = {}
+    filled_by: dict[str, str] = {}  # slot id -> the key that filled it, to report a slot twice
     ok = True
     for key, content in entry.items():
         if key == host_keys[0] or key in _HOST_EXTRA_KEYS:
             continue
-        if kind.slot(str(key)) is None:
-            diags.append(error("FOREST-UNKNOWN-SLOT", doc.span([*path, key], key=True),
-                               f"{where} ({kind.id}): a {kind.id} has no slot '{key}'",
-                               _suggest(str(key), [s.id for s in kind.slots]) or
-                               "slots: " + ", ".join(s.id for s in kind.slots)))
+        fills = _slot_fills(doc, [*path, key], str(key), content, kind, where, diags)
+        if fills is None:
             ok = False
             continue
-        items = content if isinstance(content, list) else [content]
-        sub = [[*path, key, i] for i in range(len(items))] if isinstance(content, list) else [
-            [*path, key]]
-        refs = [_card(doc, p, v, cardset, diags) for p, v in zip(sub, items, strict=True)]
-        if any(r is None for r in refs):
-            ok = False
-            continue
-        slots[str(key)] = tuple(refs)  # type: ignore[arg-type]
-        slot_spans[str(key)] = doc.span([*path, key], key=True)
+        for sid, places, slot_span in fills:
+            refs = [_card(doc, p, v, cardset, diags) for p, v in places]
+            if any(r is None for r in refs):
+                ok = False
+                continue
+            if sid in filled_by:
+                diags.append(error(
+                    "FOREST-SIDE-LIST", doc.span([*path, key], key=True),
+                    f"{where} ({kind.id}): slot {sid} is filled twice, by `{filled_by[sid]}:` "
+                    f"and by `{key}:`",
+                    "write a side either as one list (`bottom: [a, b]`) or slot by slot "
+                    "(`bottom_1: a`), not both"))
+                ok = False
+                continue
+            filled_by[sid] = str(key)
+            slots[sid] = tuple(refs)  # type: ignore[arg-type]
+            slot_spans[sid] = slot_span
     if not ok:
         return None
     return HostEntry(kind, species, str(symbol) if symbol else None, slots, span, slot_spans,
                      doc.span([*path, host_keys[0]]))
+
+
+def _slot_fills(doc: Document, path: list, key: str, content: Any, kind: Any, where: str,
+                diags: list[Diagnostic]) -> list[tuple[str, list[tuple[list, Any]], Span]] | None:
+    """What one slot key of a host entry puts where: (slot id, [(path, card value)], span).
+
+    A slot id (`bottom_1`, `left`) is one slot; its list holds cards sharing it. A side's name
+    where the host has no slot of that name (`bottom` on a moor or a river) is how players write
+    a side of several slots: its list fills that side's slots in order, a nested list being cards
+    that share one slot, and a single card fills the first slot. None after a diagnostic."""
+    key_span = doc.span(path, key=True)
+    if kind.slot(key) is not None:
+        items = content if isinstance(content, list) else [content]
+        if any(isinstance(v, list) for v in items):
+            diags.append(error("FOREST-SIDE-LIST", key_span,
+                               f"{where} ({kind.id}): {key} is one slot, so its list holds the "
+                               "cards sharing it; a nested list is for a side of several slots",
+                               f"write `{key}: [a, b]` for cards sharing the slot"))
+            return None
+        places = [([*path, i], v) for i, v in enumerate(items)] if isinstance(
+            content, list) else [(path, content)]
+        return [(key, places, key_span)]
+    ids = [s.id for s in kind.slots if s.side == key]
+    if not ids:
+        diags.append(error("FOREST-UNKNOWN-SLOT", key_span,
+                           f"{where} ({kind.id}): a {kind.id} has no slot '{key}'",
+                           _suggest(key, [s.id for s in kind.slots]) or
+                           "slots: " + ", ".join(s.id for s in kind.slots)))
+        return None
+    items = content if isinstance(content, list) else [content]
+    if len(items) > len(ids):
+        diags.append(error("FOREST-SIDE-LIST", key_span,
+                           f"{where} ({kind.id}): the {key} of a {kind.id} has {len(ids)} "
+                           f"slots ({', '.join(ids)}), but the list holds {len(items)}",
+                           f"cards sharing one slot go in a nested list: `{key}: [[a, a], b]`"))
+        return None
+    out = []
+    for i, (sid, item) in enumerate(zip(ids, items, strict=False)):
+        at = [*path, i] if isinstance(content, list) else path
+        if isinstance(item, list):
+            out.append((sid, [([*at, j], v) for j, v in enumerate(item)], doc.span(at)))
+        else:
+            out.append((sid, [(at, item)], doc.span(at)))
+    return out
 
 
 def read(path: str | Path, roots: Roots | None = None) -> ForestFile:

@@ -99,7 +99,9 @@ def test_section_is_there_with_examples_of_every_edition():
     bodies = "\n".join(e.block.body for e in good)
     for needle in ("sapling: true", "shrub:", "moor:", "universal_moor: true", "river: true",
                    "river: creek", "universal_river: true", "cave_card:", "woodland_edge:",
-                   "symbol:", "bottom_1:", "top_2:", "with: [alpine, woodland_edge]"):
+                   "symbol:", "bottom_1:", "top_2:", "with: [alpine, woodland_edge]",
+                   "bottom: [smallmouth_bass, yellow_perch]", "bottom: [brook_trout]",
+                   "top: [[emerald_damselfly, southern_damselfly], grey_heron]"):
         assert needle in bodies, f"no working example shows {needle!r}"
     assert any(e.block.lang == "json" for e in good), "no JSON forest example"
     assert any(e.output for e in EXAMPLES), "no `grove score --json` sample"

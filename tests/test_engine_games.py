@@ -173,9 +173,9 @@ PINNED = [
     ("base", ("alpine",), ("greedy", "random", "greedy"), 2, "d55dc57b8e84138d"),
     ("base", ("alpine", "woodland_edge"), ("random", "greedy", "random", "greedy"), 3,
      "460185cd56ee7d22"),
-    ("dartmoor", (), ("greedy", "random", "random"), 4, "9f85e4ac09cfd4d1"),
+    ("dartmoor", (), ("greedy", "random", "random"), 4, "b88b98034a458ab1"),
     ("smoky_mountains", (), ("random", "greedy", "random", "greedy", "random"), 5,
-     "8cdf52683151dfe8"),
+     "09c59d30541f889b"),
 ]
 
 
