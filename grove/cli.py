@@ -1,7 +1,8 @@
 """The `grove` command line: thin click commands over the public API in `grove.api`.
 
 Every command turns `DiagnosticError` into printed diagnostics and an exit code, so no input, good
-or bad, ends in a traceback. `--json` output goes to stdout alone; everything else to stderr.
+or bad, ends in a traceback. A command's result goes to stdout; diagnostics, logs and progress go
+to stderr (as JSON lines with `--json` or `lint --format json`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,34 @@ import click
 
 from dsl.diagnostics import Diagnostic, DiagnosticError, Severity, format_json, format_text
 
+# The exit-code table, one for every command (README, docs/diagnostics.md):
+#   0  fine (warnings alone, unless `lint --strict`)
+#   1  the input was read and is wrong: lint findings, an illegal forest, a record that differs,
+#      broken card data
+#   2  usage or I/O: a bad option, an edition or combination asked on the command line that does
+#      not exist, a file that cannot be read or written, a tool grove needs is missing
+# Where diagnostics of both kinds are printed, 2 wins: grove could not do what was asked.
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+USAGE_PREFIXES = ("IO-", "USAGE-")
+# Codes that are usage errors when nothing in a file is to blame (no span): the same code with a
+# position is a finding in a card file (`expansion_of` names an unknown edition), hence exit 1.
+USAGE_CODES = frozenset({"EDITION-UNKNOWN", "EDITION-COMBINATION", "EDITION-NOT-STANDALONE",
+                         "EDITION-SETUP-MISSING", "NEW-NO-HOST", "SHEET-SHAPING"})
+
+
+def is_usage(d: Diagnostic) -> bool:
+    """Whether `d` means exit 2 (usage or I/O) rather than 1 (the input is wrong)."""
+    return d.code.startswith(USAGE_PREFIXES) or (d.code in USAGE_CODES and d.span is None)
+
+
+def exit_code(diags: Iterable[Diagnostic], strict: bool = False) -> int:
+    """The exit code for what a command printed: the one table, so commands cannot disagree."""
+    diags = list(diags)
+    if any(is_usage(d) for d in diags):
+        return EXIT_USAGE
+    if any(d.is_error or (strict and d.severity is Severity.WARNING) for d in diags):
+        return EXIT_FINDINGS
+    return EXIT_OK
 
 
 def _rel(d: Diagnostic) -> Diagnostic:
@@ -35,14 +63,17 @@ def _rel(d: Diagnostic) -> Diagnostic:
     return replace(d, span=replace(d.span, file=rel))
 
 
-def print_diagnostics(diags: Iterable[Diagnostic], fmt: str = "text") -> None:
+def print_diagnostics(diags: Iterable[Diagnostic], fmt: str = "text", err: bool = True) -> None:
+    """Every diagnostic grove prints passes here, so each is escaped and cut (`format_text`,
+    `format_json`) whichever command found it. `err=False` is for `lint --format json`, whose
+    findings are its result and go to stdout."""
     diags = [_rel(d) for d in diags]
     if fmt == "json":
         if diags:
-            click.echo(format_json(diags))
+            click.echo(format_json(diags), err=err)
         return
     for d in diags:
-        click.echo(format_text(d), err=True)
+        click.echo(format_text(d), err=err)
 
 
 def guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -50,15 +81,14 @@ def guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
 
     @wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        # `--json` (or lint's `--format json`; sheet's --format is pdf or html): a program reads
+        # stderr too, so the diagnostics come as JSON lines there
+        fmt = "json" if kwargs.get("as_json") or kwargs.get("fmt") == "json" else "text"
         try:
             return fn(*args, **kwargs)
         except DiagnosticError as exc:
-            print_diagnostics(exc.diagnostics)
-            usage = any(d.code.startswith(("IO-", "USAGE-", "EDITION-UNKNOWN",
-                                           "EDITION-COMBINATION", "EDITION-NOT-STANDALONE",
-                                           "EDITION-SETUP-MISSING"))
-                        for d in exc.diagnostics)
-            sys.exit(EXIT_USAGE if usage else EXIT_FINDINGS)
+            print_diagnostics(exc.diagnostics, fmt)
+            sys.exit(exit_code(exc.diagnostics) or EXIT_FINDINGS)
         except BrokenPipeError:
             sys.exit(EXIT_OK)
 
@@ -123,7 +153,7 @@ def cards(edition: str, with_: str, lang: str | None, as_json: bool, roots) -> N
     """List every species of an edition with its facts and rules."""
     from grove import api
 
-    lang_given, lang = lang is not None, lang or "en"
+    lang_given, lang = lang is not None, _language(lang or "en")
 
     rows = api.cards(edition, _expansions(with_), lang if lang_given or as_json else "", roots)
     if as_json:
@@ -157,12 +187,12 @@ def lint(paths: tuple[str, ...], fmt: str, strict: bool, provisional: bool, root
             raise DiagnosticError([Diagnostic("IO-NOT-FOUND", Severity.ERROR, None,
                                               f"{p}: no such file or directory")])
     diags = api.lint(list(paths) or list(roots), provisional=provisional, roots=roots)
-    print_diagnostics(diags, fmt)
+    print_diagnostics(diags, fmt, err=fmt == "text")  # as JSON, the findings are the result
     errors = sum(d.is_error for d in diags)
     warnings = sum(d.severity is Severity.WARNING for d in diags)
     if fmt == "text":
         click.echo(f"{errors} error(s), {warnings} warning(s)", err=True)
-    sys.exit(EXIT_FINDINGS if errors or (strict and warnings) else EXIT_OK)
+    sys.exit(exit_code(diags, strict))  # a file it could not read is exit 2, as for `score`
 
 
 @main.command()
@@ -177,6 +207,7 @@ def score(forest_file: str, explain: bool, as_json: bool, lang: str, roots) -> N
     (`grove play --record`), whose end line holds the final forests."""
     from grove import api, report
 
+    _language(lang)
     result = api.score_file(forest_file, explain=explain, roots=roots)
     if as_json:
         click.echo(json.dumps(result, ensure_ascii=False, indent=2))
@@ -188,8 +219,8 @@ def score(forest_file: str, explain: bool, as_json: bool, lang: str, roots) -> N
 @click.option("--edition", default="base", show_default=True)
 @click.option("--with", "with_", default="", help="expansions, comma-separated")
 @click.option("--players", "n_players", type=int, default=None, help="number of players")
-@click.option("--ai", default="greedy,greedy", show_default=True,
-              help="one kind per player: random, greedy, human")
+@click.option("--ai", default=None, help="one kind per player: random, greedy, human; with "
+              "--players N, one kind plays every seat  [default: greedy, 2 players]")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--record", "record_path", type=click.Path(), default=None)
 @click.option("--json", "as_json", is_flag=True)
@@ -197,7 +228,7 @@ def score(forest_file: str, explain: bool, as_json: bool, lang: str, roots) -> N
 @click.option("--lang", default="en", show_default=True)
 @guarded
 @card_sets
-def play(edition: str, with_: str, n_players: int | None, ai: str, seed: int,
+def play(edition: str, with_: str, n_players: int | None, ai: str | None, seed: int,
          record_path: str | None, as_json: bool, quiet: bool, lang: str, roots) -> None:
     """Play a complete game and print its log and scoreboard."""
     from compiler import cardset as cs
@@ -207,8 +238,12 @@ def play(edition: str, with_: str, n_players: int | None, ai: str, seed: int,
     from grove import api, report
     from grove.game_log import GameLog
 
-    kinds = [k.strip() for k in ai.split(",") if k.strip()]
-    if n_players is not None:
+    _language(lang)
+    # without --ai every seat is greedy, so `--players 3` alone is a game of three
+    kinds = [k.strip() for k in (ai if ai is not None else "greedy").split(",") if k.strip()]
+    if n_players is None and ai is None:
+        kinds *= 2
+    elif n_players is not None:
         if len(kinds) == 1:
             kinds = kinds * n_players
         elif len(kinds) != n_players:
@@ -312,15 +347,9 @@ def sheet(edition: str, with_: str, langs: str, out: str | None, fmt: str, paper
     """Print quick-reference sheets: turn, set-up, slot diagrams, symbols, every species."""
     from grove import api
 
-    try:
-        paths = api.sheet(edition, _expansions(with_), _expansions(langs), out, fmt, paper, roots)
-    except DiagnosticError as exc:  # one line each, hint folded in: bad input, never a traceback
-        for d in exc.diagnostics:
-            hint = f" ({d.hint})" if d.hint else ""
-            where = f"{_rel(d).span}: " if d.span else ""
-            click.echo(f"{where}{d.severity} {d.code}: {d.message}{hint}", err=True)
-        usage = all(d.code.startswith(("IO-", "USAGE-", "EDITION-", "SHEET-")) for d in exc.diagnostics)
-        sys.exit(EXIT_USAGE if usage else EXIT_FINDINGS)
+    # a DiagnosticError goes to `guarded`, like every command's: the common printer escapes and
+    # cuts what it echoes, and the common table gives the exit code
+    paths = api.sheet(edition, _expansions(with_), _expansions(langs), out, fmt, paper, roots)
     for p in paths:
         click.echo(f"wrote {p} ({p.stat().st_size // 1024} KiB)", err=True)
 
@@ -364,3 +393,15 @@ def _display(path: str) -> str:
 
 def _usage(message: str, code: str = "USAGE-BAD-OPTION") -> None:
     raise DiagnosticError([Diagnostic(code, Severity.ERROR, None, message)])
+
+
+def _language(lang: str) -> str:
+    """`lang` if grove has a catalog for it: an unknown one would quietly print English, so it
+    is a usage error (exit 2) that lists the languages. Reads the catalog folder only, so a
+    command that renders no rules text does not pay for the renderer."""
+    from printouts.phrases import available_languages
+
+    known = available_languages()
+    if lang not in known:
+        _usage(f"unknown language {lang!r}; choose from {', '.join(known)}", "USAGE-LANGUAGE")
+    return lang
