@@ -1,18 +1,41 @@
 """The game log `grove play` prints: the game's events put into words, a block per turn.
 
 The engine records facts (`engine.events.Event`); this module only words them, with card names
-in the chosen language, so the log can never claim something the engine did not do.
+in the chosen language, so the log can never claim something the engine did not do. The
+sentences come from a gettext catalog per language (`printouts/catalogs/<lang>/LC_MESSAGES/
+game_log.po`, msgctxt `log.*`, like the rules text), so `play --lang de` prints German sentences
+around German names instead of English ones; a sentence a catalog lacks falls back to English.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from functools import cache
 
 from engine.events import Event
 from engine.game import Game
 
-_ZONES = {"deck": "the deck", "clearing": "the clearing", "hand": "the hand",
-          "cave": "the cave", "removed": "the box"}
+
+@cache
+def sentences(lang: str) -> dict[str, str]:
+    """msgctxt -> sentence in `lang`, English (the msgid) where the catalog has none.
+
+    Read once per language per process: Babel is imported only by a log that is printed, so
+    `play --quiet` and `--json` do not pay for it."""
+    from babel.messages.pofile import read_po
+
+    from printouts.phrases import CATALOG_DIR
+
+    def read(code: str) -> dict[str, str]:
+        path = CATALOG_DIR / code / "LC_MESSAGES" / "game_log.po"
+        if not path.is_file():
+            return {}
+        with open(path, "rb") as fh:
+            catalog = read_po(fh, locale=code, domain="game_log")
+        return {m.context: str(m.string or m.id) for m in catalog if m.id and m.context}
+
+    english = read("en")
+    return english | (read(lang) if lang != "en" else {})
 
 
 class GameLog:
@@ -21,9 +44,30 @@ class GameLog:
     def __init__(self, game: Game, lang: str = "en"):
         self.game = game
         self.lang = lang
+        self._words: dict[str, str] | None = None  # read at the first line said
         self._seen = 0
         self._header: tuple[int, int] | None = None
         self._payment: tuple[int, ...] = ()  # said with the play that follows it
+
+    def _say(self, key: str, **values: object) -> str:
+        """The sentence `log.<key>` of the language, filled in."""
+        if self._words is None:
+            self._words = sentences(self.lang)
+        return self._words.get(f"log.{key}", key).format(**values)
+
+    def _zone(self, way: str, zone: str) -> str:
+        """`from the clearing`, `into the cave`: a zone with its preposition, which the
+        languages decline differently ("aus der Lichtung", "in die Lichtung")."""
+        if self._words is None:
+            self._words = sentences(self.lang)
+        return self._words.get(f"log.{way}.{zone}", zone)
+
+    def _slot(self, slot: str) -> str:
+        side, _, number = slot.partition("_")
+        if self._words is None:
+            self._words = sentences(self.lang)
+        word = self._words.get(f"log.side.{side}", side)
+        return self._say("side.numbered", side=word, number=number) if number else word
 
     def new_lines(self) -> list[str]:
         events = self.game.events[self._seen:]
@@ -39,7 +83,7 @@ class GameLog:
                 continue
             if self._header != (e.turn, e.player):
                 self._header = (e.turn, e.player)
-                yield f"Turn {e.turn + 1}: {self.game.players[e.player].name}"
+                yield self._say("turn", turn=e.turn + 1, player=self.game.players[e.player].name)
             if e.kind == "pay":
                 self._payment = e.cards
                 continue
@@ -57,13 +101,13 @@ class GameLog:
 
     def _table(self, e: Event) -> str:
         if e.kind == "winter":
-            return f"winter card {self.game.winter.index(e.cards[0]) + 1} is drawn"
+            return self._say("winter", number=self.game.winter.index(e.cards[0]) + 1)
         if e.kind == "flush":
-            return f"the clearing is full: its {len(e.cards)} cards leave the game"
+            return self._say("flush", count=len(e.cards))
         if e.kind == "end":
-            return "the game ends"
+            return self._say("end")
         if e.kind == "move":
-            return f"{self._names(e.cards)} is revealed in the clearing"
+            return self._say("revealed", cards=self._names(e.cards))
         return ""
 
     def _player(self, e: Event) -> str:
@@ -71,42 +115,42 @@ class GameLog:
         if kind == "play":
             return self._play(e)
         if kind == "move":
-            names, src = self._names(e.cards), _ZONES.get(e.source, e.source)
+            names, src = self._names(e.cards), self._zone("from", e.source)
             if e.target == "hand":
-                return f"draws {names}" if e.source == "deck" else f"takes {names} from {src}"
+                return (self._say("draws", cards=names) if e.source == "deck"
+                        else self._say("takes", cards=names, source=src))
             verb = "removes" if e.target == "removed" else "puts"
-            into = "into" if e.target == "cave" else "to"
-            return f"{verb} {names} from {src} {into} {_ZONES.get(e.target, e.target)}"
-        if kind in ("effect", "bonus"):
-            return f"{self._species(e.species)}: {kind}"
-        if kind == "trigger":
-            return f"{self._species(e.species)}: permanent effect"
-        if kind == "extra_turn":
-            return "takes another turn"
-        if kind == "stuck":
-            return "can neither draw nor play"
+            return self._say(verb, cards=names, source=src, target=self._zone("to", e.target))
+        if kind in ("effect", "bonus", "trigger"):
+            return self._say(kind, species=self._species(e.species))
+        if kind in ("extra_turn", "stuck"):
+            return self._say(kind)
         if kind == "cave_card":
-            return f"takes the cave card {self._species(e.species)}"
+            return self._say("cave_card", species=self._species(e.species))
         return ""
 
     def _play(self, e: Event) -> str:
-        paying = f", paying {self._names(self._payment)}" if self._payment else ""
+        play = self._placement(e)
+        if self._payment:
+            play = self._say("paying", play=play, cards=self._names(self._payment))
         self._payment = ()
-        return self._placement(e) + paying
+        return play
 
     def _placement(self, e: Event) -> str:
         card = e.cards[0]
-        how = {"free": "plays for free", "clearing": "plays from the clearing"}.get(e.source,
-                                                                                    "plays")
+        how = e.source if e.source in ("free", "clearing") else "hand"
         hosts = self.game.cardset.hosts
         if e.target in hosts:
             host = hosts[e.target]
-            what = self._species(e.species) if e.species else self._names([card])
-            face = "" if e.species else " face down"
-            beneath = f", {self._names(e.cards[1:])} beneath it" if e.cards[1:] else ""
-            return f"{how} {what}{face} as a {host.names.get(self.lang, host.id)}{beneath}"
+            what = (self._species(e.species) if e.species
+                    else self._say("face_down", card=self._names([card])))
+            play = self._say(f"host.{how}", card=what, host=host.names.get(self.lang, host.id))
+            if e.cards[1:]:
+                play = self._say("beneath", play=play, cards=self._names(e.cards[1:]))
+            return play
         hi, slot = e.target.split(".", 1)
         host_state = self.game.players[e.player].forest[int(hi)]
         where = host_state.species.name(self.lang) if host_state.species else (
             host_state.kind.names.get(self.lang, host_state.kind.id))
-        return f"{how} {self._species(e.species)} at {where} (#{int(hi) + 1}), {slot}"
+        return self._say(f"slot.{how}", card=self._species(e.species), where=where,
+                         number=int(hi) + 1, slot=self._slot(slot))

@@ -73,14 +73,14 @@ def test_log_words_every_turn_in_the_chosen_language():
         game.apply(players[game.decision.player].choose(game, game.decision))
         lines += log.new_lines()
     text = "\n".join(lines)
-    assert lines[0] == "Turn 1: Ana"
-    assert "Turn 2: Ben" in lines
-    assert "winter card 3 is drawn" in text and text.endswith("the game ends")
+    assert lines[0] == "Zug 1: Ana"  # the sentences too (game_log.po), not the names alone
+    assert "Zug 2: Ben" in lines
+    assert "Winterkarte 3 wird gezogen" in text and text.endswith("das Spiel endet")
     plays = [e for e in game.events if e.kind == "play" and e.species]
     first = cset.species[plays[0].species].name("de")
-    assert any(line.strip().startswith("plays " + first) for line in lines)
+    assert any(line.strip().startswith("spielt " + first) for line in lines)
     fired = [e for e in game.events if e.kind == "effect"]
-    assert fired and f"{cset.species[fired[0].species].name('de')}: effect" in text
+    assert fired and f"{cset.species[fired[0].species].name('de')}: Effekt" in text
     assert log.new_lines() == []  # nothing is said twice
 
 
