@@ -68,10 +68,15 @@ def end_line(game: Game, scores: list[PlayerScore], shorthand: bool = True) -> d
         "scores": [{"name": s.name, "total": s.total, "by_category": s.by_category}
                    for s in scores],
         "winners": winners(scores),
-        "forest": {"edition": game.cardset.root.id, "with": list(game.cardset.expansions),
-                   "players": [rec.player_entry(game, i, shorthand)
-                               for i in range(len(game.players))]},
+        "forest": final_forest(game, shorthand),
     }
+
+
+def final_forest(game: Game, shorthand: bool = True) -> dict[str, Any]:
+    """Every player's forest as a forest file holds it: what a record's end line keeps and what
+    `grove play --final` writes, so both score as the game ended."""
+    return {"edition": game.cardset.root.id, "with": list(game.cardset.expansions),
+            "players": [rec.player_entry(game, i, shorthand) for i in range(len(game.players))]}
 
 
 def replay(cardset: CardSet, r: rec.Record) -> tuple[Game, list[str]]:
@@ -105,8 +110,8 @@ def replay(cardset: CardSet, r: rec.Record) -> tuple[Game, list[str]]:
                         "with no end line and no stop line")
         return game, problems
     if r.end is None:
-        problems.append(f"the record ends after the game's last action ({len(r.actions)} "
-                        "actions) but has no end line")
+        problems.append(f"the record ends after {len(r.actions)} actions, the game's last, "
+                        "but has no end line")
         return game, problems
     expected = end_line(game, final_scores(game))
     for key in ("scores", "winners", "forest", "turns"):

@@ -223,13 +223,16 @@ def score(forest_file: str, explain: bool, as_json: bool, lang: str, roots) -> N
               "--players N, one kind plays every seat  [default: greedy, 2 players]")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--record", "record_path", type=click.Path(), default=None)
+@click.option("--final", "final_path", type=click.Path(dir_okay=False), default=None,
+              help="write the final forests to FILE as a forest file (YAML) for `grove score`")
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--quiet", is_flag=True, help="no game log")
 @click.option("--lang", default="en", show_default=True)
 @guarded
 @card_sets
 def play(edition: str, with_: str, n_players: int | None, ai: str | None, seed: int,
-         record_path: str | None, as_json: bool, quiet: bool, lang: str, roots) -> None:
+         record_path: str | None, as_json: bool, quiet: bool, lang: str, roots,
+         final_path: str | None = None) -> None:
     """Play a complete game and print its log and scoreboard."""
     from compiler import cardset as cs
     from engine import players as pl
@@ -279,6 +282,15 @@ def play(edition: str, with_: str, n_players: int | None, ai: str | None, seed: 
     finally:
         if fh:
             fh.close()
+    if final_path:  # the final forests, as a player would keep them, written whole or not at all
+        from grove import forest_file
+
+        final = runner.final_forest(out.game)
+        for p, k in zip(final["players"], kinds, strict=True):
+            p["ai"] = k
+        forest_file.write(final_path, final, f"the final forests of `grove play --edition "
+                          f"{edition}{' --with ' + with_ if with_ else ''} --seed {seed}`; "
+                          f"`grove score {_display(final_path)}` scores them")
     result = api.result_json(edition, cset.expansions, out.scores, False)
     result.update({"seed": seed, "turns": out.game.turn + 1, "record": record_path})
     for p, k in zip(result["players"], kinds, strict=True):
@@ -291,16 +303,23 @@ def play(edition: str, with_: str, n_players: int | None, ai: str | None, seed: 
 
 @main.command()
 @click.argument("record_file", type=click.Path())
-@click.option("--verify", is_flag=True, help="exit 1 at the first difference")
+@click.option("--verify", is_flag=True,
+              help="say 'verified' when every line replays the same (a difference is exit 1 "
+              "either way)")
 @guarded
 @card_sets
 def replay(record_file: str, verify: bool, roots) -> None:
     """Re-run a game record."""
     from compiler import cardset as cs
+    from dsl.diagnostics import Span, error
     from engine import record as rec
     from engine import runner
     from grove import api, report
 
+    where = Path(record_file)
+    if not where.is_file():  # a file that is not there is a usage error (exit 2), not a bad record
+        raise DiagnosticError([error("IO-NOT-FOUND", None, f"{record_file}: " + (
+            "is a directory" if where.is_dir() else "no such file"))])
     try:
         r = rec.read(record_file)
     except rec.RecordError as exc:
@@ -311,8 +330,6 @@ def replay(record_file: str, verify: bool, roots) -> None:
         cset = cs.build(str(h.get("edition")), list(h.get("with") or ()), roots)
         changed = rec.changed_cards(cset, h)
         if changed:  # a replay against other cards would only report a confusing difference
-            from dsl.diagnostics import Span, error
-
             raise DiagnosticError([error(
                 "RECORD-CARDS-CHANGED", Span(str(record_file), 1, 1), c,
                 "replay with the card set the game was played with (--cards DIR or GROVE_CARDS)")
@@ -321,10 +338,18 @@ def replay(record_file: str, verify: bool, roots) -> None:
     except (KeyError, TypeError, ValueError) as exc:
         click.echo(f"error RECORD-BAD: {record_file}: the header is incomplete ({exc})", err=True)
         sys.exit(EXIT_FINDINGS)
-    if problems:
-        click.echo(f"error RECORD-DIFFERS: {record_file}: {problems[0]}", err=True)
-        if verify:
-            sys.exit(EXIT_FINDINGS)
+    last = Span(str(record_file), len(r.actions) + 1, 1)  # header, then one line per action
+    if problems and problems[0].startswith("the record ends"):  # cut short: never verified
+        raise DiagnosticError([error(
+            "RECORD-UNFINISHED", last, f"{problems[0]}: the record was cut short",
+            "a finished game ends with an end line, a game a player quit with a stop line; "
+            "play the game again to its end to get a whole record")])
+    if problems:  # any difference is exit 1, with or without --verify
+        raise DiagnosticError([error("RECORD-DIFFERS", None, f"{record_file}: {problems[0]}")])
+    if r.stop is not None:  # left off on purpose: every action held replays, nothing to score
+        click.echo(f"stopped after {len(r.actions)} actions: the game was left off before its "
+                   "end" + (", every action replays the same" if verify else ""), err=True)
+        return
     scores = runner.final_scores(game)
     result = api.result_json(cset.root.id, cset.expansions, scores, False)
     click.echo(report.scoreboard(result, cset))

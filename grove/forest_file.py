@@ -250,6 +250,46 @@ def _read_doc(doc: Document, roots: Roots | None) -> ForestFile:
     return ForestFile(doc.path, edition, exps, cardset, tuple(players))
 
 
+def write(path: str | Path, data: dict[str, Any], comment: str = "") -> None:
+    """Write a forest file as YAML, whole or not at all.
+
+    The text goes to a temporary file beside `path`, which is renamed over it only when complete,
+    so a full disk or a killed process never leaves a half-written forest that would later be
+    scored as if whole. Leaf lists and cards with a symbol are written in flow style
+    (`bottom: [a, b]`), as players write them. A failure is IO-WRITE (exit 2)."""
+    import io
+    import os
+    import tempfile
+
+    from ruamel.yaml import YAML
+
+    yaml = YAML()
+    yaml.default_flow_style = None
+    yaml.width = 100
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    text = io.StringIO()
+    if comment:
+        text.write("".join(f"# {line}\n" for line in comment.splitlines()))
+    yaml.dump(data, text)
+    target = Path(path)
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
+                                   dir=target.parent if str(target.parent) else ".")
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text.getvalue())
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+        tmp = None
+    except OSError as exc:
+        raise DiagnosticError([error("IO-WRITE", None, f"{path}: {exc.strerror or exc}")]
+                              ) from None
+    finally:
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
+
+
 def is_record(path: str | Path) -> bool:
     """Whether the file is a grove game record: its first non-blank line is a JSON header.
 
