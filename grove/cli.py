@@ -115,7 +115,31 @@ def _expansions(value: str | None) -> list[str]:
     return [x.strip() for x in (value or "").split(",") if x.strip()]
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Group(click.Group):
+    """click reports a bad option itself, as text. With `--json` (or `--format json`) on the
+    command line a program reads stderr as JSON lines, so there the error comes as one, with
+    the same exit code (2)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta["grove.argv"] = list(args)
+        return super().parse_args(ctx, args)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as exc:
+            argv = ctx.meta.get("grove.argv", [])
+            pairs = set(zip(argv, argv[1:], strict=False))
+            if "--json" not in argv and ("--format", "json") not in pairs \
+                    and "--format=json" not in argv:
+                raise
+            where = exc.ctx.command_path if exc.ctx else "grove"
+            print_diagnostics([Diagnostic("USAGE-BAD-OPTION", Severity.ERROR, None,
+                                          exc.format_message(), f"{where} --help")], "json")
+            sys.exit(EXIT_USAGE)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="grove")
 def main() -> None:
     """grove: card database and rules toolchain for the Forest Shuffle family."""

@@ -148,7 +148,9 @@ def _json_lines(text: str) -> list[dict]:
 
 
 @pytest.mark.parametrize("args, code", [
-    (["editions", "--json", "--cards", "{top}/not_a_folder"], None),  # click's own: no JSON
+    (["editions", "--json", "--cards", "{top}/not_a_folder"], "USAGE-BAD-OPTION"),  # click's
+    (["score", "--json", "--no-such-option"], "USAGE-BAD-OPTION"),
+    (["lint", "--format", "json", "--stric"], "USAGE-BAD-OPTION"),
     (["cards", "atlantis", "--json"], "EDITION-UNKNOWN"),
     (["cards", "base", "--json", "--lang", "xx"], "USAGE-LANGUAGE"),
     (["score", "{top}/illegal.yaml", "--json"], "FOREST-WRONG-SIDE"),
@@ -160,8 +162,6 @@ def test_json_diagnostics_on_stderr(sets, args, code):
     fill = {k: str(v) for k, v in sets.items()}
     exit_code, out, err = run(*[a.format(**fill) for a in args])
     assert exit_code in (1, 2) and out == ""
-    if code is None:
-        return
     rows = _json_lines(err)
     assert rows[0]["code"] == code
 
