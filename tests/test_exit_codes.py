@@ -130,8 +130,6 @@ def test_bad_option_is_usage(command):
     assert code == 2 and "no-such-option" in err
 
 
-@pytest.mark.xfail(reason="`grove replay` reads its record itself (engine/record.py), and its "
-                   "rework for the record format (issue 13, part 3) is not in yet", strict=False)
 def test_replay_missing_file_is_usage(tmp_path):
     code, _, err = run("replay", str(tmp_path / "no_such.jsonl"))
     assert code == 2 and "IO-NOT-FOUND" in err
