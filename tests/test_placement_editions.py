@@ -121,7 +121,7 @@ def test_water_starwort_on_a_dry_tree(tmp_path):
 @pytest.mark.parametrize("edition,host,slot,card", [
     (DM, {"moor": "warrens"}, "left", "treecreeper"),
     (DM, {"universal_moor": True}, "right", "dartmoor_black_rabbit"),
-    (DM, {"moor": "blanket_bog"}, "top", "grey_heron"),     # a moor has top_1/top_2 only
+    (DM, {"moor": "blanket_bog"}, "top_3", "grey_heron"),   # top: [...] fills top_1, top_2
     (SM, {"river": "creek"}, "right", "mink"),
     (SM, {"universal_river": True}, "left", "beaver"),
 ])
