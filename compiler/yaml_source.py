@@ -261,6 +261,8 @@ def _scan_events(raw: str, path: str, *, pure: bool) -> bool:
     try:
         for ev in parser.parse(raw):
             kind = type(ev).__name__
+            if kind in ("ScalarEvent", "MappingStartEvent", "SequenceStartEvent"):
+                _check_tag(ev, path)
             if len(open_) - 1 > MAX_YAML_DEPTH and kind in (
                     "MappingStartEvent", "SequenceStartEvent", "ScalarEvent", "AliasEvent"):
                 mark = ev.start_mark
@@ -276,6 +278,13 @@ def _scan_events(raw: str, path: str, *, pure: bool) -> bool:
             elif kind == "ScalarEvent":
                 anchor, n = ev.anchor, 1
             elif kind == "AliasEvent":
+                if any(ev.anchor == a for a, _ in open_):  # `&a [*a]`: a value inside itself
+                    mark = ev.start_mark
+                    raise DiagnosticError([error(
+                        "YAML-ALIAS-LIMIT", Span(path, mark.line + 1, mark.column + 1),
+                        f"'*{escape(shorten(str(ev.anchor), 80))}' stands inside the value it "
+                        "names, which would make that value endless",
+                        "write the values out instead of `&anchor` and `*alias`")])
                 anchor, n = None, sizes.get(ev.anchor, 1)
                 shared += n
                 if shared > MAX_ALIAS_NODES:
@@ -293,6 +302,32 @@ def _scan_events(raw: str, path: str, *, pure: bool) -> bool:
     except (YAMLError, RecursionError, ValueError):
         return False  # the loader reports what is malformed, at its own place
     return True
+
+
+_PLAIN_TAGS = {  # the tags each kind of value may carry
+    "ScalarEvent": frozenset(_CORE + t for t in ("str", "int", "float", "bool", "null")),
+    "SequenceStartEvent": frozenset({_CORE + "seq"}),
+    "MappingStartEvent": frozenset({_CORE + "map"}),
+}
+
+
+def _check_tag(ev: Any, path: str) -> None:
+    """YAML-TAG at an explicit tag beyond the plain types (`!!python/object`, `!!set`, `!mine`).
+
+    grove's files hold plain values only; the round-trip loader would build a tagged value into
+    an object no check expects (or fail inside itself), so the tag is refused where it stands."""
+    implicit = getattr(ev, "implicit", True)  # a pair for scalars, a bool for collections
+    if not ev.tag or (implicit[0] if isinstance(implicit, tuple) else implicit):
+        return
+    if ev.tag in _PLAIN_TAGS[type(ev).__name__]:  # `!!str [a]` is a tag that does not fit
+        return
+    mark = ev.start_mark
+    tag = str(ev.tag).replace(_CORE, "!!", 1) if str(ev.tag).startswith(_CORE) else str(ev.tag)
+    raise DiagnosticError([error(
+        "YAML-TAG", Span(path, mark.line + 1, mark.column + 1),
+        f"a YAML tag grove does not read: {escape(shorten(tag, 80))}",
+        "leave the tag out: card and forest files hold plain strings, numbers, lists and "
+        "mappings")])
 
 
 def loads(raw: str, path: str = "<string>") -> Document:
@@ -328,7 +363,27 @@ def loads(raw: str, path: str = "<string>") -> Document:
         ) from None
     except YAMLError as exc:
         raise DiagnosticError([error("YAML-SYNTAX", Span(path, 1, 1), str(exc))]) from None
+    except (AttributeError, TypeError, ValueError, KeyError, IndexError):
+        # the round-trip loader builds a tagged value (`!!set base`, `!!omap 3`) without asking
+        # whether the tag fits the value, and fails inside itself; the tag is the input's fault
+        raise DiagnosticError([error(
+            "YAML-SYNTAX", _first_tag(raw, path), "a value whose tag does not fit it",
+            "leave tags (`!!set`, `!!omap`, `!name`, ...) out: grove reads plain values")]
+        ) from None
     return Document(path, data, lines)
+
+
+def _first_tag(raw: str, path: str) -> Span:
+    """Where the first explicitly tagged value of the text starts (1:1 if the parser finds none)."""
+    try:
+        for ev in YAML(typ="safe", pure=True).parse(raw):
+            implicit = getattr(ev, "implicit", True)  # a pair for scalars, a bool otherwise
+            if getattr(ev, "tag", None) and not (
+                    implicit[0] if isinstance(implicit, tuple) else implicit):
+                return Span(path, ev.start_mark.line + 1, ev.start_mark.column + 1)
+    except YAMLError:
+        pass
+    return Span(path, 1, 1)
 
 
 def plain(node: Any) -> Any:
