@@ -39,7 +39,7 @@ def targets(cs: CardSet, langs: list[str], out: str | None, fmt: str) -> list[Pa
 def render(cs: CardSet, lang: str, fmt: str, paper: str) -> bytes:
     sheet = build_sheet(cs, lang)
     if fmt == "html":
-        return html.render(sheet).encode("utf-8")
+        return html.render(sheet, paper).encode("utf-8")
     return pdf.render(sheet, paper)
 
 

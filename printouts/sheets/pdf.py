@@ -7,6 +7,7 @@ Inline markup (b, i, br) is passed through to `Paragraph` unchanged.
 
 from __future__ import annotations
 
+import dataclasses
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from io import BytesIO
@@ -67,6 +68,21 @@ class Story:
     diagrams: tuple[Diagram, ...]
     page: layout.Page
     xhtml: str
+    rows_drawn: list = dataclasses.field(default_factory=list, compare=False)
+    blocks_drawn: list = dataclasses.field(default_factory=list, compare=False)
+
+
+class _Noted(SegmentedParagraph):
+    """A paragraph that notes the page it is drawn on under a key (a row of the species table,
+    a block of the rules section), so the HTML page can start its pages where the PDF does."""
+
+    def __init__(self, markup: str, style, sink: list, key):
+        super().__init__(markup, style)
+        self._sink, self._key = sink, key
+
+    def draw(self) -> None:
+        self._sink.append((self._key, self.canv.getPageNumber()))
+        super().draw()
 
 
 class _Builder:
@@ -79,8 +95,14 @@ class _Builder:
         self.st = layout.styles()
         self.cells: list[Cell] = []
         self.diagrams: list[Diagram] = []
+        self.rows_drawn: list[tuple[int, int]] = []  # (body row of the long table, page)
+        self.blocks_drawn: list[tuple[tuple[int, int], int]] = []  # ((block, item), page)
+        self.at: tuple[int, int] | None = None  # the rules block (and list item) being built
+        self.top: ET.Element | None = None  # that block
 
     def para(self, markup: str, style) -> SegmentedParagraph:
+        if self.at is not None:
+            return _Noted(markup, layout.for_text(style, markup), self.blocks_drawn, self.at)
         return SegmentedParagraph(markup, layout.for_text(style, markup))
 
     def blocks(self, parent: ET.Element, width: float) -> list[Flowable]:
@@ -103,7 +125,11 @@ class _Builder:
         if tag == "p":
             return [self.para(inner(e), st.subtitle if cls == "subtitle" else st.body)]
         if tag in ("ul", "ol"):
-            items = [ListItem(self.para(inner(li), st.bullet)) for li in e if li.tag == "li"]
+            items = []
+            for j, li in enumerate(x for x in e if x.tag == "li"):
+                if self.at is not None and e is self.top:  # a list of the rules section
+                    self.at = (self.at[0], j)
+                items.append(ListItem(self.para(inner(li), st.bullet)))
             kind = dict(bulletType="1", bulletFormat="%s.") if tag == "ol" else dict(
                 bulletType="bullet", start="•")
             return [ListFlowable(items, leftIndent=11, bulletFontName=st.body.fontName,
@@ -148,7 +174,13 @@ class _Builder:
                     cw = sum(widths[c:c + span]) - 2 * layout.CELL_PAD
                     self.cells.append(Cell(markup, pst, cw, name, r, c, tr.get("data-key"),
                                            "".join(cell.itertext())))
-                    row.append(None if self.measure_only else self.para(markup, pst))
+                    if self.measure_only:
+                        row.append(None)
+                    elif c == 0 and section.tag == "tbody" and e.get("data-repeat"):
+                        row.append(_Noted(markup, layout.for_text(pst, markup),
+                                          self.rows_drawn, r - head_rows))
+                    else:
+                        row.append(self.para(markup, pst))
                     row.extend([""] * (span - 1))
                     if span > 1:
                         style.append(("SPAN", (c, r), (c + span - 1, r)))
@@ -205,9 +237,15 @@ def story(sheet: Sheet, paper: str = "a4", measure_only: bool = False) -> Story:
         if part.tag == "section" and "species" in part.get("class", ""):
             out += [NextPageTemplate("wide"), PageBreak()]
             out += b.blocks(part, page.frame_width)
+        elif part.tag == "section":
+            for i, child in enumerate(part):
+                b.at, b.top = (i, -1), child
+                out += b.block(child, page.column_width)
+            b.at = None
         else:
             out += b.blocks(part, page.column_width)
-    return Story(tuple(out), tuple(b.cells), tuple(b.diagrams), page, xhtml)
+    return Story(tuple(out), tuple(b.cells), tuple(b.diagrams), page, xhtml, b.rows_drawn,
+                 b.blocks_drawn)
 
 
 def _footer(sheet: Sheet, page: layout.Page):
@@ -227,6 +265,35 @@ def _footer(sheet: Sheet, page: layout.Page):
 
 def render(sheet: Sheet, paper: str = "a4") -> bytes:
     """The PDF of one sheet. Invariant mode: the same sheet gives the same bytes."""
+    return _build(sheet, paper)[0]
+
+
+@dataclass(frozen=True)
+class Pages:
+    """Where the PDF starts its pages, for the HTML page's print styles: `rows`, body rows of
+    the species table that start a page (other than the table's first); `blocks`, (child of
+    the rules section, item of that child's list or -1) that start one (other than the first)."""
+
+    count: int
+    rows: frozenset[int]
+    blocks: frozenset[tuple[int, int]]
+
+
+def _starts(drawn: list) -> frozenset:
+    first: dict[int, int] = {}
+    for item, page in drawn:
+        first.setdefault(item, page)
+    items = sorted(first.items())
+    return frozenset(i for (i, p), (_, before) in zip(items[1:], items, strict=False)
+                     if p > before)
+
+
+def page_starts(sheet: Sheet, paper: str = "a4") -> Pages:
+    _, count, rows, blocks = _build(sheet, paper)
+    return Pages(count, _starts(rows), _starts(blocks))
+
+
+def _build(sheet: Sheet, paper: str) -> tuple[bytes, int, list, list]:
     require_shaping()
     s = story(sheet, paper)
     page = s.page
@@ -247,4 +314,4 @@ def render(sheet: Sheet, paper: str = "a4") -> bytes:
                                     rightPadding=0)], onPage=on_page),
     ])
     doc.build(list(s.flowables))
-    return buf.getvalue()
+    return buf.getvalue(), doc.page, s.rows_drawn, s.blocks_drawn
