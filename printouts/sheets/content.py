@@ -8,13 +8,14 @@ edition by name.
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from compiler.cardset import CardSet, Species
 from compiler.model import SIDES, Setup, scorepad_names
 from dsl.diagnostics import Span
 from printouts import rules_text
+from printouts.sheets.thai import dictionary_words
 
 TEXT_FIELDS = ("effect", "trigger", "placement", "modifier")  # the "effect" column, in order
 
@@ -119,6 +120,7 @@ class Sheet:
     scorepad: tuple[ScoreRow, ...]
     species: tuple[SpeciesGroup, ...]
     labels: Any  # field id -> column label from the rules-text catalog
+    words: frozenset[str] = frozenset()  # Thai names a line never breaks inside (thai.py)
 
     @property
     def all_species(self) -> tuple[SpeciesRow, ...]:
@@ -249,7 +251,7 @@ def build_sheet(cs: CardSet, lang: str) -> Sheet:
     stuck = dict(cs.flags.get("stuck_turn") or {})
     hosts = _hosts(cs, lang)
     revealing = tuple(h for h in hosts if h.reveal > 0)
-    return Sheet(
+    sheet = Sheet(
         lang=lang,
         edition=_name(cs.root.names, lang, cs.root.id),
         expansions=tuple(_name(e.names, lang, e.id) for e in cs.editions[1:]),
@@ -264,3 +266,9 @@ def build_sheet(cs: CardSet, lang: str) -> Sheet:
         species=_species(cs, lang),
         labels={f: rules_text.field_label(f, lang) for f in rules_text.FIELDS},
     )
+    if lang != "th":
+        return sheet
+    names = [sheet.edition, *sheet.expansions, *(h.name for h in hosts),
+             *(s.name for s in (*sheet.tree_symbols, *sheet.type_symbols, *sheet.groups)),
+             *(r.name for r in sheet.all_species), *(sp.name(lang) for sp in cs.species.values())]
+    return replace(sheet, words=dictionary_words(names))

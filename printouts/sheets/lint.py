@@ -25,7 +25,7 @@ from dsl.diagnostics import Diagnostic, DiagnosticError, Severity
 from printouts.sheets import catalog, fonts, pdf
 from printouts.sheets.content import build_sheet
 from printouts.sheets.diagrams import LABEL_SIZE
-from printouts.sheets.thai import segments
+from printouts.sheets.thai import fine_segments, has_thai
 
 PAPER = "a4"
 
@@ -37,6 +37,10 @@ def _word_need(word: list) -> tuple[float, str]:
     """Width a frag word needs on one line: a Latin compound may break after its hyphens
     (the styles allow reportlab's embedded hyphenation), so its widest part counts."""
     text = "".join(t for _, t in word[1:] if isinstance(t, str))
+    if has_thai(text) and word[1:]:  # a Thai word wider than its line breaks finer (thai.py)
+        frag = word[1][0]
+        return max((stringWidth(p, frag.fontName, frag.fontSize), p)
+                   for p in fine_segments(text))
     core = text.strip("()[]\"'.,;:!?")
     if _HYPHENATED.match(core) and word[1:]:
         frag = word[1][0]
@@ -61,7 +65,7 @@ def _may_overflow(cell: pdf.Cell) -> bool:
     Only the few cells that fail it are built as paragraphs and measured exactly."""
     bold = fonts.BOLD
     for chunk in cell.text.split():
-        for word in segments(chunk):
+        for word in fine_segments(chunk):
             for part in re.split(r"(?<=-)", word) if _HYPHENATED.match(word) else (word,):
                 if _word_width(part, bold, cell.style.fontSize) > cell.width:
                     return True

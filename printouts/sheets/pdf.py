@@ -57,8 +57,11 @@ class Cell:
     key: str | None  # the species of the row, where the template says (data-key)
     text: str  # the plain text
 
+    words: frozenset[str] = frozenset()  # the sheet's names (thai.dictionary_words)
+
     def paragraph(self) -> SegmentedParagraph:
-        return SegmentedParagraph(self.markup, layout.for_text(self.style, self.markup))
+        return SegmentedParagraph(self.markup, layout.for_text(self.style, self.markup),
+                                  words=self.words)
 
 
 @dataclass(frozen=True)
@@ -76,8 +79,8 @@ class _Noted(SegmentedParagraph):
     """A paragraph that notes the page it is drawn on under a key (a row of the species table,
     a block of the rules section), so the HTML page can start its pages where the PDF does."""
 
-    def __init__(self, markup: str, style, sink: list, key):
-        super().__init__(markup, style)
+    def __init__(self, markup: str, style, sink: list, key, words: frozenset[str]):
+        super().__init__(markup, style, words=words)
         self._sink, self._key = sink, key
 
     def draw(self) -> None:
@@ -102,8 +105,9 @@ class _Builder:
 
     def para(self, markup: str, style) -> SegmentedParagraph:
         if self.at is not None:
-            return _Noted(markup, layout.for_text(style, markup), self.blocks_drawn, self.at)
-        return SegmentedParagraph(markup, layout.for_text(style, markup))
+            return _Noted(markup, layout.for_text(style, markup), self.blocks_drawn, self.at,
+                          self.sheet.words)
+        return SegmentedParagraph(markup, layout.for_text(style, markup), words=self.sheet.words)
 
     def blocks(self, parent: ET.Element, width: float) -> list[Flowable]:
         out: list[Flowable] = []
@@ -173,12 +177,12 @@ class _Builder:
                     markup = inner(cell)
                     cw = sum(widths[c:c + span]) - 2 * layout.CELL_PAD
                     self.cells.append(Cell(markup, pst, cw, name, r, c, tr.get("data-key"),
-                                           "".join(cell.itertext())))
+                                           "".join(cell.itertext()), self.sheet.words))
                     if self.measure_only:
                         row.append(None)
                     elif c == 0 and section.tag == "tbody" and e.get("data-repeat"):
                         row.append(_Noted(markup, layout.for_text(pst, markup),
-                                          self.rows_drawn, r - head_rows))
+                                          self.rows_drawn, r - head_rows, self.sheet.words))
                     else:
                         row.append(self.para(markup, pst))
                     row.extend([""] * (span - 1))

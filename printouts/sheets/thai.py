@@ -14,15 +14,23 @@ wrapping, shaping (per word), splitting across frames and drawing stay reportlab
 from __future__ import annotations
 
 import re
+import unicodedata
+from collections.abc import Iterable
 from functools import lru_cache
 
+from newmm_tokenizer.newmm import DEFAULT_WORD_DICT_TRIE
 from newmm_tokenizer.tokenizer import word_tokenize
+from newmm_tokenizer.trie import Trie
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Paragraph
 from reportlab.platypus.paragraph import _getFragWords, _processed_frags
 
 THAI = re.compile(r"[\u0e00-\u0e7f]")
-_NO_BREAK_BEFORE = frozenset("ๆฯ")
+_NO_BREAK_BEFORE = frozenset("ะาำๅๆฯ")  # vowels written after their consonant, repetition marks
+_NO_BREAK_AFTER = frozenset("เแโใไ")  # vowels written before their consonant
+_SILENT = re.compile(r"[ก-ฮ][ิุ]?์")  # a consonant silenced by the thanthakhat (the ร์ of ลาร์ช)
+_VOWELS = re.compile(r"[ะ-ฺเ-ไ็]")
+NO_WORDS: frozenset[str] = frozenset()
 
 
 def has_thai(text: str) -> bool:
@@ -33,29 +41,125 @@ def _is_thai(ch: str) -> bool:
     return "\u0e00" <= ch <= "\u0e7f"
 
 
-@lru_cache(maxsize=8192)
-def segments(text: str) -> tuple[str, ...]:
-    """`text` cut at the places a line may break inside it: between two Thai words as newmm
-    finds them. Never inside a word, never next to punctuation, digits or Latin letters, never
-    before the repetition mark ๆ; joined back together the pieces are `text` again."""
-    if not has_thai(text):
-        return (text,)
-    out: list[str] = []
-    for token in word_tokenize(text, keep_whitespace=True):
-        if out and _is_thai(out[-1][-1]) and _is_thai(token[0]) and token[0] not in _NO_BREAK_BEFORE:
-            out.append(token)
-        elif out:
-            out[-1] += token
-        else:
-            out.append(token)
+def dictionary_words(names: Iterable[str]) -> frozenset[str]:
+    """The words a card set adds to the segmenter's dictionary: its Thai names (species,
+    symbols, hosts, editions), whole and each part between spaces."""
+    out: set[str] = set()
+    for name in names:
+        for part in (name, *name.split()):
+            part = part.strip("()[]\"'.,;:!?")
+            if len(part) > 1 and has_thai(part):
+                out.add(part)
+    return frozenset(out)
+
+
+class _Dictionary:
+    """newmm's dictionary with a card set's names added (newmm only asks for `prefixes`).
+    Building a trie of newmm's 62,000 words again would take a second; the names get a small
+    trie of their own beside it."""
+
+    def __init__(self, words: frozenset[str]):
+        self.names = Trie(words)
+
+    def __bool__(self) -> bool:
+        return True
+
+    def prefixes(self, text: str) -> list[str]:
+        found = DEFAULT_WORD_DICT_TRIE.prefixes(text)
+        return found + [w for w in self.names.prefixes(text) if w not in found]
+
+
+@lru_cache(maxsize=16)
+def _dictionary(words: frozenset[str]) -> _Dictionary | None:
+    return _Dictionary(words) if words else None
+
+
+@lru_cache(maxsize=16)
+def _names_pattern(words: frozenset[str]) -> re.Pattern[str] | None:
+    """Every occurrence of a name, overlapping ones included (a lookahead per position)."""
+    if not words:
+        return None
+    alts = "|".join(re.escape(w) for w in sorted(words, key=lambda w: (-len(w), w)))
+    return re.compile(f"(?=({alts}))")
+
+
+def may_break(text: str, i: int) -> bool:
+    """Whether a line may break between text[i - 1] and text[i] (a boundary the segmenter
+    found): only between two Thai letters; never before a combining mark (vowels above or
+    below, tone marks, the thanthakhat), a following vowel (ะ า ำ) or ๆ ฯ; never after a
+    leading vowel (เ แ โ ใ ไ); never before a consonant the thanthakhat silences."""
+    if not 0 < i < len(text):
+        return False
+    before, ch = text[i - 1], text[i]
+    if not (_is_thai(before) and _is_thai(ch)):
+        return False
+    if unicodedata.category(ch) == "Mn" or ch in _NO_BREAK_BEFORE or before in _NO_BREAK_AFTER:
+        return False
+    return not _SILENT.match(text, i)
+
+
+def _cut(text: str, bounds: Iterable[int]) -> tuple[str, ...]:
+    out, prev = [], 0
+    for b in sorted(set(bounds)):
+        if 0 < b < len(text):
+            out.append(text[prev:b])
+            prev = b
+    out.append(text[prev:])
     return tuple(out)
 
 
-def _split_word(word: list) -> list[list]:
+def _newmm_bounds(text: str, words: frozenset[str]) -> list[int]:
+    out, pos = [], 0
+    for token in word_tokenize(text, custom_dict=_dictionary(words), keep_whitespace=True):
+        pos += len(token)
+        out.append(pos)
+    return out
+
+
+@lru_cache(maxsize=8192)
+def segments(text: str, words: frozenset[str] = NO_WORDS) -> tuple[str, ...]:
+    """`text` cut at the places a line may break inside it: between two Thai words as newmm
+    finds them, with `words` (a card set's names, `dictionary_words`) in its dictionary. Never
+    inside a name of `words`, never before a combining mark (`may_break`), never next to
+    punctuation, digits or Latin letters; joined back together the pieces are `text` again."""
+    if not has_thai(text):
+        return (text,)
+    bounds = {b for b in _newmm_bounds(text, words) if may_break(text, b)}
+    pattern = _names_pattern(words)
+    if pattern is not None and bounds:
+        for m in pattern.finditer(text):
+            start, end = m.start(), m.start() + len(m.group(1))
+            bounds = {b for b in bounds if not start < b < end}
+    return _cut(text, bounds)
+
+
+@lru_cache(maxsize=4096)
+def fine_segments(text: str) -> tuple[str, ...]:
+    """For a word wider than its line (a long name in a narrow column): `text` cut between
+    the words newmm's own dictionary finds in it, with the rules of `may_break`; a piece with
+    no vowel and at most two consonants (the ล of เฮล, the อร์ of เดอร์) stays with the piece
+    before it."""
+    if not has_thai(text):
+        return (text,)
+    pieces = list(_cut(text, (b for b in _newmm_bounds(text, NO_WORDS) if may_break(text, b))))
+    out: list[str] = []
+    for p in pieces:
+        consonants = sum(1 for c in p if "ก" <= c <= "ฮ")
+        if out and _is_thai(p[0]) and not _VOWELS.search(p) and consonants <= 2 and (
+                consonants < 2 or "์" in p):
+            out[-1] += p
+        else:
+            out.append(p)
+    return tuple(out)
+
+
+def _split_word(word: list, words: frozenset[str] = NO_WORDS, fine: bool = False) -> list[list]:
     """One reportlab frag word -> words that break at Thai segment boundaries, joined without
     a space; the last piece keeps the original word's class (space after it or not)."""
     text = "".join(t for _, t in word[1:])
-    pieces = segments(text) if has_thai(text) else (text,)
+    if not has_thai(text):
+        return [word]
+    pieces = fine_segments(text) if fine else segments(text, words)
     if len(pieces) < 2:
         return [word]
     bounds, pos = [], 0
@@ -89,12 +193,24 @@ def _split_word(word: list) -> list[list]:
     return words
 
 
-def break_words(frags: list) -> list:
+def break_words(frags: list, words: frozenset[str] = NO_WORDS) -> list:
     """reportlab frag words with Thai break opportunities added."""
-    words: list = []
+    out: list = []
     for w in _getFragWords(frags):
-        words.extend(_split_word(w) if _thai_word(w) else [w])
-    return words
+        out.extend(_split_word(w, words) if _thai_word(w) else [w])
+    return out
+
+
+def _refined(frag_words: list, width: float) -> list:
+    """A copy of `frag_words` in which each Thai word wider than `width` is cut finer
+    (`fine_segments`), so that a name wider than its column breaks between its own words."""
+    out: list = []
+    for w in frag_words:
+        if isinstance(w, list) and w[0] > width and _thai_word(w):
+            out.extend(_split_word(w, fine=True))
+        else:
+            out.append(type(w)(w) if isinstance(w, list) else w)
+    return out
 
 
 def _thai_word(word: list) -> bool:
@@ -114,20 +230,36 @@ class SegmentedParagraph(Paragraph):
     reportlab keeps the words of its first wrap in `self.frags`, with a word it split at an
     embedded hyphen ("Dartmoor-" | "Kaninchen") left as two pieces; a table wraps each cell
     more than once, and the second wrap joined the pieces without their hyphen
-    ("DartmoorKaninchen"). So every wrap starts again from the frags as parsed."""
+    ("DartmoorKaninchen"). So every wrap starts again from the frags as parsed.
+
+    `words`: the card set's names (`dictionary_words`), which a line never breaks inside,
+    unless one is wider than the line: that one breaks between its own words (`fine_segments`).
+    """
+
+    def __init__(self, text, style=None, *args, words: frozenset[str] = NO_WORDS, **kw):
+        self._words = words
+        super().__init__(text, style, *args, **kw)
 
     def _setup(self, text, style, bulletText, frags, cleaner):  # noqa: N803 - reportlab's names
         super()._setup(text, style, bulletText, frags, cleaner)
-        if self.frags and not _processed_frags(self.frags) and any(
-                has_thai(getattr(f, "text", "") or "") for f in self.frags):
-            self.frags = break_words(self.frags)
+        self._thai = bool(self.frags) and not _processed_frags(self.frags) and any(
+            has_thai(getattr(f, "text", "") or "") for f in self.frags)
+        if self._thai:
+            self.frags = break_words(self.frags, getattr(self, "_words", NO_WORDS))
         self._parsed = _copy_frags(self.frags)
+        self._fine = False
 
     def wrap(self, availWidth, availHeight):  # noqa: N803 - reportlab's names
+        line = availWidth - self.style.leftIndent - self.style.rightIndent
+        if self._thai and any(isinstance(w, list) and w[0] > line and _thai_word(w)
+                              for w in self._parsed):
+            self.frags, self._fine = _refined(self._parsed, line), True
         # only a wrap that split a word leaves its pieces behind; the others' words are reused
-        if getattr(self, "_hyphenations", 0) or getattr(self, "_splitLongWordCount", 0):
-            self.frags = _copy_frags(self._parsed)
+        elif (self._fine or getattr(self, "_hyphenations", 0)
+              or getattr(self, "_splitLongWordCount", 0)):
+            self.frags, self._fine = _copy_frags(self._parsed), False
         return super().wrap(availWidth, availHeight)
 
 
-__all__ = ["SegmentedParagraph", "has_thai", "segments", "break_words"]
+__all__ = ["SegmentedParagraph", "break_words", "dictionary_words", "fine_segments", "has_thai",
+           "may_break", "segments"]

@@ -1,0 +1,119 @@
+"""Thai line breaks know the card set's names: a line never breaks inside a species, symbol or
+host name (the splitter cut loanwords into syllables: "ลา | ร์ช", "ซาลาแมนเดอร์เฮลเบนเด | อร์"),
+never before a combining mark or a consonant the thanthakhat silences, and a name wider than its
+column breaks only between its own words."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from compiler import cardset as cs
+from printouts.sheets import lint, pdf, thai
+from printouts.sheets.content import build_sheet
+
+EDITIONS = {"base+alpine+woodland_edge": ("base", ("alpine", "woodland_edge")),
+            "dartmoor": ("dartmoor", ()), "smoky_mountains": ("smoky_mountains", ())}
+
+
+@pytest.fixture(scope="module")
+def sheets():
+    return {k: build_sheet(cs.build(e, list(x)), "th") for k, (e, x) in EDITIONS.items()}
+
+
+@pytest.fixture(scope="module")
+def texts(sheets):
+    """edition -> every text run of its Thai sheet (paragraphs, cells, list items)."""
+    out = {}
+    for k, sheet in sheets.items():
+        root = ET.fromstring(pdf.story(sheet, measure_only=True).xhtml)
+        runs = {"".join(e.itertext()) for e in root.iter()
+                if e.tag in ("p", "li", "td", "th", "h1", "h2", "h3", "figcaption")}
+        out[k] = sorted(w for run in runs for w in run.split() if thai.has_thai(w))
+    return out
+
+
+def _names(sheet) -> list[str]:
+    return sorted({r.name for r in sheet.all_species}
+                  | {s.name for s in (*sheet.tree_symbols, *sheet.type_symbols, *sheet.groups)}
+                  | {h.name for h in sheet.hosts})
+
+
+def _bounds(pieces) -> set[int]:
+    out, pos = set(), 0
+    for p in pieces[:-1]:
+        pos += len(p)
+        out.add(pos)
+    return out
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_no_break_inside_a_name(sheets, texts, edition):
+    sheet = sheets[edition]
+    assert sheet.words, "the Thai sheet gives the splitter its names"
+    inside = []
+    for word in texts[edition]:
+        bounds = _bounds(thai.segments(word, sheet.words))
+        for name in _names(sheet):
+            for part in name.split():
+                for m in re.finditer(re.escape(part), word):
+                    cut = [b for b in bounds if m.start() < b < m.end()]
+                    if cut:
+                        inside.append((part, word[:cut[0]] + "|" + word[cut[0]:]))
+    assert not inside, f"{len(inside)} breaks inside a name, e.g. {inside[:4]}"
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_no_piece_starts_with_a_mark(sheets, texts, edition):
+    """Every piece a line may start with begins with a letter a syllable can begin with."""
+    bad = []
+    for word in texts[edition]:
+        for cut in (thai.segments(word, sheets[edition].words), thai.fine_segments(word)):
+            for p in cut[1:]:
+                ch = p[0]
+                if (unicodedata.category(ch) == "Mn" or ch in "ะาำๅๆฯ"
+                        or re.match(r"[ก-ฮ][ิุ]?์", p)):
+                    bad.append(p)
+    assert not bad, bad[:8]
+
+
+def test_the_faults_found_by_eye():
+    words = thai.dictionary_words(["ต้นลาร์ช", "ลาร์ช", "ซาลาแมนเดอร์เฮลเบนเดอร์"])
+    assert thai.segments("ต้นลาร์ช", words) == ("ต้นลาร์ช",)
+    assert "ร์ช" not in thai.segments("ต้นลาร์ชสองต้น")  # even without the names: a silent ร์
+    assert thai.segments("วางซาลาแมนเดอร์เฮลเบนเดอร์ได้", words)[1] == "ซาลาแมนเดอร์เฮลเบนเดอร์"
+    assert not any(p.startswith("์") or p.startswith("อร์")
+                   for p in thai.fine_segments("ซาลาแมนเดอร์เฮลเบนเดอร์"))
+    assert "".join(thai.fine_segments("ซาลาแมนเดอร์เฮลเบนเดอร์")) == "ซาลาแมนเดอร์เฮลเบนเดอร์"
+
+
+def _lines(para) -> list[str]:
+    return ["".join(w.text for w in line.words) for line in para.blPara.lines]
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_names_in_the_species_column(sheets, edition):
+    """A name fits its column on one line; the one wider than the column (Smoky's
+    นกหัวขวานดูดน้ำเลี้ยงท้องเหลือง) breaks between its own words, never inside a syllable."""
+    for cell in pdf.story(sheets[edition], measure_only=True).cells:
+        if cell.table != "species" or cell.col != 0 or not cell.key:
+            continue
+        para = cell.paragraph()
+        para.wrap(cell.width, 1000)
+        lines = _lines(para)
+        if len(lines) > 1:
+            fine = thai.fine_segments(cell.text)
+            pos = len(lines[0])
+            assert pos in _bounds(fine), (cell.text, lines)
+            assert min(map(len, fine)) > 1
+
+
+def test_lint_measures_a_long_name_by_its_own_words():
+    """No Thai sheet of the shipped editions has a word wider than its column."""
+    for e, x in EDITIONS.values():
+        found = [d for d in lint.check_sheet(cs.build(e, list(x)), "th")
+                 if d.code == "SHEET-OVERFLOW"]
+        assert not found, found[:3]
