@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import shutil
+import subprocess
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -388,3 +390,32 @@ def test_a_hyphen_survives_a_second_wrap():
         fresh.wrap(second, 1000)
         assert again == lines(fresh)
         assert not any("DartmoorKaninchen" in x for x in again), again
+
+
+# ---- the text layer ------------------------------------------------------------------------
+PDFTOTEXT = shutil.which("pdftotext")
+
+
+def _pdftotext(path) -> str:
+    return subprocess.run([PDFTOTEXT, "-raw", "-enc", "UTF-8", str(path), "-"], check=True,
+                          capture_output=True, text=True).stdout
+
+
+@pytest.mark.skipif(PDFTOTEXT is None, reason="no pdftotext: apt-get install poppler-utils "
+                    "(.ci/run does where it is missing)")
+@pytest.mark.parametrize("case", CASES, ids=_ids)
+def test_every_species_name_in_the_pdfs_text(cardsets, pdfs, case):
+    """What a reader copies or searches: every species name, as printed, is in `pdftotext -raw`
+    of the sheet, Thai marks included (shaping substitutes glyphs for tone marks and splits ำ;
+    printouts/sheets/textlayer.py maps them back); no two rows share a name."""
+    names = [r.name for r in build_sheet(cardsets[case[0]], case[1]).all_species]
+    assert len(names) == len(set(names))
+    text = _pdftotext(pdfs[case])
+    assert not re.search("[\ue000-\uf8ff\U000f0000-\U000fffff]", text), "a private-use character"
+    flat = re.sub(r"\s+", "", text)
+    missing = [n for n in names if re.sub(r"\s+", "", n) not in flat]
+    assert not missing, f"{len(missing)} of {len(names)} names not in the text: {missing[:5]}"
+    if case[1] == "th":
+        for word in ("หนึ่ง", "นี้", "น้ำ", "ทำ"):  # a lowered tone mark, ำ under a tone mark
+            assert word in flat, word
+        assert "\u0e4d\u0e32" not in text and "\u0e4d\u0e49" not in text  # ำ not split

@@ -14,6 +14,8 @@ from pathlib import Path
 from reportlab.lib.fonts import addMapping
 from reportlab.pdfbase import pdfmetrics, ttfonts
 
+from printouts.sheets import textlayer
+
 FONT_DIR = Path(__file__).resolve().parent.parent / "fonts"
 FAMILY = "Sarabun"
 FACES = {  # (bold, italic) -> registered name, file
@@ -42,7 +44,9 @@ class Family:
 
 @cache
 def register() -> Family:
-    """Register the four faces once per process (reportlab's font registry is process-wide)."""
+    """Register the four faces once per process (reportlab's font registry is process-wide),
+    with the text layer of shaped text (`textlayer`)."""
+    textlayer.install()
     for family, faces in ((FAMILY, FACES), (SYMBOLS, SYMBOL_FACES)):
         for (bold, italic), (name, filename) in faces.items():
             path = FONT_DIR / filename
