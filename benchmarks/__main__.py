@@ -179,16 +179,12 @@ def bench_scoring(opts: Options) -> dict[str, Any]:
     from benchmarks import handwritten as hw
     from benchmarks.forests import large_forests
     from compiler.cardset import build
-    from engine.scoring import score_forests, score_rows, score_view
+    from engine.scoring import score, score_forests, score_rows
+    from forest.model import table
 
     cs = build(EDITION, EXPANSIONS)
     tables = [large_forests(cs, opts.players, seed=1000 + i) for i in range(opts.tables)]
-    view_tables = []
-    for players in tables:
-        views = [p.view() for p in players]
-        for v in views:
-            v.others = [o for o in views if o is not v]
-        view_tables.append(views)
+    view_tables = [table(players) for players in tables]
     all_views = [v for vs in view_tables for v in vs]
     n_cards = sum(len(v.cards) for v in all_views)
     n_hosts = sum(len(v.hosts) for v in all_views)
@@ -210,16 +206,17 @@ def bench_scoring(opts: Options) -> dict[str, Any]:
         return [hw.score_view(v) for v in all_views]
 
     def compiled_rules_only() -> object:
-        """score_view: the rows plus a per-card record, as `grove score --json` prints."""
+        """The rows plus a per-card record, as `grove score --json` prints."""
         for v in all_views:
             v.memo.clear()
-        return [score_view(v, cs) for v in all_views]
+        return [score(v, cs, cards=True) for v in all_views]
 
     def compiled_end_to_end() -> object:
-        return [score_forests(cs, list(players)) for players in tables]
+        """Forests laid out afresh (as a forest file's are), then scored with records."""
+        return [score_forests(cs, [f.copy() for f in players]) for players in tables]
 
     def handwritten_end_to_end() -> object:
-        return [hw.score_views([p.view() for p in players]) for players in tables]
+        return [hw.score_views([f.copy() for f in players]) for players in tables]
 
     times = _side_by_side(
         {

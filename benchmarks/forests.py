@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from compiler.cardset import CardSet, PhysicalCard, Species
 from compiler.model import HostKind
-from engine.forest import CardRef, HostEntry, PlayerForest
+from forest.model import Forest
 
 HARE = "base:european_hare"
 TOAD = "base:common_toad"
@@ -25,28 +25,25 @@ class _Host:
     kind: HostKind
     species: Species | None
     symbol: str | None
-    slots: dict[str, list[CardRef]] = field(default_factory=dict)
-
-    def entry(self) -> HostEntry:
-        return HostEntry(self.kind, self.species, self.symbol,
-                         {sid: tuple(cards) for sid, cards in self.slots.items()})
+    slots: dict[str, list[tuple[Species, str | None]]] = field(default_factory=dict)
 
 
 def _is_butterfly(sp: Species) -> bool:
     return "butterfly" in sp.types
 
 
-def _may_join(sp: Species, cards: list[CardRef], host: _Host, side: str) -> bool:
+def _may_join(sp: Species, cards: list[tuple[Species, str | None]], host: _Host, side: str
+              ) -> bool:
     """Whether `sp` may be added to a non-empty slot holding `cards` (the game's sharing rules)."""
-    keys = [c.species.key for c in cards]
+    keys = [c.key for c, _ in cards]
     if sp.key == HARE:
         return all(k == HARE for k in keys)
     if sp.key == TOAD:
         return keys == [TOAD]
-    if side == "top" and _is_butterfly(sp) and all(_is_butterfly(c.species) for c in cards):
+    if side == "top" and _is_butterfly(sp) and all(_is_butterfly(c) for c, _ in cards):
         bottoms = [c for sid, cs in host.slots.items() if host.kind.slot(sid).side == "bottom"
-                   for c in cs]
-        return any(c.species.key == NETTLE for c in bottoms)
+                   for c, _ in cs]
+        return any(c.key == NETTLE for c in bottoms)
     return False
 
 
@@ -56,8 +53,15 @@ class _Player:
         self.hosts: list[_Host] = []
         self.cave = 0
 
-    def forest(self) -> PlayerForest:
-        return PlayerForest(self.name, tuple(h.entry() for h in self.hosts), self.cave)
+    def forest(self) -> Forest:
+        forest = Forest(self.name, self.cave)
+        for h in self.hosts:
+            forest.place_host(h.kind, h.species, h.symbol)
+        for i, h in enumerate(self.hosts):
+            for sid, cards in h.slots.items():
+                for sp, symbol in cards:
+                    forest.place_card(i, sid, sp, symbol)
+        return forest
 
 
 def _new_host(kind: HostKind, species: Species | None, symbol: str | None) -> _Host:
@@ -96,7 +100,7 @@ def _place(cs: CardSet, p: _Player, card: PhysicalCard, rng: random.Random,
         p.hosts.append(_new_host(cs.hosts["sapling"], None, None))
         return
     _, h, sid, sp, symbol = rng.choices(options, weights=[o[0] for o in options])[0]
-    h.slots[sid].append(CardRef(sp, symbol))
+    h.slots[sid].append((sp, symbol))
 
 
 def random_forests(
@@ -108,7 +112,7 @@ def random_forests(
     sapling_rate: float = 0.05,
     cave_rate: float = 0.06,
     share_weight: float = 4.0,
-) -> list[PlayerForest]:
+) -> list[Forest]:
     """Deal `cards` cards (default: the whole deck) round the table into legal forests.
 
     Dwellers prefer slots they may share (weight `share_weight` against 1 for an empty slot), so
@@ -130,7 +134,7 @@ def random_forests(
     return [p.forest() for p in table]
 
 
-def large_forests(cs: CardSet, players: int = 5, seed: int = 2024) -> list[PlayerForest]:
+def large_forests(cs: CardSet, players: int = 5, seed: int = 2024) -> list[Forest]:
     """The whole deck of `cs` dealt to `players` players: the benchmark's large table."""
     return random_forests(cs, random.Random(seed), players, None, sapling_rate=0.03,
                           cave_rate=0.04)

@@ -1,7 +1,7 @@
 """Forest Shuffle scoring written by hand: base game, Alpine and Woodland Edge.
 
 The yardstick for the compiled rules. One plain function per species, `f(card, view) -> points`,
-over the same read-only `ForestView` the compiled rules read, and the per-forest set and total
+over the same read-only `Forest` the compiled rules read, and the per-forest set and total
 rules (butterflies, fireflies, fire salamanders, horse chestnuts) scored once per forest. Written
 from the rules (rules.md §2-3), not from the cards' DSL text: species are named by key, the
 type counters of the view (`tag_count`) answer "per bird" and the like, and everything else is
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from compiler.view import ForestView, Host, Placed
+from forest.model import Forest, Host, Placed
 
 ROWS = ("trees", "top", "bottom", "left", "right", "cave")
 CAVE_POINTS = 1
@@ -64,16 +64,16 @@ def _is_tree(host: Host) -> bool:
     return host.kind.id != "shrub"
 
 
-def _distinct(view: ForestView, keys: tuple[str, ...]) -> int:
+def _distinct(view: Forest, keys: tuple[str, ...]) -> int:
     sc = view.species_count
     return sum(1 for k in keys if sc.get(k))
 
 
-def _trees(view: ForestView) -> int:
+def _trees(view: Forest) -> int:
     return view.tag_count.get("tree", 0)
 
 
-def _bees_at(view: ForestView, host_ok: Callable[[Host], bool]) -> int:
+def _bees_at(view: Forest, host_ok: Callable[[Host], bool]) -> int:
     """Carpenter Bees whose host tree passes `host_ok`: each makes its tree count once more."""
     if not view.species_count.get(CARPENTER_BEE):
         return 0
@@ -84,33 +84,33 @@ def _bees_at(view: ForestView, host_ok: Callable[[Host], bool]) -> int:
     return n
 
 
-def _trees_with_bees(view: ForestView) -> int:
+def _trees_with_bees(view: Forest) -> int:
     return _trees(view) + _bees_at(view, lambda h: True)
 
 
-def _species_with_bees(view: ForestView, key: str) -> int:
+def _species_with_bees(view: Forest, key: str) -> int:
     return view.species_count.get(key, 0) + _bees_at(view, lambda h: h.card.key == key)
 
 
-def _hares(view: ForestView) -> int:
+def _hares(view: Forest) -> int:
     sc = view.species_count
     return sc.get(EUROPEAN_HARE, 0) + sc.get(MOUNTAIN_HARE, 0)
 
 
-def _squeakers(view: ForestView) -> int:
+def _squeakers(view: Forest) -> int:
     sc = view.species_count
     return sc.get(SQUEAKERS[0], 0) + sc.get(SQUEAKERS[1], 0)
 
 
-def _own_symbol(card: Placed, view: ForestView) -> int:
+def _own_symbol(card: Placed, view: Forest) -> int:
     return view.symbol_count.get(card.symbol, 0) if card.symbol else 0
 
 
-def _bats_score(card: Placed, view: ForestView) -> int:
+def _bats_score(card: Placed, view: Forest) -> int:
     return 5 if _distinct(view, BATS) >= 3 else 0
 
 
-def _zero(card: Placed, view: ForestView) -> int:
+def _zero(card: Placed, view: Forest) -> int:
     return 0
 
 
@@ -119,105 +119,105 @@ def _host_key(card: Placed) -> str | None:
 
 
 # ---- trees and shrubs -----------------------------------------------------------------------
-def linden(card: Placed, view: ForestView) -> int:
+def linden(card: Placed, view: Forest) -> int:
     mine = _species_with_bees(view, LINDEN)
     if all(mine >= _species_with_bees(o, LINDEN) for o in view.others):
         return 3
     return 1
 
 
-def oak(card: Placed, view: ForestView) -> int:
+def oak(card: Placed, view: Forest) -> int:
     return 10 if _distinct(view, TREE_SPECIES) >= 8 else 0
 
 
-def silver_fir(card: Placed, view: ForestView) -> int:
+def silver_fir(card: Placed, view: Forest) -> int:
     return 2 * len(card.host.attached())
 
 
-def birch(card: Placed, view: ForestView) -> int:
+def birch(card: Placed, view: Forest) -> int:
     return 1
 
 
-def beech(card: Placed, view: ForestView) -> int:
+def beech(card: Placed, view: Forest) -> int:
     return 5 if _species_with_bees(view, BEECH) >= 4 else 0
 
 
-def sycamore(card: Placed, view: ForestView) -> int:
+def sycamore(card: Placed, view: Forest) -> int:
     return _trees(view)
 
 
-def douglas_fir(card: Placed, view: ForestView) -> int:
+def douglas_fir(card: Placed, view: Forest) -> int:
     return 5
 
 
-def european_larch(card: Placed, view: ForestView) -> int:
+def european_larch(card: Placed, view: Forest) -> int:
     return 3
 
 
-def stone_pine(card: Placed, view: ForestView) -> int:
+def stone_pine(card: Placed, view: Forest) -> int:
     return view.tag_count.get("alps", 0)
 
 
 # ---- top halves -----------------------------------------------------------------------------
-def goshawk(card: Placed, view: ForestView) -> int:
+def goshawk(card: Placed, view: Forest) -> int:
     return 3 * view.tag_count.get("bird", 0)
 
 
-def great_spotted_woodpecker(card: Placed, view: ForestView) -> int:
+def great_spotted_woodpecker(card: Placed, view: Forest) -> int:
     mine = _trees_with_bees(view)
     return 10 if all(mine >= _trees_with_bees(o) for o in view.others) else 0
 
 
-def chaffinch(card: Placed, view: ForestView) -> int:
+def chaffinch(card: Placed, view: Forest) -> int:
     return 5 if _host_key(card) == BEECH else 0
 
 
-def tawny_owl(card: Placed, view: ForestView) -> int:
+def tawny_owl(card: Placed, view: Forest) -> int:
     return 5
 
 
-def eurasian_jay(card: Placed, view: ForestView) -> int:
+def eurasian_jay(card: Placed, view: Forest) -> int:
     return 3
 
 
-def bullfinch(card: Placed, view: ForestView) -> int:
+def bullfinch(card: Placed, view: Forest) -> int:
     return 2 * view.tag_count.get("insect", 0)
 
 
-def red_squirrel(card: Placed, view: ForestView) -> int:
+def red_squirrel(card: Placed, view: Forest) -> int:
     return 5 if _host_key(card) == OAK else 0
 
 
-def golden_eagle(card: Placed, view: ForestView) -> int:
+def golden_eagle(card: Placed, view: Forest) -> int:
     return view.tag_count.get("pawed", 0) + view.tag_count.get("amphibian", 0)
 
 
-def bearded_vulture(card: Placed, view: ForestView) -> int:
+def bearded_vulture(card: Placed, view: Forest) -> int:
     return view.cave
 
 
-def common_raven(card: Placed, view: ForestView) -> int:
+def common_raven(card: Placed, view: Forest) -> int:
     return 5
 
 
-def eurasian_magpie(card: Placed, view: ForestView) -> int:
+def eurasian_magpie(card: Placed, view: Forest) -> int:
     return 3
 
 
-def nightingale(card: Placed, view: ForestView) -> int:
+def nightingale(card: Placed, view: Forest) -> int:
     return 5 if card.host.kind.id == "shrub" else 0
 
 
-def barn_owl(card: Placed, view: ForestView) -> int:
+def barn_owl(card: Placed, view: Forest) -> int:
     return 3 * view.tag_count.get("bat", 0)
 
 
 # ---- bottom halves --------------------------------------------------------------------------
-def moss(card: Placed, view: ForestView) -> int:
+def moss(card: Placed, view: Forest) -> int:
     return 10 if _trees_with_bees(view) >= 10 else 0
 
 
-def wood_ant(card: Placed, view: ForestView) -> int:
+def wood_ant(card: Placed, view: Forest) -> int:
     below = 0
     for h in view.hosts:
         if _is_tree(h):
@@ -225,170 +225,170 @@ def wood_ant(card: Placed, view: ForestView) -> int:
     return 2 * below
 
 
-def pond_turtle(card: Placed, view: ForestView) -> int:
+def pond_turtle(card: Placed, view: Forest) -> int:
     return 5
 
 
-def tree_frog(card: Placed, view: ForestView) -> int:
+def tree_frog(card: Placed, view: Forest) -> int:
     return 5 * view.species_count.get(GNAT, 0)
 
 
-def common_toad(card: Placed, view: ForestView) -> int:
+def common_toad(card: Placed, view: Forest) -> int:
     mates = card.host.slots[card.slot]
     return 5 if any(x is not card and x.key == TOAD for x in mates) else 0
 
 
-def stag_beetle(card: Placed, view: ForestView) -> int:
+def stag_beetle(card: Placed, view: Forest) -> int:
     return view.tag_count.get("pawed", 0)
 
 
-def tree_ferns(card: Placed, view: ForestView) -> int:
+def tree_ferns(card: Placed, view: Forest) -> int:
     return 6 * view.tag_count.get("amphibian", 0)
 
 
-def wild_strawberries(card: Placed, view: ForestView) -> int:
+def wild_strawberries(card: Placed, view: Forest) -> int:
     return 10 if _distinct(view, TREE_SPECIES) >= 8 else 0
 
 
-def blackberries(card: Placed, view: ForestView) -> int:
+def blackberries(card: Placed, view: Forest) -> int:
     return 2 * view.tag_count.get("plant", 0)
 
 
-def hedgehog(card: Placed, view: ForestView) -> int:
+def hedgehog(card: Placed, view: Forest) -> int:
     return 2 * view.tag_count.get("butterfly", 0)
 
 
-def edelweiss(card: Placed, view: ForestView) -> int:
+def edelweiss(card: Placed, view: Forest) -> int:
     return 3
 
 
-def blueberry(card: Placed, view: ForestView) -> int:
+def blueberry(card: Placed, view: Forest) -> int:
     return 2 * _distinct(view, BIRDS)
 
 
-def alpine_newt(card: Placed, view: ForestView) -> int:
+def alpine_newt(card: Placed, view: Forest) -> int:
     return 2 * view.tag_count.get("insect", 0)
 
 
-def gentian(card: Placed, view: ForestView) -> int:
+def gentian(card: Placed, view: Forest) -> int:
     return 3 * view.tag_count.get("butterfly", 0)
 
 
-def digitalis(card: Placed, view: ForestView) -> int:
+def digitalis(card: Placed, view: Forest) -> int:
     return _capped(DIGITALIS, _distinct(view, PLANTS))
 
 
-def stinging_nettle(card: Placed, view: ForestView) -> int:
+def stinging_nettle(card: Placed, view: Forest) -> int:
     return 2 * view.tag_count.get("butterfly", 0)
 
 
-def great_green_bush_cricket(card: Placed, view: ForestView) -> int:
+def great_green_bush_cricket(card: Placed, view: Forest) -> int:
     return view.tag_count.get("insect", 0)
 
 
 # ---- left / right halves --------------------------------------------------------------------
-def european_hare(card: Placed, view: ForestView) -> int:
+def european_hare(card: Placed, view: Forest) -> int:
     return _hares(view)
 
 
-def red_fox(card: Placed, view: ForestView) -> int:
+def red_fox(card: Placed, view: Forest) -> int:
     return 2 * _hares(view)
 
 
-def european_badger(card: Placed, view: ForestView) -> int:
+def european_badger(card: Placed, view: Forest) -> int:
     return 2
 
 
-def beech_marten(card: Placed, view: ForestView) -> int:
+def beech_marten(card: Placed, view: Forest) -> int:
     return 5 * sum(1 for h in view.hosts if _is_tree(h) and all(h.slots.values()))
 
 
-def european_fat_dormouse(card: Placed, view: ForestView) -> int:
+def european_fat_dormouse(card: Placed, view: Forest) -> int:
     host = card.host
     if not _is_tree(host):
         return 0
     return 15 if any(x is not card and "bat" in x.tags for x in host.attached()) else 0
 
 
-def lynx(card: Placed, view: ForestView) -> int:
+def lynx(card: Placed, view: Forest) -> int:
     return 10 if view.species_count.get(ROE_DEER, 0) >= 1 else 0
 
 
-def wolf(card: Placed, view: ForestView) -> int:
+def wolf(card: Placed, view: Forest) -> int:
     return 5 * view.tag_count.get("deer", 0)
 
 
-def wild_boar(card: Placed, view: ForestView) -> int:
+def wild_boar(card: Placed, view: Forest) -> int:
     return 10 if _squeakers(view) >= 1 else 0
 
 
-def squeaker(card: Placed, view: ForestView) -> int:
+def squeaker(card: Placed, view: Forest) -> int:
     return 1
 
 
-def roe_deer(card: Placed, view: ForestView) -> int:
+def roe_deer(card: Placed, view: Forest) -> int:
     return 3 * _own_symbol(card, view)
 
 
-def red_deer(card: Placed, view: ForestView) -> int:
+def red_deer(card: Placed, view: Forest) -> int:
     return _trees(view) + view.tag_count.get("plant", 0)
 
 
-def fallow_deer(card: Placed, view: ForestView) -> int:
+def fallow_deer(card: Placed, view: Forest) -> int:
     return 3 * view.tag_count.get("cloven", 0)
 
 
-def gnat(card: Placed, view: ForestView) -> int:
+def gnat(card: Placed, view: Forest) -> int:
     return view.tag_count.get("bat", 0)
 
 
-def alpine_marmot(card: Placed, view: ForestView) -> int:
+def alpine_marmot(card: Placed, view: Forest) -> int:
     return 3 * _distinct(view, PLANTS)
 
 
-def chamois(card: Placed, view: ForestView) -> int:
+def chamois(card: Placed, view: Forest) -> int:
     return 3 * _own_symbol(card, view)
 
 
-def capercaillie(card: Placed, view: ForestView) -> int:
+def capercaillie(card: Placed, view: Forest) -> int:
     return view.tag_count.get("plant", 0)
 
 
-def mountain_hare(card: Placed, view: ForestView) -> int:
+def mountain_hare(card: Placed, view: Forest) -> int:
     return _hares(view)
 
 
-def steinbock(card: Placed, view: ForestView) -> int:
+def steinbock(card: Placed, view: Forest) -> int:
     return 10
 
 
-def female_wild_boar(card: Placed, view: ForestView) -> int:
+def female_wild_boar(card: Placed, view: Forest) -> int:
     return 10 * _squeakers(view)
 
 
-def bee_swarm(card: Placed, view: ForestView) -> int:
+def bee_swarm(card: Placed, view: Forest) -> int:
     return view.tag_count.get("plant", 0)
 
 
-def european_bison(card: Placed, view: ForestView) -> int:
+def european_bison(card: Placed, view: Forest) -> int:
     sym = view.symbol_count
     return 2 * (sym.get("oak", 0) + sym.get("beech", 0))
 
 
-def european_wildcat(card: Placed, view: ForestView) -> int:
+def european_wildcat(card: Placed, view: Forest) -> int:
     return view.tag_count.get("woodland_edge", 0)
 
 
-def crane_fly(card: Placed, view: ForestView) -> int:
+def crane_fly(card: Placed, view: Forest) -> int:
     return view.tag_count.get("bat", 0)
 
 
-def european_polecat(card: Placed, view: ForestView) -> int:
+def european_polecat(card: Placed, view: Forest) -> int:
     return 10 if all(x is card for x in card.host.attached()) else 0
 
 
 # ---- the table of species -------------------------------------------------------------------
-SCORERS: dict[str, Callable[[Placed, ForestView], int]] = {
+SCORERS: dict[str, Callable[[Placed, Forest], int]] = {
     # base trees
     LINDEN: linden, OAK: oak, SILVER_FIR: silver_fir, BIRCH: birch, BEECH: beech,
     SYCAMORE: sycamore, DOUGLAS_FIR: douglas_fir, HORSE_CHESTNUT: _zero,  # a per-forest total
@@ -436,7 +436,7 @@ for _butterfly in BUTTERFLIES:
 
 
 # ---- per-forest sets and totals -------------------------------------------------------------
-def butterfly_sets(view: ForestView) -> int:
+def butterfly_sets(view: Forest) -> int:
     """Sets of different butterflies, built in layers (set i: every species with >= i copies)."""
     counts = [n for k in BUTTERFLIES if (n := view.species_count.get(k, 0))]
     total = 0
@@ -446,22 +446,22 @@ def butterfly_sets(view: ForestView) -> int:
     return total
 
 
-def fireflies_total(view: ForestView) -> int:
+def fireflies_total(view: Forest) -> int:
     return _capped(FIREFLY_TOTAL, view.species_count.get(FIREFLIES, 0))
 
 
-def fire_salamander_total(view: ForestView) -> int:
+def fire_salamander_total(view: Forest) -> int:
     return _capped(SALAMANDER_TOTAL, view.species_count.get(FIRE_SALAMANDER, 0))
 
 
-def horse_chestnut_total(view: ForestView) -> int:
+def horse_chestnut_total(view: Forest) -> int:
     if not view.species_count.get(HORSE_CHESTNUT):
         return 0
     return _capped(CHESTNUT_TOTAL, _species_with_bees(view, HORSE_CHESTNUT))
 
 
 # (row, rule): butterflies are top halves, fireflies and salamanders bottom halves
-GROUP_RULES: tuple[tuple[str, Callable[[ForestView], int]], ...] = (
+GROUP_RULES: tuple[tuple[str, Callable[[Forest], int]], ...] = (
     ("top", butterfly_sets),
     ("bottom", fireflies_total),
     ("bottom", fire_salamander_total),
@@ -470,7 +470,7 @@ GROUP_RULES: tuple[tuple[str, Callable[[ForestView], int]], ...] = (
 
 
 # ---- a forest, a table ----------------------------------------------------------------------
-def score_view(view: ForestView) -> dict[str, int]:
+def score_view(view: Forest) -> dict[str, int]:
     """Points of one forest by scorepad row (its `others` must be set for the majorities)."""
     rows = dict.fromkeys(ROWS, 0)
     scorers = SCORERS
@@ -487,7 +487,7 @@ def score_view(view: ForestView) -> dict[str, int]:
     return rows
 
 
-def score_views(views: list[ForestView]) -> list[dict[str, int]]:
+def score_views(views: list[Forest]) -> list[dict[str, int]]:
     for v in views:
         v.others = [o for o in views if o is not v]
     return [score_view(v) for v in views]

@@ -14,14 +14,14 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from compiler.names import NameScope
-from compiler.view import ForestView, Host, Placed
 from dsl import ast
 from dsl.diagnostics import Span
+from forest.model import Forest, Host, Placed
 
 Pred = Callable[[Placed, Placed], bool]  # (card, the card whose rule this is) -> matches
-CountFn = Callable[[Placed, ForestView], int]
-CondFn = Callable[[Placed, ForestView], bool]
-GroupFn = Callable[[Placed, ForestView], int]  # (first card carrying the rule, forest)
+CountFn = Callable[[Placed, Forest], int]
+CondFn = Callable[[Placed, Forest], bool]
+GroupFn = Callable[[Placed, Forest], int]  # (first card carrying the rule, forest)
 
 _CMP = {">=": operator.ge, ">": operator.gt, "<=": operator.le, "<": operator.lt, "==": operator.eq}
 
@@ -84,7 +84,7 @@ def compile_filter(f: ast.Filter, scope: NameScope) -> Query:
 
 
 # ---- counts --------------------------------------------------------------------------------
-def _scope_cards(s: ast.Scope, scope: NameScope) -> Callable[[Placed, ForestView], Iterable[Placed]]:
+def _scope_cards(s: ast.Scope, scope: NameScope) -> Callable[[Placed, Forest], Iterable[Placed]]:
     match s.kind:
         case "forest":
             return lambda me, v: v.cards
@@ -96,7 +96,7 @@ def _scope_cards(s: ast.Scope, scope: NameScope) -> Callable[[Placed, ForestView
             side = "bottom" if s.kind == "below" else "top"
             hp = compile_filter(s.hosts, scope).pred  # type: ignore[arg-type]
 
-            def on_side(me: Placed, v: ForestView) -> Iterable[Placed]:
+            def on_side(me: Placed, v: Forest) -> Iterable[Placed]:
                 for h in v.hosts:
                     if hp(h.card, me):
                         yield from h.on_side(side)
@@ -139,7 +139,7 @@ def _memo(fn: CountFn) -> CountFn:
     """A count that is the same for every copy: computed once per forest view."""
     key = object()
 
-    def memo(me: Placed, v: ForestView) -> int:
+    def memo(me: Placed, v: Forest) -> int:
         try:
             return v.memo[key]
         except KeyError:
@@ -155,7 +155,7 @@ def compile_count(c: ast.Count, scope: NameScope, owner: str, boosted: frozenset
         pred = compile_filter(c.filter, scope).pred
         plain = fn
 
-        def boosted_count(me: Placed, v: ForestView) -> int:
+        def boosted_count(me: Placed, v: Forest) -> int:
             extra = v.extra.get(owner)
             n = plain(me, v)
             if extra:
@@ -209,7 +209,7 @@ def _compile_count_plain(c: ast.Count, scope: NameScope) -> CountFn:
             hp = compile_filter(h, scope).pred
             fp = compile_filter(f, scope).pred
 
-            def without(me: Placed, v: ForestView) -> int:
+            def without(me: Placed, v: Forest) -> int:
                 # a host counts as what it is, or as what lies beneath it (a tree's river)
                 return sum(
                     1 for x in v.hosts
@@ -232,7 +232,7 @@ def compile_condition(
         case ast.Most(count=cnt):
             fn = compile_count(cnt, scope, owner, boosted)
 
-            def most(me: Placed, v: ForestView) -> bool:
+            def most(me: Placed, v: Forest) -> bool:
                 mine = fn(me, v)
                 return all(mine >= fn(me, o) for o in v.others)
 
@@ -244,7 +244,7 @@ def compile_condition(
             p = compile_filter(f, scope).pred
             hp = compile_filter(hf, scope).pred if hf is not None else None
 
-            def host_has(me: Placed, v: ForestView) -> bool:
+            def host_has(me: Placed, v: Forest) -> bool:
                 h: Host = me.host
                 if hp is not None and not hp(h.card, me):
                     return False
@@ -270,6 +270,76 @@ def compile_condition(
                 x.key is None or x.key == me.key for x in me.host.attached()
             )
     raise TypeError(f"not a condition: {c!r}")
+
+
+# ---- what a rule reads ---------------------------------------------------------------------
+# A rule's value changes only where something it reads changes. The tokens it reads:
+#   "tag:<t>", "species:<key>", "symbol:<s>"  the forest's counter of that tag, species, symbol
+#   "symbols"      the counter of the card's own symbol
+#   "extra:<key>"  the `counts as n more` modifiers for that species' rules
+#   "local"        the cards at the card's own host (its slots, its host card, how full it is)
+#   "cave"         the cave
+#   "any"          anything in the forest (every card, every host)
+# so that a player weighing a play re-runs only the rules it can change (`engine/tally.py`).
+ANY = frozenset({"any"})
+LOCAL = frozenset({"local"})
+
+
+def _forest_reads(q: Query) -> frozenset[str]:
+    if q.fast is None:
+        return ANY
+    kind, key = q.fast
+    if kind in ("tag", "species", "symbol"):
+        return frozenset({f"{kind}:{key}"})
+    if kind in ("symbols", "speciess"):
+        return frozenset(f"{kind[:-1]}:{k}" for k in key.split(","))
+    if kind == "own":
+        return frozenset({"symbols"})
+    return ANY
+
+
+def count_reads(c: ast.Count, scope: NameScope, owner: str, boosted: frozenset[str]
+                ) -> frozenset[str]:
+    match c:
+        case ast.CountCards(filter=f, scope=s):
+            if s.kind == "cave":
+                return frozenset({"cave"})
+            if s.kind in ("attached", "at_host"):
+                return LOCAL
+            if s.kind != "forest":
+                return ANY
+            out = _forest_reads(compile_filter(f, scope))
+            return out | {f"extra:{owner}"} if owner in boosted else out
+        case ast.CountSpecies(scope=s) | ast.CountSymbols(scope=s) if s.kind in (
+                "attached", "at_host"):
+            return LOCAL
+        case ast.CountSpecies(filter=f, scope=s) if s.kind == "forest":
+            fast = compile_filter(f, scope).fast
+            return frozenset({f"tag:{fast[1]}"}) if fast and fast[0] == "tag" else ANY
+    return ANY
+
+
+def condition_reads(c: ast.Condition, scope: NameScope, owner: str, boosted: frozenset[str]
+                    ) -> frozenset[str]:
+    match c:
+        case ast.Compare(count=cnt) | ast.Most(count=cnt):
+            return count_reads(cnt, scope, owner, boosted)
+    return LOCAL  # the card's host: what it is, holds, shares, whether it is full
+
+
+def term_reads(term: ast.ScoreTerm, scope: NameScope, owner: str, boosted: frozenset[str]
+               ) -> frozenset[str]:
+    match term:
+        case ast.Flat():
+            return frozenset()
+        case ast.Per(count=cnt) | ast.PerCopyTable(count=cnt) | ast.TotalTable(count=cnt):
+            return count_reads(cnt, scope, owner, boosted)
+        case ast.Conditional(cond=cond):
+            return condition_reads(cond, scope, owner, boosted)
+        case ast.Sets(filter=f):
+            fast = compile_filter(f, scope).fast
+            return frozenset({f"tag:{fast[1]}"}) if fast and fast[0] == "tag" else ANY
+    return ANY
 
 
 # ---- score ---------------------------------------------------------------------------------
@@ -301,6 +371,9 @@ class ScoreProgram:
     # one string per group term, equal for equal rules (spans take no part in repr): hashing a
     # string is cached by Python, hashing the nested AST is not
     group_keys: tuple[str, ...] = ()
+    reads_symbols: bool = False  # it scores by tree symbols: a forest must say which each shows
+    reads: frozenset[str] = ANY  # what its per-copy terms read (see `term_reads`)
+    group_reads: tuple[frozenset[str], ...] = ()  # the same per group term
 
 
 def _count_source(c: ast.Count, scope: NameScope, owner: str, boosted: frozenset[str],
@@ -345,35 +418,32 @@ def _term_source(term: ast.ScoreTerm, scope: NameScope, owner: str, boosted: fro
 
 
 def _generate(terms: list[ast.ScoreTerm], scope: NameScope, owner: str,
-              boosted: frozenset[str], where: Span) -> tuple[CountFn, str]:
-    """One function for every per-copy term, compiled under the card file's name with its code
-    on the rule's line, so a traceback inside a rule shows that file, line and rule text."""
+              boosted: frozenset[str], where: Span) -> tuple[CountFn, tuple[CountFn, ...], str]:
+    """The rule's one compiled form: a function per per-copy term (what `--explain` shows term
+    by term) and `points`, every term at once, with the same expressions inlined. The code is
+    compiled under the card file's name on the rule's line, so a traceback inside a rule shows
+    that file, line and rule text."""
     env: dict[str, object] = {}
-    body = " + ".join(_term_source(t, scope, owner, boosted, env) for t in terms) or "0"
-    source = f"def points(me, v): return {body}\n"
-    placed = "\n" * max(where.line - 1, 0) + source
-    exec(compile(placed, where.file, "exec"), env)  # noqa: S102 - our own AST only
-    return env["points"], source  # type: ignore[return-value]
+    bodies = [_term_source(t, scope, owner, boosted, env) for t in terms]
+    lines = [f"def _t{k}(me, v): return {body}" for k, body in enumerate(bodies)]
+    lines.append(f"def points(me, v): return {' + '.join(bodies) or '0'}")
+    source = "\n".join(lines) + "\n"
+    for line in lines:  # each on the rule's line
+        placed = "\n" * max(where.line - 1, 0) + line + "\n"
+        exec(compile(placed, where.file, "exec"), env)  # noqa: S102 - our own AST only
+    return (env["points"], tuple(env[f"_t{k}"] for k in range(len(bodies))),  # type: ignore[misc]
+            source)
 
 
 def compile_score(
     rule: ast.ScoreRule, scope: NameScope, owner: str, boosted: frozenset[str]
 ) -> ScoreProgram:
-    per_copy: list[tuple[ast.ScoreTerm, CountFn]] = []
+    per_copy: list[ast.ScoreTerm] = []
     group: list[tuple[ast.ScoreTerm, GroupFn]] = []
     for term in rule.terms:
         match term:
-            case ast.Flat(points=p):
-                per_copy.append((term, lambda me, v, p=p: p))
-            case ast.Per(k=k, count=cnt):
-                fn = compile_count(cnt, scope, owner, boosted)
-                per_copy.append((term, lambda me, v, fn=fn, k=k: k * fn(me, v)))
-            case ast.Conditional(then=a, cond=cond, otherwise=b):
-                cf = compile_condition(cond, scope, owner, boosted)
-                per_copy.append((term, lambda me, v, cf=cf, a=a, b=b: a if cf(me, v) else b))
-            case ast.PerCopyTable(values=vals, count=cnt):
-                fn = compile_count(cnt, scope, owner, boosted)
-                per_copy.append((term, lambda me, v, fn=fn, vals=vals: _lookup(vals, fn(me, v))))
+            case ast.Flat() | ast.Per() | ast.Conditional() | ast.PerCopyTable():
+                per_copy.append(term)
             case ast.TotalTable(values=vals, count=cnt):
                 fn = compile_count(cnt, scope, owner, boosted)
                 group.append((term, lambda me, v, fn=fn, vals=vals: _lookup(vals, fn(me, v))))
@@ -382,7 +452,7 @@ def compile_score(
             ):
                 tag = compile_filter(f, scope).fast[1]  # type: ignore[index]
 
-                def tag_sets(me: Placed, v: ForestView, tag=tag, vals=vals) -> int:
+                def tag_sets(me: Placed, v: Forest, tag=tag, vals=vals) -> int:
                     tags = v.species_tags
                     return layered_sets(
                         [n for k, n in v.species_count.items() if tag in tags[k]], vals)
@@ -391,7 +461,7 @@ def compile_score(
             case ast.Sets(filter=f, values=vals):
                 pred = compile_filter(f, scope).pred
 
-                def sets(me: Placed, v: ForestView, pred=pred, vals=vals) -> int:
+                def sets(me: Placed, v: Forest, pred=pred, vals=vals) -> int:
                     counts: dict[str, int] = {}
                     for x in v.cards:
                         if x.key is not None and pred(x, x):
@@ -399,9 +469,13 @@ def compile_score(
                     return layered_sets(counts.values(), vals)
 
                 group.append((term, sets))
-    points, source = _generate([t for t, _ in per_copy], scope, owner, boosted, rule.span)
-    return ScoreProgram(tuple(per_copy), tuple(group), rule, points, source,
-                        tuple(repr(t) for t, _ in group))
+    points, term_fns, source = _generate(per_copy, scope, owner, boosted, rule.span)
+    symbols = any(isinstance(n, (ast.FSymbol, ast.FOwnSymbol, ast.CountSymbols))
+                  for n in ast.walk(rule))
+    reads = frozenset().union(*(term_reads(t, scope, owner, boosted) for t in per_copy))
+    group_reads = tuple(term_reads(t, scope, owner, boosted) for t, _ in group)
+    return ScoreProgram(tuple(zip(per_copy, term_fns, strict=True)), tuple(group), rule, points,
+                        source, tuple(repr(t) for t, _ in group), symbols, reads, group_reads)
 
 
 # ---- effects -------------------------------------------------------------------------------
@@ -415,7 +489,7 @@ class EffectContext(Protocol):
     """What a compiled effect asks of the engine; the engine decides through its players."""
 
     card: Placed
-    view: ForestView
+    view: Forest
 
     def draw(self, n: int) -> None: ...
     def draw_split(self, n: int, to_cave: int) -> None: ...
@@ -547,6 +621,11 @@ class PlacementProgram:
     slot_overrides: tuple[tuple[str, int, Pred], ...]  # (side, capacity, accepts)
     rule: ast.PlacementRule
     joins: tuple[tuple[int | None, Pred, str | None], ...] = ()  # cards may join any occupant
+    # what the engine asks of the rule as a whole, answered here from the rule's statements so
+    # that nothing outside the compiler reads its AST:
+    reaches_host: bool = False  # may bear on slots other than the card's own
+    places_plainly: bool = True  # nothing in it bears on where the card itself may go
+    by_symbol: bool = False  # it reads tree symbols (its own card's or another's)
 
 
 def compile_placement(rule: ast.PlacementRule, scope: NameScope) -> PlacementProgram:
@@ -569,8 +648,16 @@ def compile_placement(rule: ast.PlacementRule, scope: NameScope) -> PlacementPro
                 max_per_host = n
             case ast.SlotOverride(side=side, capacity=cap, filter=f):
                 overrides.append((side.text, cap, compile_filter(f, scope).pred))
+    # sharing only lets later cards join the card, and a slot takes at least one card, so a
+    # rule that only shares never bears on where its own card goes; only `share`, `only on`,
+    # `not on` and `joining` look no further than the card's slot and its host card
+    plain = not (lets or only_on or not_on or joining or max_per_host is not None or overrides
+                 or joins)
+    reaches = bool(lets or max_per_host is not None or overrides or joins)
+    by_symbol = any(isinstance(n, (ast.FSymbol, ast.FOwnSymbol)) for n in ast.walk(rule))
     return PlacementProgram(tuple(share), tuple(lets), tuple(only_on), tuple(not_on), joining,
-                            max_per_host, tuple(overrides), rule, tuple(joins))
+                            max_per_host, tuple(overrides), rule, tuple(joins), reaches, plain,
+                            by_symbol)
 
 
 # ---- modifiers -----------------------------------------------------------------------------

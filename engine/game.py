@@ -17,11 +17,11 @@ from dataclasses import dataclass, field
 
 from compiler.cardset import CardSet, PhysicalCard, Species
 from compiler.codegen import AmountFn, Pred
-from compiler.model import HostKind
-from compiler.view import ForestView, Placed
 from engine.events import Event
-from engine.live import Half, LiveForests, Trial, build_view
+from engine.live import Half, LiveForests
 from engine.memo import Memo
+from engine.tally import Tally
+from forest.model import Forest, Placed, Trial, loose, table
 
 
 class GameOver(Exception):
@@ -45,35 +45,17 @@ class Decision:
 
 
 @dataclass
-class Piece:
-    card: int
-    species: Species
-    symbol: str | None
-    side: str
-    turn: int  # game turn it entered the forest
-
-
-@dataclass
-class HostState:
-    kind: HostKind
-    card: int
-    species: Species | None
-    symbol: str | None
-    turn: int
-    slots: dict[str, list[Piece]] = field(default_factory=dict)
-    beneath: list[int] = field(default_factory=list)
-
-
-@dataclass
 class PlayerState:
     name: str
     hand: list[int] = field(default_factory=list)
     cave: list[int] = field(default_factory=list)
-    forest: list[HostState] = field(default_factory=list)
+    forest: Forest = field(init=False)
     extra_turns: int = 0
     turn_started: int = 0
     cave_card: Species | None = None
-    pieces: int = 0  # cards placed into slots so far (cards never leave a forest)
+
+    def __post_init__(self) -> None:
+        self.forest = Forest(self.name)
 
 
 @dataclass(frozen=True)
@@ -146,7 +128,7 @@ class Game:
         self.over = False
         self.history: list[str] = []
         self.events: list[Event] = []
-        self._views: dict[int, tuple[tuple[int, int, int], ForestView]] = {}  # see view()
+        self._views: dict[int, tuple[tuple[int, int, int], Forest]] = {}  # see view()
         # what holds in every game of this card set, worked out once (engine/memo.py)
         self.memo = memo.check(cardset) if memo is not None else Memo(cardset)
         self._forests = LiveForests(self.players, self.memo)  # the engine's own views
@@ -219,12 +201,7 @@ class Game:
         for i, p in enumerate(self.players):
             out[f"hand:{i}"] = list(p.hand)
             out[f"cave:{i}"] = list(p.cave)
-            forest = []
-            for h in p.forest:
-                forest.append(h.card)
-                forest.extend(h.beneath)
-                forest.extend(pc.card for pieces in h.slots.values() for pc in pieces)
-            out[f"forest:{i}"] = forest
+            out[f"forest:{i}"] = [c.number for c in p.forest.cards if c.number is not None]
         return out
 
     def _draw_top(self) -> int:
@@ -266,33 +243,26 @@ class Game:
 
     def _zone_placed(self, card: int) -> list[Placed]:
         """A card outside the forest as something filters can test: one per half."""
-        return [_loose(sp, sym) for sp, _, sym in self._halves[card]]
+        return [loose(sp, sym) for sp, _, sym in self._halves[card]]
 
     def _matches(self, card: int, pred: Pred, me: Placed) -> bool:
         return any(pred(x, me) for x in self._zone_placed(card))
 
     # ---- views ---------------------------------------------------------------------------------
-    def view(self, i: int) -> ForestView:
-        """Player i's forest as scoring sees it; cached until the forest or cave changes.
-
-        Cards never leave a forest, so its size and the cave's size identify its state."""
-        p = self.players[i]
-        key = (len(p.forest), p.pieces, len(p.cave))
+    def view(self, i: int) -> Forest:
+        """Player i's forest as it is now, as a copy that later plays leave as it is (for
+        scoring and tests); the same copy until the forest or the cave changes."""
+        forest = self._forests.view(i)
+        key = (len(forest.log), forest.cave, id(forest.cave_card))
         hit = self._views.get(i)
         if hit is not None and hit[0] == key:
             return hit[1]
-        v = self._build_view(i)
+        v = forest.copy()
         self._views[i] = (key, v)
         return v
 
-    def _build_view(self, i: int) -> ForestView:
-        return build_view(self.players[i])
-
-    def views(self) -> list[ForestView]:
-        vs = [self.view(i) for i in range(len(self.players))]
-        for v in vs:
-            v.others = [o for o in vs if o is not v]
-        return vs
+    def views(self) -> list[Forest]:
+        return table([self.view(i) for i in range(len(self.players))])
 
     # ---- placement -----------------------------------------------------------------------------
     def placements(self, i: int, card: int, pred: Pred | None = None, me: Placed | None = None
@@ -300,7 +270,7 @@ class Game:
         """Where a hand card may go: `<card> <side> <host>.<slot>` or `<card> <host kind>`."""
         out = []
         for sp, side, sym in self._halves[card]:
-            if pred is not None and me is not None and not pred(_loose(sp, sym), me):
+            if pred is not None and me is not None and not pred(loose(sp, sym), me):
                 continue
             if side is None:
                 # a river beneath a tree comes only with the tree played as the turn's action
@@ -310,6 +280,11 @@ class Game:
             out += [f"{card} {w}"
                     for w in self._forests.where(i, self._forests.half(sp, sym, side))]
         return out
+
+    def tally(self, i: int) -> Tally:
+        """Player i's forest scored card by card, against the others as they are now, to weigh
+        plays with `Tally.total_with` inside `trial`."""
+        return Tally(self._forests.views()[i], self.cardset)
 
     def trial(self, i: int, choice: str | None) -> Trial:
         """Player i's forest with a play (`<card> <host kind>` or `<card> <side> <host>.<slot>`,
@@ -339,23 +314,19 @@ class Game:
         if len(parts) == 2:  # a new host
             kind = self.cardset.hosts[parts[1]]
             sp, _, sym = next((s, sd, sy) for s, sd, sy in self._halves[hand_card] if sd is None)
-            host = HostState(kind, hand_card, sp, sym, self.turn,
-                             {s.id: [] for s in kind.slots})
+            beneath = [river] if river is not None else []
             if river is not None:
                 p.hand.remove(river)
-                host.beneath.append(river)
-            p.forest.append(host)
-            self._forests.host_added(i, kind, sp, sym)
-            self._note("play", i, (hand_card, *host.beneath), sp.key, source, kind.id)
+            host = p.forest.place_host(kind, sp, sym, number=hand_card, turn=self.turn,
+                                       beneath=beneath)
+            self._note("play", i, (hand_card, *beneath), sp.key, source, kind.id)
             self._reveal(kind.reveal)
-            return Played(i, len(p.forest) - 1, None, sp, sym, [], False)
+            return Played(i, host.index, None, sp, sym, [], False)
         side = parts[1]
         hi_s, slot_id = parts[2].split(".", 1)
         hi = int(hi_s)
         sp, _, sym = next((s, sd, sy) for s, sd, sy in self._halves[hand_card] if sd == side)
-        p.forest[hi].slots[slot_id].append(Piece(hand_card, sp, sym, side, self.turn))
-        p.pieces += 1
-        self._forests.card_added(i, hi, slot_id, sp, sym)
+        p.forest.place_card(hi, slot_id, sp, sym, number=hand_card, turn=self.turn)
         self._note("play", i, (hand_card,), sp.key, source, f"{hi}.{slot_id}")
         return Played(i, hi, slot_id, sp, sym, [], False)
 
@@ -363,12 +334,10 @@ class Game:
         p = self.players[i]
         kind = self.cardset.hosts[host_id]
         p.hand.remove(card)
-        p.forest.append(HostState(kind, card, None, None, self.turn,
-                                  {s.id: [] for s in kind.slots}))
-        self._forests.host_added(i, kind, None, None)
+        host = p.forest.place_host(kind, None, None, number=card, turn=self.turn)
         self._note("play", i, (card,), target=host_id)
         self._reveal(kind.reveal)
-        return Played(i, len(p.forest) - 1, None, None, None, [], True)  # type: ignore[arg-type]
+        return Played(i, host.index, None, None, None, [], True)  # type: ignore[arg-type]
 
     def _reveal(self, n: int) -> None:
         for _ in range(n):
@@ -376,8 +345,8 @@ class Game:
             self.clearing.append(c)
             self._note("move", -1, (c,), source="deck", target="clearing")
 
-    def _placed_of(self, view: ForestView, played: Played) -> Placed:
-        host = view.hosts[played.host]
+    def _placed_of(self, forest: Forest, played: Played) -> Placed:
+        host = forest.hosts[played.host]
         if played.slot is None:
             return host.card
         return host.slots[played.slot][-1]
@@ -424,7 +393,7 @@ class Game:
             sp = self.players[i].cave_card
             if sp is not None and sp.effect is not None:
                 self._note("effect", i, species=sp.key)
-                me = _loose(sp, None)
+                me = loose(sp, None)
                 yield from self._run(i, Played(i, -1, None, sp, None, [], True), sp.effect.steps,
                                      me=me)
 
@@ -595,19 +564,24 @@ class Game:
         if not carriers:
             return
         p = self.players[i]
-        view = self._forests.view(i)
-        new = self._placed_of(view, played)
-        for hi, host in enumerate(p.forest):
+        forest = self._forests.view(i)
+        new = self._placed_of(forest, played)
+        seen = len(forest.log)
+        for hi, host in enumerate(forest.hosts):
             if hi not in carriers:
-                continue
-            pieces = [(host.species, host.turn, view.hosts[hi].card)] if host.species else []
-            pieces += [(pc.species, pc.turn, view.hosts[hi].slots[sid][k])
-                       for sid, pcs in host.slots.items() for k, pc in enumerate(pcs)]
-            for sp, entered, placed in pieces:
-                trig = sp.trigger
+                if len(forest.log) == seen:
+                    continue
+                # a permanent effect that ran placed cards: one of them may carry another
+                carriers = self._forests.trigger_hosts(i)
+                seen = len(forest.log)
+                if hi not in carriers:
+                    continue
+            for placed in (host.card, *host.attached()):
+                sp = placed.species
+                trig = sp.trigger if sp is not None else None
                 if trig is None or placed is new:
                     continue
-                if trig.next_turn and entered >= p.turn_started:
+                if trig.next_turn and placed.turn >= p.turn_started:
                     continue
                 if trig.verb == "play" and not trig.matches(new, placed):
                     continue
@@ -831,12 +805,7 @@ class Game:
 
 
 
-def _loose(sp: Species, sym: str | None) -> Placed:
-    """A card outside any forest, for filters: no host, no slot."""
-    return Placed(sp, sym, sp.tags, None, None, None)  # type: ignore[arg-type]
-
-
-def _find(view: ForestView, old: Placed) -> Placed | None:
+def _find(view: Forest, old: Placed) -> Placed | None:
     """The card of `view` at the place `old` had in its view, if it is of the same species.
 
     A view lists card i at index i, so that place is the only candidate."""
@@ -851,7 +820,7 @@ def _find(view: ForestView, old: Placed) -> Placed | None:
 class _Ctx:
     """What a compiled action sees: the card and its forest; what it asks for is queued."""
 
-    def __init__(self, card: Placed, view: ForestView):
+    def __init__(self, card: Placed, view: Forest):
         self.card = card
         self.view = view
         self.ops: list[tuple] = []

@@ -25,7 +25,8 @@ def describe(game: Game, action: str, lang: str = "en") -> str:
         if len(parts) == 3:
             return f"{verb} {name(parts[1])} as a new {hosts[parts[2]].names.get(lang, parts[2])}"
         hi, slot = parts[3].split(".", 1)
-        host = game.players[game.decision.player].forest[int(hi)] if game.decision else None
+        host = (game.players[game.decision.player].forest.hosts[int(hi)].card
+                if game.decision else None)
         where = (host.species.name(lang) if host and host.species else "host") + f" {int(hi) + 1}"
         return f"{verb} {name(parts[1])} ({parts[2]} half) at {where}, slot {slot}"
     if parts[0] in hosts:

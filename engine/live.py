@@ -1,10 +1,10 @@
-"""The engine's own views of the forests: kept current as cards are placed, never rebuilt per play.
+"""Where card halves fit in the players' forests, kept current as the forests grow.
 
-`Game.view(i)` hands out a view that never changes afterwards, for scoring and for tests. The
-engine reads the forests far more often (every legal play of every turn, every permanent effect,
-every step of an effect, every play a greedy player weighs), so it keeps one view per player that
-grows with each placement (`compiler.view`'s `add_host`/`add_card`), and a trial play is placed
-in it for a moment and taken back.
+The engine asks where every half of every hand card fits on every turn, and again for every free
+play; the forests change by one card at a time. So the answers are kept, and brought up to date
+from the forest's own `log` of placements (`forest/model.py`): a forest is grown only by placing
+cards, so the entries of the log not yet seen are all that changed. Nothing else has to tell this
+module about a change, and a forest prepared by hand (a scenario) is read like any other.
 
 Where a card half fits:
 - depends on nothing but the cards at the host (placement rules look no further), so hosts that
@@ -13,13 +13,9 @@ Where a card half fits:
   water fits the same empty slots of every plain tree); where no rule reaches beyond its own
   slot, each slot is asked on its own (`placement.fit_key`). These answers hold in every game of
   the card set and are kept in its memo (`engine/memo.py`);
-- is kept per forest and half, host by host, with the list of placements since: an answer is
+- is kept per forest and half, host by host, with the list of changes since: an answer is
   brought up to date by redoing only the hosts that changed, and of those only where the change
   bears on the half's side.
-
-A live view mirrors its player's forest while the forest's size (hosts, slotted cards) is the one
-it was last grown to; cards never leave a forest, so any other change (a state prepared by hand)
-shows as a different size and the view is built afresh. `Game.restart_turn` forgets them all.
 """
 
 from __future__ import annotations
@@ -31,37 +27,15 @@ from typing import Protocol
 
 from compiler.cardset import Species
 from compiler.model import HostKind, SlotDef
-from compiler.view import ForestView, Host, HostSpec, Placed
 from engine import placement
 from engine.memo import Memo
-
-
-class _Piece(Protocol):
-    species: Species
-    symbol: str | None
-
-
-class _HostState(Protocol):
-    kind: HostKind
-    species: Species | None
-    symbol: str | None
-    slots: dict[str, list[_Piece]]
+from forest.model import Forest, Host, Placed, Trial, table
 
 
 class _PlayerState(Protocol):
-    name: str
-    forest: list[_HostState]
+    forest: Forest
     cave: list[int]
     cave_card: Species | None
-    pieces: int
-
-
-def build_view(p: _PlayerState) -> ForestView:
-    """A player's forest as a new view, from the game state."""
-    specs = [HostSpec(h.kind, h.species, h.symbol,
-                      {sid: [(pc.species, pc.symbol) for pc in pieces]
-                       for sid, pieces in h.slots.items()}) for h in p.forest]
-    return ForestView.build(specs, len(p.cave), p.name, p.cave_card)
 
 
 # (species key, tree symbol, side): one card half, as far as where it fits goes
@@ -112,11 +86,6 @@ def _count(counts: dict[str, int], sides: frozenset[str], k: int) -> None:
         counts[side] = counts.get(side, 0) + k
 
 
-def _note_trigger(live: Live, host: int, species: Species | None) -> None:
-    if live.triggers is not None and species is not None and species.trigger is not None:
-        live.triggers.add(host)
-
-
 class Half:
     """One card half as the engine asks where it fits, with what decides that worked out once."""
 
@@ -146,30 +115,29 @@ class Where:
 
 @dataclass(eq=False)
 class Live:
-    view: ForestView
-    pieces: int  # the forest's slotted cards it mirrors (its hosts: one per `hosts`)
-    hosts: list[HostFits]  # one per host of the view
-    # each placement in order: its host, and the side of its slot where only halves of that
+    """What is known of one forest: answers per host, and the log entries they include."""
+
+    seen: int  # how many entries of the forest's log these answers include
+    last: Placed | None  # the last of them (a take-back and another placement: not the same)
+    hosts: list[HostFits]  # one per host of the forest
+    # each change in order: its host, and the side of its slot where only halves of that
     # side may fit otherwise now (None: any side, as for a new host or a rule that reaches the
     # whole host). An answer that has seen the first n changes redoes only the hosts of the
     # others that bear on its side
     changes: list[tuple[int, str | None]] = field(default_factory=list)
     where: dict[FitKey, Where] = field(default_factory=dict)
     mixed: dict[str, int] = field(default_factory=dict)  # side -> hosts mixed on that side
-    triggers: set[int] | None = None  # hosts with a card that has a permanent effect
+    triggers: set[int] = field(default_factory=set)  # hosts with a card that has a permanent effect
 
 
 class LiveForests:
     def __init__(self, players: Sequence[_PlayerState], memo: Memo):
         self.players = players
         self._live: list[Live | None] = [None] * len(players)
-        self._views: list[ForestView] = []  # as views() last set their others
+        table([p.forest for p in players])
         # what holds in every game of the card set (engine/memo.py)
         self._answers: dict[tuple, Answers] = memo.answers  # host content -> where halves fit
         self._slot_answers: dict[tuple, bool] = memo.slot_answers  # placement.fit_key -> fits
-        self._reaches: dict[str, bool] = memo.reaches  # species key -> reaches_host
-        self._by_symbol: dict[str | None, bool] = memo.by_symbol  # ... -> places_by_symbol
-        self._plain: dict[str, bool] = memo.plain  # species key -> places_plainly
         self._halves: dict[tuple, Half] = memo.halves_by_key
         self._labels: dict[tuple, tuple[str, ...]] = memo.labels  # (side, host, slots) -> labels
 
@@ -181,17 +149,10 @@ class LiveForests:
             c.species is not None and c.species.placement is not None for c in host.slots[s.id]))
         return HostFits(host, None, wide, mixed=mixed)
 
-    def _live_for(self, p: _PlayerState) -> Live:
-        view = build_view(p)
-        live = Live(view, p.pieces, [self._fits_at(h) for h in view.hosts])
-        for fits in live.hosts:
-            _count(live.mixed, fits.mixed, 1)
-        return live
-
-    def _refit(self, live: Live, hi: int, side: str | None) -> None:
-        """Host hi of the live view changed (for halves of `side` only, unless None): ask
-        again where halves fit there."""
-        fits = self._fits_at(live.view.hosts[hi])
+    def _refit(self, live: Live, hi: int, host: Host, side: str | None) -> None:
+        """Host hi changed (for halves of `side` only, unless None): ask again where halves
+        fit there."""
+        fits = self._fits_at(host)
         if hi < len(live.hosts):
             _count(live.mixed, live.hosts[hi].mixed, -1)
             live.hosts[hi] = fits
@@ -200,109 +161,73 @@ class LiveForests:
         _count(live.mixed, fits.mixed, 1)
         live.changes.append((hi, None if fits.wide else side))
 
-    def _reaches_host(self, sp: Species) -> bool:
-        hit = self._reaches.get(sp.key)
-        if hit is None:
-            hit = self._reaches[sp.key] = placement.reaches_host(sp)
-        return hit
-
-    def _plainly(self, sp: Species) -> bool:
-        if sp.placement is None:
-            return True
-        hit = self._plain.get(sp.key)
-        if hit is None:
-            hit = self._plain[sp.key] = placement.places_plainly(sp)
-        return hit
-
-    def _places_by_symbol(self, sp: Species | None) -> bool:
-        key = sp.key if sp is not None else None
-        hit = self._by_symbol.get(key)
-        if hit is None:
-            hit = self._by_symbol[key] = placement.places_by_symbol(sp)
-        return hit
-
     def _slot_fits(self, host: Host, slot: SlotDef, sp: Species, sym: str | None) -> bool:
-        key = placement.fit_key(host, slot, sp, sym, self._places_by_symbol)
+        key = placement.fit_key(host, slot, sp, sym)
         hit = self._slot_answers.get(key)
         if hit is None:
             hit = self._slot_answers[key] = placement.fits(host, slot, sp, sym, True)
         return hit
 
     def clear(self) -> None:
-        """Forget every view: the next question builds them from the game state."""
+        """Forget every answer: the next question works them out from the forests."""
         self._live = [None] * len(self.players)
 
     def _get(self, i: int) -> Live:
-        p = self.players[i]
+        """Player i's answers, brought up to date with the placements they have not seen."""
+        forest = self.players[i].forest
+        log = forest.log
         live = self._live[i]
-        if live is None or live.pieces != p.pieces or len(live.hosts) != len(p.forest):
-            live = self._live[i] = self._live_for(p)
-        v = live.view
-        if v.cave != len(p.cave) or v.cave_card is not p.cave_card:
-            v.cave = len(p.cave)
-            v.cave_card = p.cave_card
-            v.memo.clear()
+        if live is not None and live.seen == len(log) and (not log or log[-1] is live.last):
+            return live
+        if live is None or live.seen > len(log) or (live.seen and log[live.seen - 1]
+                                                      is not live.last):
+            live = self._live[i] = Live(0, None, [])
+        hosts = forest.hosts
+        for c in log[live.seen:]:
+            host = c.host
+            assert host is not None
+            hi = host.index
+            side = None if c.slot is None or placement.reaches_host(c.species) else c.side
+            self._refit(live, hi, hosts[hi], side)
+            if c.species is not None and c.species.trigger is not None:
+                live.triggers.add(hi)
+        live.seen = len(log)
+        live.last = log[-1] if log else None
         return live
 
-    def views(self) -> list[ForestView]:
-        """Every player's live view, each with the others set (for majorities)."""
-        vs = [self._get(j).view for j in range(len(self.players))]
-        if vs != self._views:  # a view was built afresh (views have no __eq__: identity)
-            for v in vs:
-                v.others = [o for o in vs if o is not v]
-            self._views = vs
-        return vs
-
-    def view(self, i: int) -> ForestView:
-        return self.views()[i]
-
-    # ---- the game placed a card: grow the view with it ----------------------------------------
-    def _grown(self, i: int, hosts: int, pieces: int) -> Live | None:
-        """Player i's live view if it mirrored the forest just before this placement (of so
-        many hosts and slotted cards), now counting the placement's card; else None."""
-        live = self._live[i]
-        if live is None or live.pieces != pieces or len(live.hosts) != hosts:
-            self._live[i] = None
-            return None
-        live.pieces = self.players[i].pieces
-        return live
-
-    def host_added(self, i: int, kind: HostKind, species: Species | None, symbol: str | None
-                   ) -> None:
-        """Call after a host joined player i's forest (the game state already holds it)."""
+    def _cave(self, i: int) -> Forest:
+        """Player i's forest with its cave counted as the game state holds it (the engine moves
+        cards to a cave by hand; only scoring reads the count)."""
         p = self.players[i]
-        live = self._grown(i, len(p.forest) - 1, p.pieces)
-        if live is not None:
-            live.view.add_host(kind, species, symbol)
-            self._refit(live, len(live.hosts), None)
-            _note_trigger(live, len(live.hosts) - 1, species)
+        forest = p.forest
+        if forest.cave != len(p.cave) or forest.cave_card is not p.cave_card:
+            forest.cave = len(p.cave)
+            forest.cave_card = p.cave_card
+            forest.memo.clear()
+        return forest
 
-    def card_added(self, i: int, host: int, slot: str, species: Species, symbol: str | None
-                   ) -> None:
-        """Call after a card joined a slot of player i's forest (the game state holds it)."""
-        p = self.players[i]
-        live = self._grown(i, len(p.forest), p.pieces - 1)
-        if live is not None:
-            card = live.view.add_card(host, slot, species, symbol)
-            # a card whose rule stays in its slot changes where halves of its side fit, only
-            self._refit(live, host, None if self._reaches_host(species) else card.side)
-            _note_trigger(live, host, species)
+    def views(self) -> list[Forest]:
+        """Every player's forest, up to date, each with the others set (for majorities)."""
+        return [self._cave(j) for j in range(len(self.players))]
+
+    def view(self, i: int) -> Forest:
+        return self._cave(i)
 
     # ---- questions the engine asks -----------------------------------------------------------
     def half(self, sp: Species, sym: str | None, side: str) -> Half:
         """The half to ask `where` about (the same object for the same half, game long)."""
         half = self._halves.get((sp.key, sym, side))
         if half is None:
-            ruled = not self._plainly(sp)
+            ruled = not placement.places_plainly(sp)
             half = self._halves[(sp.key, sym, side)] = Half(
-                sp, sym, side, ruled, ruled and self._reaches_host(sp))
+                sp, sym, side, ruled, ruled and placement.reaches_host(sp))
         return half
 
     def where(self, i: int, half: Half) -> tuple[str, ...]:
         """Every `<side> <host>.<slot>` of player i's forest where this half may go now."""
         live = self._live[i]
-        p = self.players[i]
-        if live is None or live.pieces != p.pieces or len(live.hosts) != len(p.forest):
+        log = self.players[i].forest.log
+        if live is None or live.seen != len(log) or (log and log[-1] is not live.last):
             live = self._get(i)
         side = half.side
         ruled = half.ruled
@@ -356,45 +281,11 @@ class LiveForests:
         return tuple(s.id for s in host.kind.slots if s.side == side and check(host, s, sp, sym))
 
     def trigger_hosts(self, i: int) -> set[int]:
-        """The hosts of player i's forest with a card that has a permanent effect; the set is
-        kept current as cards are placed."""
-        live = self._get(i)
-        if live.triggers is None:
-            live.triggers = {c.host.index for c in live.view.cards
-                             if c.species is not None and c.species.trigger is not None}
-        return live.triggers
+        """The hosts of player i's forest with a card that has a permanent effect."""
+        return self._get(i).triggers
 
     def trial(self, i: int, sp: Species | None, sym: str | None,
               at: HostKind | tuple[int, str] | None) -> Trial:
-        """Player i's view with one more card for a moment (a new host of kind `at`, or a card
-        at `(host, slot)`), the others set; taken back on leaving, whatever happened."""
-        return Trial(self.views()[i], sp, sym, at)
-
-
-class Trial:
-    """The context of `LiveForests.trial` (a class: a player may weigh a hundred plays a turn)."""
-
-    __slots__ = ("view", "sp", "sym", "at", "card")
-
-    def __init__(self, view: ForestView, sp: Species | None, sym: str | None,
-                 at: HostKind | tuple[int, str] | None):
-        self.view = view
-        self.sp = sp
-        self.sym = sym
-        self.at = at
-        self.card: Placed | None = None
-
-    def __enter__(self) -> ForestView:
-        at = self.at
-        if isinstance(at, tuple):
-            assert self.sp is not None
-            self.card = self.view.add_card(at[0], at[1], self.sp, self.sym)
-        elif at is not None:
-            self.view.add_host(at, self.sp, self.sym)
-        return self.view
-
-    def __exit__(self, *exc: object) -> None:
-        if self.card is not None:
-            self.view.remove_card(self.card)
-        elif self.at is not None:
-            self.view.remove_host()
+        """Player i's forest with one more card for a moment (a new host of kind `at`, or a
+        card at `(host, slot)`), the others set; taken back on leaving, whatever happened."""
+        return self.view(i).trial(sp, sym, at)

@@ -42,11 +42,6 @@ class Memo:
         self.slot_answers: dict[tuple, bool] = {}
         self.labels: dict[tuple, tuple[str, ...]] = {}  # (side, host, slot ids) -> labels
         self.halves_by_key: dict[tuple, Any] = {}  # (species key, symbol, side) -> live.Half
-        # species key -> what placement says of its rule (reaches_host, places_by_symbol,
-        # places_plainly)
-        self.reaches: dict[str, bool] = {}
-        self.by_symbol: dict[str | None, bool] = {}
-        self.plain: dict[str, bool] = {}
 
     def check(self, cardset: CardSet) -> Memo:
         if cardset is not self.cardset:

@@ -9,15 +9,13 @@ Everything it knows comes from the edition's host declarations and the cards' co
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 from compiler.cardset import CardSet, Species
 from compiler.model import SlotDef
-from compiler.view import Host, Placed
-from dsl import ast
-from dsl.diagnostics import Diagnostic, error
-from engine.forest import HostEntry, PlayerForest
+from dsl.diagnostics import Diagnostic, Span, error
+from forest.model import Forest, Host, Placed, table
+from forest.positions import Positions
 
 
 @dataclass(frozen=True)
@@ -171,49 +169,27 @@ def fits(host: Host, slot: SlotDef, sp: Species, sym: str | None, local: bool = 
         # no rule at this host can stretch the slot: only its capacity counts
         return not cards or len(cards) < slot.capacity
     trial = Placed(sp, sym, sp.tags, host, slot.id, slot.side)
-    cards.append(trial)
-    host._attached = None
-    try:
+    with host.holding(trial):
         return (card_refusal(trial, slot, local=local) is None
                 and slot_refusal(host.card, slot, local=local) is None)
-    finally:
-        cards.pop()
-        host._attached = None
-
-
-# what a placement program reads besides its own slot's cards and its host card; any other
-# part (letting cards stack at the host, overriding a side, at most n per host, and whatever is
-# added later) may read the whole host
-_SLOT_LOCAL = frozenset({"share", "only_on", "not_on", "joining", "rule"})
 
 
 def reaches_host(sp: Species | None) -> bool:
     """Whether the card's placement rule can bear on slots other than its own."""
-    p = sp.placement if sp is not None else None
-    return p is not None and any(getattr(p, f.name) not in (None, ())
-                                 for f in fields(p) if f.name not in _SLOT_LOCAL)
+    return sp is not None and sp.placement is not None and sp.placement.reaches_host
 
 
 def places_plainly(sp: Species) -> bool:
-    """Whether nothing of the card's own placement rule bears on where the card itself may go.
-
-    Sharing only lets later cards join the card (a slot takes at least one card, so the first
-    card is never beyond its capacity): a card whose rule is only that goes where a card
-    without a rule would."""
-    p = sp.placement
-    return p is None or all(getattr(p, f.name) in (None, ()) for f in fields(p)
-                            if f.name not in ("share", "rule"))
+    """Whether nothing of the card's own placement rule bears on where the card itself may go."""
+    return sp.placement is None or sp.placement.places_plainly
 
 
 def places_by_symbol(sp: Species | None) -> bool:
     """Whether the card's placement rule looks at tree symbols (its own or another card's)."""
-    p = sp.placement if sp is not None else None
-    return p is not None and any(isinstance(n, (ast.FSymbol, ast.FOwnSymbol))
-                                 for n in ast.walk(p.rule))
+    return sp is not None and sp.placement is not None and sp.placement.by_symbol
 
 
-def fit_key(host: Host, slot: SlotDef, sp: Species, sym: str | None,
-            by_symbol: Callable[[Species | None], bool] = places_by_symbol) -> tuple:
+def fit_key(host: Host, slot: SlotDef, sp: Species, sym: str | None) -> tuple:
     """All that `fits(host, slot, sp, sym)` reads, where no card at the host (`reaches_host`)
     and not the half itself reads beyond its slot: the host's kind, the slot, the cards in it,
     the half, and the host's card if the half's rule names hosts. Equal keys, equal answers.
@@ -227,7 +203,7 @@ def fit_key(host: Host, slot: SlotDef, sp: Species, sym: str | None,
     if (p is None or places_plainly(sp)) and not any(
             c.species is not None and c.species.placement is not None for c in cards):
         return (host.kind.id, slot.id, len(cards), sp.kind, slot.side in sp.sides, sp.water)
-    symbols = by_symbol(sp) or any(by_symbol(c.species) for c in cards)
+    symbols = places_by_symbol(sp) or any(places_by_symbol(c.species) for c in cards)
     card = host.card
     on = ((card.key, card.symbol if symbols else None)
           if p is not None and (p.only_on or p.not_on) else None)
@@ -236,69 +212,76 @@ def fit_key(host: Host, slot: SlotDef, sp: Species, sym: str | None,
             sp.key, sym if symbols else None)
 
 
-def _where(player: PlayerForest, index: int, host: HostEntry, slot: str | None) -> str:
-    s = f"{player.name}, host {index + 1} ({host.label})"
+def _where(forest: Forest, index: int, host: Host, slot: str | None) -> str:
+    label = host.card.species.id if host.card.species is not None else host.kind.id
+    s = f"{forest.name}, host {index + 1} ({label})"
     return s + (f", slot {slot}" if slot else "")
 
 
 def reads_symbols(sp: Species) -> bool:
     """Whether the species scores by tree symbols, so its forest must say which each card shows."""
-    return bool(sp.score) and any(
-        isinstance(n, (ast.FSymbol, ast.FOwnSymbol, ast.CountSymbols)) for n in ast.walk(sp.score.rule)
-    )
+    return sp.score is not None and sp.score.reads_symbols
 
 
-def check_forests(cardset: CardSet, players: list[PlayerForest]) -> list[Diagnostic]:
-    """Every rule a finished set of forests breaks, each naming player, host and slot."""
+def check_forests(cardset: CardSet, forests: list[Forest],
+                  positions: list[Positions] | None = None) -> list[Diagnostic]:
+    """Every rule a finished set of forests breaks, each naming player, host and slot, at the
+    place in its file where `positions` (one per forest) says it was written."""
+    if positions is None:
+        positions = [Positions() for _ in forests]
     out: list[Diagnostic] = []
     used: Counter[str] = Counter()
     used_variant: Counter[tuple[str, str | None, str | None]] = Counter()
-    last_span: dict[object, object] = {}  # where the copy that overdraws the deck was written
-    for player in players:
-        view = player.view()
+    last_span: dict[object, Span | None] = {}  # where the copy that overdraws the deck is
+    table(forests)
+    for forest, where in zip(forests, positions, strict=True):
         # symbols matter only in a forest where some card scores by them
-        symbol_readers = any(reads_symbols(c.species) for c in view.cards if c.species)
-        for i, (entry, host) in enumerate(zip(player.hosts, view.hosts, strict=True)):
-            if entry.species is not None:
-                used[entry.species.key] += 1
-                last_span[entry.species.key] = entry.host_span or entry.span
-                if entry.symbol is not None:
-                    used_variant[(entry.species.key, None, entry.symbol)] += 1
-            for slot in entry.kind.slots:
-                cards = host.slots[slot.id]
-                refs = entry.slots.get(slot.id, ())
-                for card, ref in zip(cards, refs, strict=True):
-                    used[ref.species.key] += 1
-                    used_variant[(ref.species.key, slot.side, ref.symbol)] += 1
-                    last_span[ref.species.key] = ref.span
-                    last_span[(ref.species.key, slot.side, ref.symbol)] = ref.span
+        symbol_readers = any(reads_symbols(c.species) for c in forest.cards if c.species)
+        for i, host in enumerate(forest.hosts):
+            at = where.host(i)
+            hc = host.card
+            if hc.species is not None:
+                used[hc.species.key] += 1
+                last_span[hc.species.key] = at.card or at.span
+                if hc.symbol is not None:
+                    used_variant[(hc.species.key, None, hc.symbol)] += 1
+            for slot in host.kind.slots:
+                for k, card in enumerate(host.slots[slot.id]):
+                    sp = card.species
+                    assert sp is not None
+                    span = at.cards.get((slot.id, k))
+                    used[sp.key] += 1
+                    used_variant[(sp.key, slot.side, card.symbol)] += 1
+                    last_span[sp.key] = span
+                    last_span[(sp.key, slot.side, card.symbol)] = span
                     why = card_refusal(card, slot)
                     if why:
-                        out.append(error(why.code, ref.span or entry.span,
-                                         f"{_where(player, i, entry, slot.id)}: {why.message}",
+                        out.append(error(why.code, span or at.span,
+                                         f"{_where(forest, i, host, slot.id)}: {why.message}",
                                          why.hint))
-                    elif ref.symbol is None and symbol_readers and len(
-                        ref.species.symbols_for(slot.side)
+                    elif card.symbol is None and symbol_readers and len(
+                        sp.symbols_for(slot.side)
                     ) > 1:
                         out.append(error(
-                            "FOREST-SYMBOL-NEEDED", ref.span or entry.span,
-                            f"{_where(player, i, entry, slot.id)}: say which tree symbol this "
-                            f"{ref.species.id} shows; a card here scores by symbol",
-                            "symbols it has: " + ", ".join(ref.species.symbols_for(slot.side)),
+                            "FOREST-SYMBOL-NEEDED", span or at.span,
+                            f"{_where(forest, i, host, slot.id)}: say which tree symbol this "
+                            f"{sp.id} shows; a card here scores by symbol",
+                            "symbols it has: " + ", ".join(sp.symbols_for(slot.side)),
                         ))
-                why = slot_refusal(host.card, slot)
+                why = slot_refusal(hc, slot)
                 if why:
-                    out.append(error(why.code, entry.slot_spans.get(slot.id, entry.span),
-                                     f"{_where(player, i, entry, slot.id)}: {why.message}",
+                    out.append(error(why.code, at.slots.get(slot.id, at.span),
+                                     f"{_where(forest, i, host, slot.id)}: {why.message}",
                                      why.hint))
-    for player in players:
-        if player.cave_card is not None:
-            used[player.cave_card.key] += 1
-            last_span.setdefault(player.cave_card.key, player.span)
+    first = positions[0].span if positions else None
+    for forest, where in zip(forests, positions, strict=True):
+        if forest.cave_card is not None:
+            used[forest.cave_card.key] += 1
+            last_span.setdefault(forest.cave_card.key, where.span)
     for key, n in sorted(used.items()):
         sp = cardset.species[key]
         if n > sp.copies:
-            out.append(error("FOREST-COPIES", last_span.get(key) or players[0].span,
+            out.append(error("FOREST-COPIES", last_span.get(key) or first,
                              f"{n} {sp.id} in play, but the deck holds {sp.copies}",
                              "count the copies across all players' forests"))
     for (key, side, sym), n in sorted(used_variant.items(), key=str):
@@ -307,8 +290,7 @@ def check_forests(cardset: CardSet, players: list[PlayerForest]) -> list[Diagnos
             continue
         have = sp.variants.get((side, sym), 0)
         if n > have and not (side is None and sp.symbol == sym):
-            out.append(error("FOREST-COPIES", last_span.get((key, side, sym)) or players[0].span,
+            out.append(error("FOREST-COPIES", last_span.get((key, side, sym)) or first,
                              f"{n} {sp.id} ({side or 'card'}, {sym}) in play, but the deck "
                              f"holds {have}"))
     return out
-

@@ -6,7 +6,7 @@ import random
 from typing import Protocol
 
 from engine.game import Decision, Game
-from engine.scoring import score_rows
+from engine.tally import Tally
 
 
 class Player(Protocol):
@@ -60,7 +60,8 @@ class GreedyPlayer:
 
     def _best_play(self, game: Game, decision: Decision) -> str:
         i = decision.player
-        base = self._total(game, i, None)
+        tally = game.tally(i)  # the forest scored once; each play re-runs what it changes
+        base = tally.total
         best, best_gain = None, 0.5
         # a play's worth depends only on which half goes where: copies share it
         worth: dict[tuple, int] = {}
@@ -76,7 +77,7 @@ class GreedyPlayer:
             key = (sp.key, sym, *parts[2:])
             total = worth.get(key)
             if total is None:
-                total = worth[key] = self._total(game, i, choice)
+                total = worth[key] = self._total(game, i, choice, tally)
             gain = total - base
             if parts[0] == "play":
                 gain -= 0.75 * sp.cost
@@ -92,11 +93,13 @@ class GreedyPlayer:
             return "skip"
         return saplings[0] if saplings else decision.options[0]
 
-    def _total(self, game: Game, i: int, choice: str | None) -> int:
+    def _total(self, game: Game, i: int, choice: str, tally: Tally) -> int:
         """Player i's score against the other forests if `choice` were played now: the play is
-        made in the game's own view for a moment (`Game.trial`), not in a copy of the forest."""
-        with game.trial(i, choice) as view:
-            return sum(score_rows(view, game.cardset).values())
+        made in the game's own forest for a moment (`Game.trial`), not in a copy of it."""
+        trial = game.trial(i, choice)
+        with trial:
+            assert trial.card is not None
+            return tally.total_with(trial.card)
 
 
 KINDS = {"random": RandomPlayer, "greedy": GreedyPlayer}

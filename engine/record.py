@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from compiler.cardset import CardSet
+from forest.model import Forest
 
 FORMAT = 1
 
@@ -60,48 +61,46 @@ def changed_cards(cardset: CardSet, header: dict[str, Any]) -> list[str]:
 
 def player_entry(game, i: int, shorthand: bool = True) -> dict[str, Any]:
     """Player i at the end, in the forest-file format."""
-    p = game.players[i]
-    out: dict[str, Any] = {"name": p.name, "cave": len(p.cave),
-                           "forest": forest_entries(game, i, shorthand)}
-    if p.cave_card is not None:
-        out["cave_card"] = p.cave_card.id
-    return out
+    return forest_entry(game.cardset, game.view(i), shorthand)
 
 
-def forest_entries(game, i: int, shorthand: bool = True) -> list[dict[str, Any]]:
-    """Player i's forest in the forest-file format.
+def forest_entry(cset: CardSet, forest: Forest, shorthand: bool = True) -> dict[str, Any]:
+    """A player's forest in the forest-file format: its name, cave and hosts.
 
     With `shorthand`, a side with several slots is written as players write it, a list under the
     side's name filled in slot order (`bottom: [brook_trout]`); `shorthand=False` gives the
     numbered slot ids (`bottom_1: brook_trout`) that records before the shorthand hold, so a
     replay can accept either."""
-    cset = game.cardset
-    out = []
 
     def ident(sp) -> str:
         return sp.id if cset.species_named(sp.id) is sp else sp.key
 
-    for h in game.players[i].forest:
+    hosts = []
+    for h in forest.hosts:
         entry: dict[str, Any] = {}
+        sp, symbol = h.card.species, h.card.symbol
         if h.kind.play == "with_tree":
             base = next(k for k in cset.hosts.values()
                         if k.from_kind == h.kind.from_kind and k.play != "with_tree")
-            entry[base.id] = ident(h.species)
+            entry[base.id] = ident(sp)
             entry["river"] = True
-        elif h.species is None:
+        elif sp is None:
             entry[h.kind.id] = True
         else:
-            entry[h.kind.id] = ident(h.species)
-        if h.species is not None and h.symbol and len(h.species.symbols_for(None)) > 1:
-            entry["symbol"] = h.symbol
+            entry[h.kind.id] = ident(sp)
+        if sp is not None and symbol and len(sp.symbols_for(None)) > 1:
+            entry["symbol"] = symbol
         held: dict[str, Any] = {}
-        for sid, pieces in h.slots.items():
-            items = [{"card": ident(pc.species), "symbol": pc.symbol} if pc.symbol
-                     else ident(pc.species) for pc in pieces]
+        for sid, cards in h.slots.items():
+            items = [{"card": ident(c.species), "symbol": c.symbol} if c.symbol
+                     else ident(c.species) for c in cards]
             if items:
                 held[sid] = items if len(items) > 1 else items[0]
         entry.update(_by_side(h.kind, held) if shorthand else held)
-        out.append(entry)
+        hosts.append(entry)
+    out: dict[str, Any] = {"name": forest.name, "cave": forest.cave, "forest": hosts}
+    if forest.cave_card is not None:
+        out["cave_card"] = forest.cave_card.id
     return out
 
 

@@ -11,7 +11,7 @@ from compiler.cardset import CardSet
 from engine import record as rec
 from engine.game import Game
 from engine.players import Player, make
-from engine.scoring import PlayerScore, score_view, winners
+from engine.scoring import PlayerScore, score, winners
 
 
 def grove_version() -> str:
@@ -29,7 +29,7 @@ class Outcome:
 
 
 def final_scores(game: Game) -> list[PlayerScore]:
-    return [score_view(v, game.cardset) for v in game.views()]
+    return [score(v, game.cardset, cards=True) for v in game.views()]
 
 
 def play(cardset: CardSet, kinds: list[str], seed: int, *, names: list[str] | None = None,

@@ -9,8 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from compiler.cardset import CardSet
-from compiler.view import ForestView, Placed
-from engine.forest import PlayerForest
+from forest.model import Forest, Placed, loose, table
 
 
 @dataclass
@@ -32,100 +31,115 @@ class PlayerScore:
     ai: str | None = None
 
 
-def _category(card: Placed) -> str:
-    if card.slot is None or card.side is None:
-        return card.host.kind.category
-    return card.side
-
-
-def _doubled(card: Placed) -> bool:
+def doubled(card: Placed) -> bool:
     if card.slot is None or card.side != "bottom":
         return False
-    hc = card.host.card
+    hc = card.host.card  # type: ignore[union-attr]
     mod = hc.species.modifier if hc.species else None
     return bool(mod and any(p(card, hc) for p in mod.double_below))
 
 
-def score_rows(view: ForestView, cardset: CardSet) -> dict[str, int]:
-    """Points by scorepad row only: what a game needs at its end, without per-card records.
+def first_carriers(forest: Forest) -> dict[str, Placed]:
+    """Group key -> the first card (in forest order) that carries the group rule: it scores the
+    group once for the whole forest."""
+    firsts: dict[str, Placed] = {}
+    for c in forest.cards:
+        prog = c.species.score if c.species is not None else None
+        if prog is not None and prog.group_keys:
+            for key in prog.group_keys:
+                firsts.setdefault(key, c)
+    return firsts
 
-    The hot path of `score_view` (same rules, same rows; a test holds them equal), kept apart so
-    that scoring many games builds no records and calls no helpers per card."""
-    rows = dict.fromkeys(cardset.scorepad, 0)
-    done: set[object] = set()
-    doubling = any(h.card.species is not None and h.card.species.modifier is not None
-                   and h.card.species.modifier.double_below for h in view.hosts)
-    for c in view.cards:
-        sp = c.species
-        if sp is None or sp.score is None:
+
+def card_points(c: Placed, forest: Forest, firsts: dict[str, Placed]) -> int:
+    """A visible card's points: its per-copy rules, the groups it carries first, doubled where
+    its host doubles the cards below it."""
+    sp = c.species
+    prog = sp.score if sp is not None else None
+    if prog is None:
+        return 0
+    points = prog.points(c, forest)
+    if prog.group:
+        for key, (_, gfn) in zip(prog.group_keys, prog.group, strict=True):
+            if firsts[key] is c:
+                points += gfn(c, forest)
+    if points and c.side == "bottom" and doubled(c):
+        points *= 2
+    return points
+
+
+def _explained(c: Placed, forest: Forest, firsts: dict[str, Placed]) -> tuple[int, list[dict]]:
+    """`card_points`, term by term, with what each term gave."""
+    sp = c.species
+    prog = sp.score if sp is not None else None
+    if prog is None:
+        return 0, []
+    points = 0
+    rules = []
+    for term, fn in prog.per_copy:
+        p = fn(c, forest)
+        points += p
+        rules.append(_explain(sp, term, p))
+    for key, (term, gfn) in zip(prog.group_keys, prog.group, strict=True):
+        if firsts[key] is not c:
+            rules.append(_explain(sp, term, 0, "counted with the first card of its set"))
             continue
-        prog = sp.score
-        points = prog.points(c, view)
-        if prog.group:
-            for key, (_, gfn) in zip(prog.group_keys, prog.group, strict=True):
-                if key not in done:
-                    done.add(key)
-                    points += gfn(c, view)
-        if points:
-            if doubling and c.side == "bottom" and _doubled(c):
-                points *= 2
-            rows[c.host.kind.category if c.slot is None or c.side is None else c.side] += points
-    rows["cave"] = rows.get("cave", 0) + view.cave * cardset.setup.cave_points + _cave_card(view)
-    return rows
+        p = gfn(c, forest)
+        points += p
+        rules.append(_explain(sp, term, p))
+    if points and c.side == "bottom" and doubled(c):
+        rules.append({"rule": "doubled by its host",
+                      "at": c.host.card.species.span.display(), "points": points})  # type: ignore[union-attr]
+        points *= 2
+    return points, rules
 
 
-def _cave_card(view: ForestView) -> int:
+def score(forest: Forest, cardset: CardSet, *, cards: bool = False, explain: bool = False
+          ) -> PlayerScore:
+    """Points by scorepad row, and with `cards` (or `explain`) a record per visible card.
+
+    The one scoring pass: a game's end asks for rows only, which builds no records; `grove score`
+    asks for the records, `--explain` for each term of each rule."""
+    records = cards or explain
+    rows = dict.fromkeys(cardset.scorepad, 0)
+    out: list[CardScore] = []
+    firsts = first_carriers(forest)
+    for c in forest.cards:
+        rules: list[dict] = []
+        if explain:
+            points, rules = _explained(c, forest, firsts)
+        else:
+            points = card_points(c, forest, firsts)
+            if not points and not records:
+                continue
+        host = c.host
+        assert host is not None
+        row = host.kind.category if c.slot is None or c.side is None else c.side
+        rows[row] = rows.get(row, 0) + points
+        if records:
+            out.append(CardScore(card=c.key.split(":", 1)[1] if c.key else host.kind.id,
+                                 host=host.index, slot=c.slot or host.kind.id, category=row,
+                                 points=points, rules=rules))
+    rows["cave"] = rows.get("cave", 0) + forest.cave * cardset.setup.cave_points + cave_card_points(
+        forest)
+    return PlayerScore(forest.name, sum(rows.values()), rows, out)
+
+
+def score_rows(forest: Forest, cardset: CardSet) -> dict[str, int]:
+    """Points by scorepad row only (`score` without records)."""
+    return score(forest, cardset).by_category
+
+
+def cave_card_points(forest: Forest) -> int:
     """A drafted cave's own points: its rule sees the forest but sits at no host."""
-    sp = view.cave_card
+    sp = forest.cave_card
     if sp is None or sp.score is None:
         return 0
-    me = Placed(sp, None, sp.tags, None, None, None)  # type: ignore[arg-type]
-    total = sp.score.points(me, view)
+    me = loose(sp)
+    total = sp.score.points(me, forest)
     for _, gfn in sp.score.group:
-        total += gfn(me, view)
+        total += gfn(me, forest)
     return total
-
-
-def score_view(view: ForestView, cardset: CardSet, explain: bool = False) -> PlayerScore:
-    rows = {r: 0 for r in cardset.scorepad}
-    cards: list[CardScore] = []
-    done_groups: set[object] = set()
-    for c in view.cards:
-        sp = c.species
-        points = 0
-        rules: list[dict] = []
-        if sp is not None and sp.score is not None:
-            prog = sp.score
-            for term, fn in prog.per_copy:
-                p = fn(c, view)
-                points += p
-                if explain:
-                    rules.append(_explain(sp, term, p))
-            for key, (term, gfn) in zip(prog.group_keys, prog.group, strict=True):
-                if key in done_groups:
-                    if explain:
-                        rules.append(_explain(sp, term, 0, "counted with the first card of its set"))
-                    continue
-                done_groups.add(key)
-                p = gfn(c, view)
-                points += p
-                if explain:
-                    rules.append(_explain(sp, term, p))
-        if points and _doubled(c):
-            if explain:
-                rules.append({"rule": "doubled by its host", "at": c.host.card.species.span.display(),
-                              "points": points})
-            points *= 2
-        cat = _category(c)
-        rows[cat] = rows.get(cat, 0) + points
-        cards.append(CardScore(
-            card=c.key.split(":", 1)[1] if c.key else c.host.kind.id,
-            host=c.host.index, slot=c.slot or c.host.kind.id, category=cat, points=points,
-            rules=rules,
-        ))
-    cave = view.cave * cardset.setup.cave_points + _cave_card(view)
-    rows["cave"] = rows.get("cave", 0) + cave
-    return PlayerScore(view.name, sum(rows.values()), rows, cards)
 
 
 def _explain(sp, term, points: int, note: str | None = None) -> dict:
@@ -140,14 +154,12 @@ def _explain(sp, term, points: int, note: str | None = None) -> dict:
     return out
 
 
-def score_forests(cardset: CardSet, players: list[PlayerForest], explain: bool = False
-                  ) -> list[PlayerScore]:
-    views = [p.view() for p in players]
-    for v in views:
-        v.others = [o for o in views if o is not v]
-    scores = [score_view(v, cardset, explain) for v in views]
-    for s, p in zip(scores, players, strict=True):
-        s.ai = p.ai
+def score_forests(cardset: CardSet, forests: list[Forest], ai: list[str | None] | None = None,
+                  explain: bool = False) -> list[PlayerScore]:
+    """The final scores of a table of forests, each against the others (majorities)."""
+    scores = [score(f, cardset, cards=True, explain=explain) for f in table(list(forests))]
+    for s, kind in zip(scores, ai or [None] * len(scores), strict=True):
+        s.ai = kind
     return scores
 
 

@@ -102,7 +102,7 @@ def _lint_forest(path: Path, roots: Roots | None, explicit: bool) -> list[Diagno
     if explicit and forest_file.is_record(path):
         try:
             ff = forest_file.read_record(path, roots)
-            return placement.check_forests(ff.cardset, list(ff.players))
+            return placement.check_forests(ff.cardset, list(ff.forests), list(ff.positions))
         except DiagnosticError as exc:
             return list(exc.diagnostics)
     try:
@@ -115,7 +115,7 @@ def _lint_forest(path: Path, roots: Roots | None, explicit: bool) -> list[Diagno
                 ] if explicit else []
     try:
         ff = forest_file.read(path, roots)
-        return placement.check_forests(ff.cardset, list(ff.players))
+        return placement.check_forests(ff.cardset, list(ff.forests), list(ff.positions))
     except DiagnosticError as exc:
         return list(exc.diagnostics)
 
@@ -190,10 +190,10 @@ def score_file(path: str, explain: bool = False, roots: Roots | None = None) -> 
 
     reader = forest_file.read_record if forest_file.is_record(path) else forest_file.read
     ff = reader(path, roots)
-    problems = placement.check_forests(ff.cardset, list(ff.players))
+    problems = placement.check_forests(ff.cardset, list(ff.forests), list(ff.positions))
     if problems:
         raise DiagnosticError(problems)
-    scores = scoring.score_forests(ff.cardset, list(ff.players), explain)
+    scores = scoring.score_forests(ff.cardset, list(ff.forests), list(ff.ai), explain)
     return result_json(ff.edition, ff.expansions, scores, explain)
 
 

@@ -24,18 +24,45 @@ from compiler.cardset import CardSet, Species
 from compiler.search_path import Roots
 from compiler.yaml_source import MAX_FOREST_FILE_BYTES, Document, load, loads
 from dsl.diagnostics import Diagnostic, DiagnosticError, Span, error
-from engine.forest import CardRef, HostEntry, PlayerForest
+from forest.model import Forest
+from forest.positions import HostPositions, Positions
 
 _HOST_EXTRA_KEYS = {"symbol", "river"}
 
 
 @dataclass(frozen=True)
 class ForestFile:
+    """The forests of a file, with where each part was written and who played each one."""
+
     path: str
     edition: str
     expansions: tuple[str, ...]
     cardset: CardSet
-    players: tuple[PlayerForest, ...]
+    forests: tuple[Forest, ...]
+    positions: tuple[Positions, ...]  # one per forest
+    ai: tuple[str | None, ...]  # one per forest: the player kind the file names
+
+    @property
+    def names(self) -> list[str]:
+        return [f.name for f in self.forests]
+
+
+@dataclass(frozen=True)
+class _CardRead:
+    species: Species
+    symbol: str | None
+    span: Span | None
+
+
+@dataclass(frozen=True)
+class _HostRead:
+    """A forest entry checked, before its cards are placed into the player's forest."""
+
+    kind: Any
+    species: Species | None  # None for a face-down host
+    symbol: str | None
+    slots: dict[str, tuple[_CardRead, ...]]
+    positions: HostPositions
 
 
 def _suggest(name: str, pool: list[str]) -> str | None:
@@ -44,7 +71,7 @@ def _suggest(name: str, pool: list[str]) -> str | None:
 
 
 def _card(doc: Document, path: list, value, cardset: CardSet, diags: list[Diagnostic]
-          ) -> CardRef | None:
+          ) -> _CardRead | None:
     if isinstance(value, dict):
         name, symbol, span = str(value["card"]), value.get("symbol"), doc.span([*path, "card"])
         sym_span = doc.span([*path, "symbol"]) if symbol is not None else span
@@ -62,11 +89,11 @@ def _card(doc: Document, path: list, value, cardset: CardSet, diags: list[Diagno
         diags.append(error("FOREST-SYMBOL", sym_span, f"unknown tree symbol '{symbol}'",
                            _suggest(str(symbol), trees)))
         return None
-    return CardRef(sp, str(symbol) if symbol is not None else None, span)
+    return _CardRead(sp, str(symbol) if symbol is not None else None, span)
 
 
 def _host(doc: Document, path: list, entry: dict, cardset: CardSet, diags: list[Diagnostic],
-          where: str = "") -> HostEntry | None:
+          where: str = "") -> _HostRead | None:
     """One forest entry; `where` ("Ana, host 2") opens every message about it."""
     # `river: true` marks a tree with a river beneath it; `river: creek` is a river host
     host_keys = [k for k in entry if k in cardset.hosts and not (
@@ -121,7 +148,7 @@ def _host(doc: Document, path: list, entry: dict, cardset: CardSet, diags: list[
                                f"{species.id} has no copy with tree symbol '{symbol}'",
                                "its symbols: " + ", ".join(species.symbols_for(None))))
             return None
-    slots: dict[str, tuple[CardRef, ...]] = {}
+    slots: dict[str, tuple[_CardRead, ...]] = {}
     slot_spans: dict[str, Span] = {}
     filled_by: dict[str, str] = {}  # slot id -> the key that filled it, to report a slot twice
     ok = True
@@ -151,8 +178,10 @@ def _host(doc: Document, path: list, entry: dict, cardset: CardSet, diags: list[
             slot_spans[sid] = slot_span
     if not ok:
         return None
-    return HostEntry(kind, species, str(symbol) if symbol else None, slots, span, slot_spans,
-                     doc.span([*path, host_keys[0]]))
+    cards = {(sid, k): r.span for sid, refs in slots.items() for k, r in enumerate(refs)
+             if r.span is not None}
+    return _HostRead(kind, species, str(symbol) if symbol else None, slots,
+                     HostPositions(span, doc.span([*path, host_keys[0]]), slot_spans, cards))
 
 
 def _slot_fills(doc: Document, path: list, key: str, content: Any, kind: Any, where: str,
@@ -220,7 +249,8 @@ def _read_doc(doc: Document, roots: Roots | None) -> ForestFile:
             span = doc.span(["with"] if d0.code == "EDITION-COMBINATION" else ["edition"])
             raise DiagnosticError([error("FOREST-EDITION", span, d0.message, d0.hint)]) from None
         raise
-    players: list[PlayerForest] = []
+    forests: list[Forest] = []
+    positions: list[Positions] = []
     for i, p in enumerate(doc.data["players"]):
         hosts = []
         for j, entry in enumerate(p["forest"]):
@@ -238,16 +268,30 @@ def _read_doc(doc: Document, roots: Roots | None) -> ForestFile:
                                    _suggest(str(p["cave_card"]), caves) or
                                    (f"caves: {', '.join(caves)}" if caves else
                                     "this game's caves are plain: leave cave_card out")))
-        players.append(PlayerForest(str(p["name"]), tuple(hosts), int(p.get("cave", 0)),
-                                    p.get("ai"), doc.span(["players", i, "name"]), cave_card))
-    names = [p.name for p in players]
+        forests.append(_grow(str(p["name"]), hosts, int(p.get("cave", 0)), cave_card))
+        positions.append(Positions(doc.span(["players", i, "name"]),
+                                   tuple(h.positions for h in hosts)))
+    names = [f.name for f in forests]
     for i, n in enumerate(names):
         if names.index(n) != i:
             diags.append(error("FOREST-DUPLICATE-PLAYER", doc.span(["players", i, "name"]),
                                f"two players are called '{n}'"))
     if diags:
         raise DiagnosticError(diags)
-    return ForestFile(doc.path, edition, exps, cardset, tuple(players))
+    return ForestFile(doc.path, edition, exps, cardset, tuple(forests), tuple(positions),
+                      tuple(p.get("ai") for p in doc.data["players"]))
+
+
+def _grow(name: str, hosts: list[_HostRead], cave: int, cave_card: Species | None) -> Forest:
+    """A player's forest, its hosts placed in the order written, then their slots' cards."""
+    forest = Forest(name, cave, cave_card)
+    for h in hosts:
+        forest.place_host(h.kind, h.species, h.symbol)
+    for index, h in enumerate(hosts):
+        for sid, refs in h.slots.items():
+            for r in refs:
+                forest.place_card(index, sid, r.species, r.symbol)
+    return forest
 
 
 def write(path: str | Path, data: dict[str, Any], comment: str = "") -> None:

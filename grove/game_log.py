@@ -149,8 +149,9 @@ class GameLog:
                 play = self._say("beneath", play=play, cards=self._names(e.cards[1:]))
             return play
         hi, slot = e.target.split(".", 1)
-        host_state = self.game.players[e.player].forest[int(hi)]
-        where = host_state.species.name(self.lang) if host_state.species else (
-            host_state.kind.names.get(self.lang, host_state.kind.id))
+        host = self.game.players[e.player].forest.hosts[int(hi)]
+        sp = host.card.species
+        where = sp.name(self.lang) if sp is not None else (
+            host.kind.names.get(self.lang, host.kind.id))
         return self._say(f"slot.{how}", card=self._species(e.species), where=where,
                          number=int(hi) + 1, slot=self._slot(slot))

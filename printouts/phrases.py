@@ -1,4 +1,5 @@
-"""Where the language catalogs lie, and a few of their words for callers that render no rules.
+"""The language catalogs: where they lie, each read whole, and a few of their words for callers
+that render no rules.
 
 The scoreboard needs two words of a language ("Total", "Winner"), not the rules-text renderer:
 parsing a whole catalog with Babel costs more than the rest of a warm `grove score`. So those
@@ -8,11 +9,15 @@ is imported only when a catalog changed.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import cache as once
 from pathlib import Path
+from typing import Any
 
 from compiler import cache
 
 CATALOG_DIR = Path(__file__).parent / "catalogs"
+_CATEGORIES = ("zero", "one", "two", "few", "many", "other")
 
 
 def catalog_path(lang: str) -> Path:
@@ -31,9 +36,51 @@ def words(lang: str, contexts: tuple[str, ...]) -> dict[str, str]:
     return cache.cached("words", k, lambda: _read(lang, contexts))
 
 
-def _read(lang: str, contexts: tuple[str, ...]) -> dict[str, str]:
-    from printouts.rules_text import load_catalog
+# ---- a whole catalog ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Catalog:
+    lang: str
+    phrases: dict[str, Any]  # msgctxt -> babel Message
+    lexicon: dict[tuple[str, str], str]  # (msgctxt, msgid) -> msgstr
+    plural_rule: Any  # babel.plural.PluralRule
+    order: tuple[str, ...]  # plural categories in gettext index order
 
+    def form_index(self, n: int) -> int:
+        return self.order.index(self.plural_rule(n))
+
+    def is_one(self, n: int) -> bool:
+        return self.plural_rule(n) == "one"
+
+    @property
+    def single_form(self) -> bool:
+        return not self.plural_rule.tags
+
+
+@once
+def load_catalog(lang: str) -> Catalog:
+    from babel.core import Locale  # only here: most commands read no catalog
+    from babel.messages.pofile import read_po
+
+    path = catalog_path(lang)
+    with open(path, "rb") as fh:
+        cat = read_po(fh, locale=lang, domain="grove")
+    rule = Locale.parse(lang).plural_form
+    order = tuple(c for c in _CATEGORIES if c in rule.tags or c == "other")
+    phrases: dict[str, Any] = {}
+    lexicon: dict[tuple[str, str], str] = {}
+    for msg in cat:
+        if not msg.id:
+            continue
+        ctxt = msg.context or ""
+        if ctxt.startswith("lexicon."):
+            if msg.string:
+                lexicon[(ctxt, msg.id)] = msg.string
+        else:
+            phrases[ctxt] = msg
+    return Catalog(lang, phrases, lexicon, rule, order)
+
+
+def _read(lang: str, contexts: tuple[str, ...]) -> dict[str, str]:
     cat, en = load_catalog(lang), load_catalog("en")
     out = {}
     for ctxt in contexts:

@@ -24,62 +24,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
-
-from babel.core import Locale
-from babel.messages.pofile import read_po
 
 from compiler.model import HostKind, Symbol, scorepad_names
 from dsl import ast
 from dsl.diagnostics import Span
-from printouts.phrases import catalog_path
+from printouts.phrases import Catalog, catalog_path, load_catalog
 
 LANGS = ("en", "de", "it", "th")
 FIELDS = ("effect", "bonus", "trigger", "placement", "modifier", "score")
-_CATEGORIES = ("zero", "one", "two", "few", "many", "other")
 _MANY = 2  # a representative count for "several" (any number of, all)
-
-
-# ---- catalogs ------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Catalog:
-    lang: str
-    phrases: dict[str, Any]  # msgctxt -> babel Message
-    lexicon: dict[tuple[str, str], str]  # (msgctxt, msgid) -> msgstr
-    plural_rule: Any  # babel.plural.PluralRule
-    order: tuple[str, ...]  # plural categories in gettext index order
-
-    def form_index(self, n: int) -> int:
-        return self.order.index(self.plural_rule(n))
-
-    def is_one(self, n: int) -> bool:
-        return self.plural_rule(n) == "one"
-
-    @property
-    def single_form(self) -> bool:
-        return not self.plural_rule.tags
-
-
-@cache
-def load_catalog(lang: str) -> Catalog:
-    path = catalog_path(lang)
-    with open(path, "rb") as fh:
-        cat = read_po(fh, locale=lang, domain="grove")
-    rule = Locale.parse(lang).plural_form
-    order = tuple(c for c in _CATEGORIES if c in rule.tags or c == "other")
-    phrases: dict[str, Any] = {}
-    lexicon: dict[tuple[str, str], str] = {}
-    for msg in cat:
-        if not msg.id:
-            continue
-        ctxt = msg.context or ""
-        if ctxt.startswith("lexicon."):
-            if msg.string:
-                lexicon[(ctxt, msg.id)] = msg.string
-        else:
-            phrases[ctxt] = msg
-    return Catalog(lang, phrases, lexicon, rule, order)
 
 
 def _msg_text(cat: Catalog, msg: Any, n: int | None) -> str | None:

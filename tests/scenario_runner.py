@@ -56,7 +56,7 @@ from typing import Any
 from ruamel.yaml import YAML
 
 from compiler import cardset as cs
-from engine.game import Game, HostState, Piece
+from engine.game import Game
 
 SCENARIO_DIR = Path(__file__).parent / "scenarios"
 NAMES = ["Ana", "Ben", "Cleo", "Dan", "Eva"]
@@ -191,10 +191,11 @@ def _build_forest(game: Game, cards: _Cards, i: int, forest: list, where: str) -
             card = cards.take(str(spec), at)
             species, symbol = _half(game, card, None)
         game.move_card(card, [])
-        host = HostState(kind, card, species, symbol, -1, {s.id: [] for s in kind.slots})
+        beneath = []
         if entry.get("river") is True:
-            beneath = cards.take(f"{at} river=", at)
-            game.move_card(beneath, host.beneath)
+            beneath = [cards.take(f"{at} river=", at)]
+            game.move_card(beneath[0], [])
+        p.forest.place_host(kind, species, symbol, number=card, beneath=beneath)
         for slot in kind.slots:
             specs = entry.get(slot.id) or []
             for k, spec in enumerate([specs] if isinstance(specs, str) else specs):
@@ -202,9 +203,7 @@ def _build_forest(game: Game, cards: _Cards, i: int, forest: list, where: str) -
                 c = cards.take(text, f"{at}.{slot.id}[{k}]")
                 sp, sym = _half(game, c, slot.side)
                 game.move_card(c, [])
-                host.slots[slot.id].append(Piece(c, sp, sym, slot.side, -1))
-                p.pieces += 1
-        p.forest.append(host)
+                p.forest.place_card(hi, slot.id, sp, sym, number=c)
 
 
 def _with_side(spec: str, side: str) -> str:
@@ -319,9 +318,9 @@ def check(sc: Scenario, game: Game, cards: _Cards, events, want: dict | None = N
     if "extra_turns" in want and ana.extra_turns != int(want["extra_turns"]):
         problems.append(f"extra_turns: got {ana.extra_turns}, want {want['extra_turns']}")
     if "score" in want:
-        from engine.scoring import score_view
+        from engine.scoring import score
 
-        total = score_view(game.views()[0], game.cardset).total
+        total = score(game.views()[0], game.cardset).total
         if total != int(want["score"]):
             problems.append(f"score: got {total}, want {want['score']}")
     if problems:

@@ -21,12 +21,12 @@ import pytest
 
 from compiler import cardset as cs
 from compiler.universe import load_universe
-from compiler.view import ForestView, Host, HostSpec
 from engine import placement, runner
 from engine import record as rec
-from engine.game import Game, HostState, IllegalAction
+from engine.game import Game, IllegalAction
 from engine.memo import Memo
 from engine.players import GreedyPlayer, RandomPlayer
+from forest.model import Forest, Host
 from grove import api
 
 GAMES = int(os.environ.get("GROVE_GAMES", "300"))
@@ -38,8 +38,8 @@ EDITIONS = [("base", []), ("base", ["alpine"]), ("base", ["alpine", "woodland_ed
 EDITIONS += [("dartmoor", [])] if "dartmoor" in load_universe().editions else []
 
 
-def _forest_cards(host: HostState) -> list[int]:
-    return [host.card, *host.beneath, *(pc.card for pcs in host.slots.values() for pc in pcs)]
+def _forest_cards(forest: Forest) -> list[int]:
+    return [c.number for c in forest.cards if c.number is not None]
 
 
 class _Zones:
@@ -52,7 +52,7 @@ class _Zones:
     def __init__(self, game: Game):
         self.game = game
         self.total = len(game.cards)
-        self.forests = [{c for h in p.forest for c in _forest_cards(h)} for p in game.players]
+        self.forests = [set(_forest_cards(p.forest)) for p in game.players]
         self.seen = len(game.events)
         self.check()
 
@@ -84,7 +84,7 @@ class _Zones:
 
     def forest_holds(self, i: int) -> None:
         p = self.game.players[i]
-        cards = [c for h in p.forest for c in _forest_cards(h)]
+        cards = _forest_cards(p.forest)
         assert len(cards) == len(self.forests[i]) and set(cards) == self.forests[i], (
             f"player {i}'s forest holds other cards than were played into it")
 
@@ -93,7 +93,7 @@ def _host_of(p, e) -> int:
     """The host of a play event: `<host>.<slot>`, or the new host of that card."""
     if "." in e.target:
         return int(e.target.split(".")[0])
-    return next(k for k, h in enumerate(p.forest) if h.card == e.cards[0])
+    return next(k for k, h in enumerate(p.forest.hosts) if h.card.number == e.cards[0])
 
 
 def _hosts_legal(hosts: Iterable[Host]) -> None:
@@ -114,10 +114,13 @@ def _slots_legal(game: Game, players: Iterable[int]) -> None:
 
 def _host_legal(game: Game, i: int, hi: int) -> None:
     """The same for one host, in a view of that host alone (placement looks no further)."""
-    h = game.players[i].forest[hi]
-    spec = HostSpec(h.kind, h.species, h.symbol,
-                    {sid: [(pc.species, pc.symbol) for pc in pcs] for sid, pcs in h.slots.items()})
-    _hosts_legal(ForestView.build([spec]).hosts)
+    h = game.players[i].forest.hosts[hi]
+    alone = Forest()
+    alone.place_host(h.kind, h.card.species, h.card.symbol)
+    for sid, cards in h.slots.items():
+        for c in cards:
+            alone.place_card(0, sid, c.species, c.symbol)
+    _hosts_legal(alone.hosts)
 
 
 def _players_for(k: int, n: int, seed: int) -> list:

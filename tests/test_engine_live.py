@@ -1,10 +1,10 @@
-"""The engine's live views and cached placements against plain, uncached answers.
+"""The forests a game grows, and the engine's cached placements, against plain answers.
 
-The engine grows one view per player as cards are placed, remembers where each card half fits per
-host (across the games of a card set, in its memo), and lets a player weigh a play by placing it
-for a moment (`engine/live.py`). Each of these must answer exactly as a view built afresh and a
-slot-by-slot trial would: checked here after every action of whole games, and at every turn for
-the legal plays.
+A game grows one forest per player as cards are placed (`forest/model.py`), remembers where each
+card half fits per host (across the games of a card set, in its memo; `engine/live.py`), and lets
+a player weigh a play by placing it for a moment and taking it back. Each of these must answer
+exactly as a forest laid out afresh and a slot-by-slot trial would: checked here after every
+action of whole games, and at every turn for the legal plays.
 """
 
 from __future__ import annotations
@@ -12,13 +12,42 @@ from __future__ import annotations
 import pytest
 
 from compiler import cardset as cs
-from compiler.view import ForestView, HostSpec
 from engine import placement
-from engine.game import Game, HostState
-from engine.live import build_view
+from engine.game import Game
 from engine.memo import Memo
 from engine.players import GreedyPlayer, RandomPlayer
-from engine.scoring import score_rows, score_view
+from engine.scoring import score, score_rows
+from forest.model import Forest, Placed
+
+
+def _fresh(game: Game, i: int, play: str | None = None) -> Forest:
+    """Player i's forest laid out afresh, hosts first, then each host's slots in order (as a
+    forest file's is), with the others likewise: with `play` (as `Game.trial` takes it) made."""
+    p = game.players[i]
+    old = p.forest
+    forest = Forest(p.name, len(p.cave), p.cave_card)
+    for h in old.hosts:
+        forest.place_host(h.kind, h.card.species, h.card.symbol)
+    extra = None
+    if play is not None:
+        parts = play.split()
+        card = int(parts[0])
+        if len(parts) == 2:
+            sp, _, sym = next(x for x in game.halves(card) if x[1] is None)
+            forest.place_host(game.cardset.hosts[parts[1]], sp, sym)
+        else:
+            hi, slot = parts[2].split(".", 1)
+            sp, _, sym = next(x for x in game.halves(card) if x[1] == parts[1])
+            extra = (int(hi), slot, sp, sym)
+    for hi, h in enumerate(old.hosts):
+        for sid, cards in h.slots.items():
+            for c in cards:
+                forest.place_card(hi, sid, c.species, c.symbol)
+            if extra is not None and extra[:2] == (hi, sid):
+                forest.place_card(hi, sid, extra[2], extra[3])
+    if play is not None:
+        forest.others = [_fresh(game, j) for j in range(len(game.players)) if j != i]
+    return forest
 
 EDITIONS = [("base", ["alpine", "woodland_edge"]), ("dartmoor", []), ("smoky_mountains", [])]
 
@@ -27,7 +56,7 @@ def _card(c) -> tuple:
     return (c.key, c.symbol, c.slot, c.side, c.index, c.host.index, c.tags)
 
 
-def _same_view(live: ForestView, fresh: ForestView) -> None:
+def _same_view(live: Forest, fresh: Forest) -> None:
     """Everything a rule or the engine reads from a view is equal."""
     assert [_card(c) for c in live.cards] == [_card(c) for c in fresh.cards]
     assert all(c.index == k for k, c in enumerate(live.cards))
@@ -50,22 +79,16 @@ def _fits_by_trial(host, slot, sp, sym) -> bool:
     """The plain question, without the engine's shortcuts: put the card in, ask both refusals."""
     if placement.accepts(slot, sp) is not None:
         return False
-    cards = host.slots[slot.id]
-    trial = placement.Placed(sp, sym, sp.tags, host, slot.id, slot.side)
-    cards.append(trial)
-    host._attached = None
-    try:
+    trial = Placed(sp, sym, sp.tags, host, slot.id, slot.side)
+    with host.holding(trial):
         return (placement.card_refusal(trial, slot) is None
                 and placement.slot_refusal(host.card, slot) is None)
-    finally:
-        cards.pop()
-        host._attached = None
 
 
 def _plain_turn_options(game: Game, i: int) -> list[str]:
-    """The turn's legal actions worked out from scratch on a freshly built view."""
+    """The turn's legal actions worked out from scratch on a forest laid out afresh."""
     p = game.players[i]
-    view = build_view(p)
+    view = _fresh(game, i)
     hosts = game.cardset.hosts.values()
     opts: list[str] = []
     if len(p.hand) < game.cardset.setup.hand_limit:
@@ -106,28 +129,7 @@ def test_live_views_and_turn_plays_equal_plain_answers(edition, exps):
                 assert list(d.options) == _plain_turn_options(game, d.player)
             game.apply(players[d.player].choose(game, d))
             for i, live in enumerate(game._forests.views()):
-                _same_view(live, build_view(game.players[i]))
-
-
-def _grown(game: Game, i: int, choice: str) -> ForestView:
-    """Player i's forest with a play made, built from scratch (as the greedy player once did)."""
-    p = game.players[i]
-    specs = [HostSpec(h.kind, h.species, h.symbol,
-                      {sid: [(pc.species, pc.symbol) for pc in pcs] for sid, pcs in h.slots.items()})
-             for h in p.forest]
-    parts = choice.split()
-    card = int(parts[0])
-    if len(parts) == 2:
-        sp, _, sym = next(x for x in game.halves(card) if x[1] is None)
-        kind = game.cardset.hosts[parts[1]]
-        specs.append(HostSpec(kind, sp, sym, {s.id: [] for s in kind.slots}))
-    else:
-        hi, slot = parts[2].split(".", 1)
-        sp, _, sym = next(x for x in game.halves(card) if x[1] == parts[1])
-        specs[int(hi)].slots[slot].append((sp, sym))
-    view = ForestView.build(specs, len(p.cave), p.name, p.cave_card)
-    view.others = [build_view(game.players[j]) for j in range(len(game.players)) if j != i]
-    return view
+                _same_view(live, _fresh(game, i))
 
 
 @pytest.mark.parametrize(("edition", "exps"), EDITIONS)
@@ -142,37 +144,40 @@ def test_a_trial_play_scores_as_the_grown_forest_and_is_taken_back(edition, exps
             parts = o.split()
             if parts[0] not in ("play", "free"):
                 continue
+            before = [c for c in game.players[d.player].forest.cards]
             with game.trial(d.player, " ".join(parts[1:])) as v:
                 got = score_rows(v, cset)
-            want = score_view(_grown(game, d.player, " ".join(parts[1:])), cset)
+            want = score(_fresh(game, d.player, " ".join(parts[1:])), cset)
             assert got == want.by_category
+            assert game.players[d.player].forest.cards == before  # taken back
             tried += 1
         game.apply(players[d.player].choose(game, d))
         for i, live in enumerate(game._forests.views()):
-            _same_view(live, build_view(game.players[i]))
+            _same_view(live, _fresh(game, i))
     assert tried > 50
 
 
-def test_views_grow_and_shrink_as_built():
+def test_forests_grow_and_shrink_as_laid_out_afresh():
     cset = cs.build("smoky_mountains")
     game = Game(cset, ["A", "B"], 3)
     players = _players(2, 3)
     while game.decision is not None:
         game.apply(players[game.decision.player].choose(game, game.decision))
-    for p in game.players:
-        view = ForestView.build([], len(p.cave), p.name, p.cave_card)
-        for h in p.forest:
-            view.add_host(h.kind, h.species, h.symbol)
-        added = []
-        for hi, h in enumerate(p.forest):
-            for sid, pcs in h.slots.items():
-                added += [view.add_card(hi, sid, pc.species, pc.symbol) for pc in pcs]
-        _same_view(view, build_view(p))
-        if added:  # the last card of a slot can be taken back, and the view is as before
-            last = added[-1]
-            view.remove_card(last)
-            view.add_card(last.host.index, last.slot, last.species, last.symbol)
-            _same_view(view, build_view(p))
+    game.views()  # brings the caves' counts up to date
+    for i, p in enumerate(game.players):
+        forest = p.forest
+        _same_view(forest, _fresh(game, i))
+        _same_view(forest.copy(), _fresh(game, i))
+        last = forest.log[-1]  # the latest card can be taken back, and placed again
+        forest.take_back(last)
+        with pytest.raises(ValueError):
+            forest.take_back(forest.log[0] if len(forest.log) > 1 else last)
+        if last.slot is None:
+            forest.place_host(last.host.kind, last.species, last.symbol, number=last.number)
+        else:
+            forest.place_card(last.host.index, last.slot, last.species, last.symbol,
+                              number=last.number)
+        _same_view(forest, _fresh(game, i))
 
 
 def test_a_memo_belongs_to_its_card_set():
@@ -191,7 +196,7 @@ def test_a_forest_laid_out_by_hand_is_seen():
     game.move_card(oak, [])
     kind = cset.hosts["tree"]
     sp, _, sym = game.halves(oak)[0]
-    game.players[0].forest.append(HostState(kind, oak, sp, sym, -1, {s.id: [] for s in kind.slots}))
+    game.players[0].forest.place_host(kind, sp, sym, number=oak)
     assert f"{fox} left 0.left" in game.placements(0, fox)
     game.restart_turn(0)
     assert f"{fox} left 0.left" in game.placements(0, fox)

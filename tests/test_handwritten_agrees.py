@@ -24,10 +24,9 @@ except ImportError:  # pytest run from elsewhere: the repository root holds `ben
 from benchmarks import handwritten as hw
 from benchmarks.forests import HARE, TOAD, random_forests
 from compiler.cardset import CardSet, build
-from compiler.view import ForestView
-from engine.forest import CardRef, HostEntry, PlayerForest
 from engine.placement import check_forests
 from engine.scoring import score_forests
+from forest.model import Forest, table
 
 COMBOS = [(), ("alpine",), ("woodland_edge",), ("alpine", "woodland_edge")]
 FOREST_SETS = 200
@@ -42,14 +41,11 @@ def cardsets() -> dict[tuple[str, ...], CardSet]:
     return {c: build("base", c) for c in COMBOS}
 
 
-def _views(players: list[PlayerForest]) -> list[ForestView]:
-    views = [p.view() for p in players]
-    for v in views:
-        v.others = [o for o in views if o is not v]
-    return views
+def _views(players: list[Forest]) -> list[Forest]:
+    return table(players)
 
 
-def _dormice_on_shrubs_with_bats(view: ForestView) -> Counter[str]:
+def _dormice_on_shrubs_with_bats(view: Forest) -> Counter[str]:
     """Points grove gives to Fat Dormice on a shrub with a bat (the rules give none), by row."""
     out: Counter[str] = Counter()
     for c in view.cards:
@@ -60,7 +56,7 @@ def _dormice_on_shrubs_with_bats(view: ForestView) -> Counter[str]:
     return out
 
 
-def _features(view: ForestView) -> set[str]:
+def _features(view: Forest) -> set[str]:
     found = set()
     for h in view.hosts:
         if h.kind.id == "sapling":
@@ -160,24 +156,24 @@ def test_random_forests_agree(cardsets):
 
 # ---- hand-made forests from the rules' examples ---------------------------------------------
 def _forest(cs: CardSet, name: str, hosts: list[tuple[str, str | None, dict[str, list[str]]]],
-            cave: int = 0) -> PlayerForest:
+            cave: int = 0) -> Forest:
     """hosts: (species id or 'sapling', its symbol, {slot: [dweller species ids]})."""
-    entries = []
-    for host, symbol, slots in hosts:
+    forest = Forest(name, cave)
+    for i, (host, symbol, slots) in enumerate(hosts):
         if host == "sapling":
             kind, sp = cs.hosts["sapling"], None
         else:
             sp = cs.species_named(host)
             kind = cs.host_for_kind(sp.kind)
             symbol = symbol or sp.symbol
-        refs = {}
+        forest.place_host(kind, sp, symbol)
         for sid, ids in slots.items():
-            refs[sid] = tuple(CardRef(cs.species_named(d), None) for d in ids)
-        entries.append(HostEntry(kind, sp, symbol, refs))
-    return PlayerForest(name, tuple(entries), cave)
+            for d in ids:
+                forest.place_card(i, sid, cs.species_named(d), None)
+    return forest
 
 
-def _both(cs: CardSet, players: list[PlayerForest]) -> list[tuple[dict, dict]]:
+def _both(cs: CardSet, players: list[Forest]) -> list[tuple[dict, dict]]:
     assert check_forests(cs, players) == []
     grove = score_forests(cs, players)
     return [(g.by_category, hw.score_view(v)) for g, v in zip(grove, _views(players), strict=True)]
@@ -222,17 +218,18 @@ def test_fat_dormouse_on_a_shrub_scores_nothing(cardsets):
     assert g == h
 
 
-def test_rows_only_scorer_matches_the_explaining_one():
-    """score_rows is the fast path of score_view; both must give the same rows."""
+def test_rows_only_scoring_matches_the_explaining_one():
+    """One pass scores rows only (a rule's `points`, every term at once) or term by term with
+    records (`--explain`): both must give the same rows, and the records must add up to them."""
     from pathlib import Path
 
-    from engine.scoring import score_rows, score_view
+    from engine.scoring import score
     from grove import forest_file
 
     for path in sorted((Path(__file__).parents[1] / "examples").glob("*.yaml")):
         ff = forest_file.read(path)
-        views = [p.view() for p in ff.players]
-        for v in views:
-            v.others = [o for o in views if o is not v]
-        for v in views:
-            assert score_rows(v, ff.cardset) == score_view(v, ff.cardset).by_category, path.name
+        for v in table(list(ff.forests)):
+            rows = score(v, ff.cardset).by_category
+            explained = score(v, ff.cardset, explain=True)
+            assert rows == explained.by_category, path.name
+            assert sum(c.points for c in explained.cards) + rows["cave"] == explained.total

@@ -216,7 +216,7 @@ def test_long_key_in_a_card_file() -> None:
 
 def test_name_at_the_limit_is_a_name(tmp_path: Path) -> None:
     ff = forest_file.read(_forest_with_name(tmp_path, "B" * schemas.MAX_NAME_CHARS))
-    assert ff.players[0].name == "B" * schemas.MAX_NAME_CHARS
+    assert ff.forests[0].name == "B" * schemas.MAX_NAME_CHARS
 
 
 # -- echoing input

@@ -37,8 +37,8 @@ def test_meadow_lints_clean():
 def test_meadow_scores(tmp_path, roots):
     f = MEADOW / "forests" / "meadow.yaml"
     ff = forest_file.read(f, roots)
-    assert placement.check_forests(ff.cardset, list(ff.players)) == []
-    ana, ben = scoring.score_forests(ff.cardset, list(ff.players))
+    assert placement.check_forests(ff.cardset, list(ff.forests), list(ff.positions)) == []
+    ana, ben = scoring.score_forests(ff.cardset, list(ff.forests))
     # pond: 2 per frog (heron, 2 reed frogs, dragonet are frogs) = 8; heron: no reed at its pond = 0
     # reed frogs share a slot: 3 each; willow: 2 attached; dragonet: 1 pond; bulrush: 1 plant x2
     assert ana.by_category == {"trees": 2, "ponds": 8, "top": 1, "bottom": 8, "cave": 2}
@@ -53,7 +53,7 @@ def test_meadow_rejects_dry_card_in_pond(tmp_path, roots):
         north: dragonet
 """)
     ff = forest_file.read(f, roots)
-    found = placement.check_forests(ff.cardset, list(ff.players))
+    found = placement.check_forests(ff.cardset, list(ff.forests), list(ff.positions))
     assert [d.code for d in found] == ["FOREST-WATER"]
     assert "Ana, host 1 (lily_pond), slot north" in found[0].message
 
@@ -66,7 +66,7 @@ def test_meadow_rejects_water_card_on_tree(tmp_path, roots):
         bottom: reed_frog
 """)
     ff = forest_file.read(f, roots)
-    assert [d.code for d in placement.check_forests(ff.cardset, list(ff.players))] == [
+    assert [d.code for d in placement.check_forests(ff.cardset, list(ff.forests), list(ff.positions))] == [
         "FOREST-WATER"]
 
 
@@ -78,7 +78,7 @@ def test_meadow_only_on_pond(tmp_path, roots):
         top: heron
 """)
     ff = forest_file.read(f, roots)
-    codes = [d.code for d in placement.check_forests(ff.cardset, list(ff.players))]
+    codes = [d.code for d in placement.check_forests(ff.cardset, list(ff.forests), list(ff.positions))]
     assert "FOREST-WATER" in codes or "FOREST-PLACEMENT" in codes
 
 

@@ -1,0 +1,119 @@
+"""A forest's points card by card, kept so that a play can be weighed by what it changes.
+
+A greedy player weighs every legal play by the score its forest would have with it. Scoring the
+whole forest for each of a hundred plays a turn repeats the same rules on the same cards: a play
+adds one card (a new host brings the card beneath it too), and a rule's value changes only where
+something it reads changes. The compiler says what each score rule reads (`codegen.term_reads`):
+counters of a tag, species or symbol, the cards at the card's own host, the cave, or anything.
+So a trial play re-runs the rules of the cards at its host, of the cards whose rules read a
+counter the new card moves or read anything, and of the groups (`total`/`sets` rules) whose
+value or first carrier it can change; every other card keeps the points the full scoring gave.
+
+A drafted cave's rule, scored in the cave row, is weighed the same way.
+
+`Tally(forest, cardset)` scores the forest once, card by card (`scoring.card_points`);
+`total_with(card)` gives the total with `card` just placed, inside `forest.trial(...)`. It equals
+`scoring.score(forest, cardset).total` for the forest with the card, which a test checks for
+every play of many games.
+"""
+
+from __future__ import annotations
+
+from compiler.cardset import CardSet
+from engine.scoring import card_points, cave_card_points, first_carriers
+from forest.model import Forest, Placed
+
+
+class Tally:
+    __slots__ = ("forest", "total", "points", "firsts", "readers", "everywhere", "groups_reading",
+                 "cave_card", "cave_reads", "reached")
+
+    def __init__(self, forest: Forest, cardset: CardSet):
+        self.forest = forest
+        self.firsts = first_carriers(forest)  # group key -> the first card carrying it
+        # each visible card's points as the scorepad counts them
+        self.points: dict[Placed, int] = {c: card_points(c, forest, self.firsts)
+                                          for c in forest.cards if c.species is not None}
+        self.readers: dict[str, list[Placed]] = {}  # token -> cards whose per-copy rule reads it
+        self.everywhere: list[Placed] = []  # cards whose rules read anything in the forest
+        self.groups_reading: dict[str, list[str]] = {}  # token -> group keys whose value reads it
+        self.reached: dict[tuple, tuple[frozenset[Placed], frozenset[str], bool]] = {}
+        # a drafted cave's own rule sees the forest too (scored in the cave row)
+        self.cave_card = cave_card_points(forest)
+        prog = forest.cave_card.score if forest.cave_card is not None else None
+        self.cave_reads: frozenset[str] = (
+            frozenset() if prog is None else prog.reads.union(*prog.group_reads))
+        self.total = (sum(self.points.values()) + forest.cave * cardset.setup.cave_points
+                      + self.cave_card)
+        for c in forest.cards:
+            prog = c.species.score if c.species is not None else None
+            if prog is None:
+                continue
+            if "any" in prog.reads:
+                self.everywhere.append(c)
+            else:
+                for token in prog.reads:
+                    self.readers.setdefault(token, []).append(c)
+            for key, reads in zip(prog.group_keys, prog.group_reads, strict=True):
+                for token in reads:
+                    self.groups_reading.setdefault(token, []).append(key)
+
+    def _reached(self, new: Placed) -> tuple[frozenset[Placed], frozenset[str], bool]:
+        """The cards whose per-copy rules, and the group keys whose values, a card of this kind
+        can change wherever it goes, and whether the cave card's rule can change: the same for
+        every copy of a species half, so worked out once per kind of card a turn."""
+        host = new.host
+        assert host is not None
+        sig = (new.key, new.symbol, host.kind.id if new.slot is None else None)
+        hit = self.reached.get(sig)
+        if hit is not None:
+            return hit
+        added = (new, *host.beneath) if new.slot is None else (new,)
+        tokens = {"any"}
+        for c in added:
+            tokens.update(f"tag:{t}" for t in c.tags)
+            if c.key is not None:
+                tokens.add(f"species:{c.key}")
+            if c.symbol is not None:
+                tokens.update((f"symbol:{c.symbol}", "symbols"))
+            if c.species is not None and c.species.modifier is not None:
+                tokens.update(f"extra:{o}" for _, owners, _ in c.species.counts_as for o in owners)
+        cards: set[Placed] = set(self.everywhere)
+        keys: set[str] = set()
+        for token in tokens:
+            cards.update(self.readers.get(token, ()))
+            keys.update(self.groups_reading.get(token, ()))
+        hit = self.reached[sig] = (frozenset(cards), frozenset(keys),
+                                   not self.cave_reads.isdisjoint(tokens))
+        return hit
+
+    def total_with(self, new: Placed) -> int:
+        """The forest's total with `new`, the card just placed (and kept placed meanwhile)."""
+        forest = self.forest
+        host = new.host
+        assert host is not None
+        cards, keys, cave = self._reached(new)
+        todo = set(cards)
+        todo.add(host.card)
+        todo.update(host.attached())
+        prog = new.species.score if new.species is not None else None
+        firsts = self.firsts
+        if keys or (prog is not None and prog.group_keys):
+            if prog is not None and prog.group_keys:
+                firsts = dict(firsts)
+                for key in prog.group_keys:
+                    old = firsts.get(key)
+                    if old is None or new.index < old.index:
+                        firsts[key] = new
+                keys = keys | set(prog.group_keys)
+            for key in keys:
+                todo.add(self.firsts.get(key, new))
+                todo.add(firsts[key])
+        todo.discard(new)
+        total = self.total + card_points(new, forest, firsts)
+        if cave:
+            total += cave_card_points(forest) - self.cave_card
+        points = self.points
+        for c in todo:
+            total += card_points(c, forest, firsts) - points.get(c, 0)
+        return total

@@ -1,0 +1,1 @@
+"""The players' forests as one model (see forest/model.py)."""

@@ -1,0 +1,380 @@
+"""The players' forests: hosts, their slots and the cards placed in them. The one model of a forest.
+
+Compiled rules read it, the engine grows it as cards are placed, forest files and game records are
+read into it and written from it. It sits at the bottom of the house: it knows host kinds and
+species only by the few attributes it reads (the protocols below), so the compiler, the engine and
+the printouts may all import it while it imports none of them. Source positions of a forest read
+from a file live beside it (`grove/forest_file.py`), never inside it.
+
+A forest keeps the counters most rules need (by tag, species and tree symbol) current as it grows,
+so a compiled `2 per bird` is one dictionary lookup. It grows by `place_host` and `place_card` and
+shrinks only by `take_back` of its latest placement, which a player weighing a play uses through
+`trial`: every one of these leaves the forest exactly as placing the same cards from nothing would.
+`log` lists the placements in order: a cache of answers about a forest (where halves fit, which
+hosts carry permanent effects) brings itself up to date from the entries it has not yet seen.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any, Protocol
+
+
+class SlotKind(Protocol):
+    id: str
+    side: str
+    capacity: int
+
+
+class HostKind(Protocol):
+    """What a forest reads of a host kind (`compiler.model.HostKind`)."""
+
+    id: str
+    play: str | None
+    types: tuple[str, ...]
+    category: str
+
+    @property
+    def slots(self) -> tuple[SlotKind, ...]: ...
+    def slot(self, slot_id: str) -> SlotKind | None: ...
+
+
+class Card(Protocol):
+    """What a forest reads of a species (`compiler.cardset.Species`)."""
+
+    key: str
+    tags: frozenset[str]
+    placement: Any  # a compiled placement rule, or None
+    modifier: Any  # a compiled modifier rule, or None
+
+    @property
+    def counts_as(self) -> tuple[tuple[int, tuple[str, ...], Callable[..., bool]], ...]: ...
+
+
+class Placed:
+    """One card in a forest: a host card, a card beneath a host, or a card in a host's slot.
+
+    `number` is the physical card's number in a game (None in a forest file) and `turn` the turn
+    it entered the forest; `index` is its place in `Forest.cards`."""
+
+    __slots__ = ("species", "key", "symbol", "tags", "host", "slot", "side", "index", "number",
+                 "turn")
+
+    def __init__(self, species: Card | None, symbol: str | None, tags: frozenset[str],
+                 host: Host | None, slot: str | None, side: str | None,
+                 number: int | None = None, turn: int = -1):
+        self.species = species
+        self.key = species.key if species is not None else None
+        self.symbol = symbol
+        self.tags = tags
+        self.host = host  # None for a card outside any forest (`loose`)
+        self.slot = slot  # None for the host card itself
+        self.side = side
+        self.index = -1
+        self.number = number
+        self.turn = turn
+
+    @property
+    def is_host(self) -> bool:
+        return self.slot is None
+
+    def __repr__(self) -> str:
+        where = "host" if self.slot is None else self.slot
+        kind = self.host.kind.id if self.host is not None else "loose"
+        return f"Placed({self.key or kind}, {self.symbol}, {where})"
+
+
+def loose(species: Card, symbol: str | None = None) -> Placed:
+    """A card outside any forest (in a hand, the clearing, a cave card), for filters to test."""
+    return Placed(species, symbol, species.tags, None, None, None)
+
+
+class Host:
+    """A host card with its slots; what a forest precomputes per host is kept current with it."""
+
+    __slots__ = ("kind", "card", "slots", "index", "beneath", "_attached", "is_full", "sides",
+                 "has_rules")
+
+    def __init__(self, kind: HostKind, index: int):
+        self.kind = kind
+        self.index = index
+        self.card: Placed = None  # type: ignore[assignment]  # set right after construction
+        self.slots: dict[str, list[Placed]] = {s.id: [] for s in kind.slots}
+        # a face-down card played beneath the host card (a tree's universal river)
+        self.beneath: list[Placed] = []
+        self._attached: tuple[Placed, ...] | None = None
+        self.is_full = False
+        self.has_rules = False  # a card here has a placement rule (sharing, limits, overrides)
+        self.sides: dict[str, list[Placed]] = {}
+
+    def attached(self) -> tuple[Placed, ...]:
+        """The cards beneath the host card and in its slots, in slot order."""
+        if self._attached is None:
+            slotted = tuple(c for cards in self.slots.values() for c in cards)
+            self._attached = tuple(self.beneath) + slotted
+        return self._attached
+
+    def on_side(self, side: str) -> Iterable[Placed]:
+        for s in self.kind.slots:
+            if s.side == side:
+                yield from self.slots[s.id]
+
+    @property
+    def full(self) -> bool:
+        return all(self.slots[s.id] for s in self.kind.slots)
+
+    @contextmanager
+    def holding(self, card: Placed) -> Iterator[None]:
+        """The host with `card` put last into its slot for a moment, counters untouched: for
+        asking whether a card may go there. Only what the host itself answers is current
+        inside (its cards, `attached`), not its forest's counters."""
+        assert card.slot is not None
+        cards = self.slots[card.slot]
+        cards.append(card)
+        self._attached = None
+        try:
+            yield
+        finally:
+            cards.pop()
+            self._attached = None
+
+    def _grew(self, card: Placed) -> None:
+        """`_settle` for one card just put last into its slot, redoing only what it changes."""
+        self._attached = None
+        if not self.is_full and len(self.slots[card.slot]) == 1:  # type: ignore[index]
+            self.is_full = self.full
+        if card.species is not None and card.species.placement is not None:
+            self.has_rules = True
+        side = card.side
+        assert side is not None
+        self.sides[side] = list(self.on_side(side))
+
+    def _shrank(self, card: Placed) -> None:
+        """`_settle` for the last card of its slot just taken out again (see `_grew`)."""
+        self._attached = None
+        if self.is_full and not self.slots[card.slot]:  # type: ignore[index]
+            self.is_full = False
+        if card.species is not None and card.species.placement is not None:
+            self.has_rules = any(c.species is not None and c.species.placement is not None
+                                 for c in (self.card, *self.attached()))
+        side = card.side
+        assert side is not None
+        self.sides[side] = list(self.on_side(side))
+
+    def _settle(self) -> None:
+        """Recompute what is precomputed per host from its cards."""
+        self._attached = None
+        attached = self.attached()
+        self.is_full = self.full
+        self.has_rules = any(c.species is not None and c.species.placement is not None
+                             for c in (self.card, *attached))
+        sides: dict[str, list[Placed]] = {"top": [], "bottom": [], "left": [], "right": []}
+        for sdef in self.kind.slots:
+            sides.setdefault(sdef.side, []).extend(self.slots[sdef.id])
+        self.sides = sides
+
+
+def _new_host(kind: HostKind, index: int, species: Card | None, symbol: str | None,
+              number: int | None, turn: int, beneath: Iterable[int | None]) -> Host:
+    """A host with its own card and, if its kind is played with one, the card beneath it."""
+    host = Host(kind, index)
+    tags = species.tags if species is not None else frozenset(kind.types) | {kind.id}
+    host.card = Placed(species, symbol, tags, host, None, None, number, turn)
+    if kind.play == "with_tree":
+        under = list(beneath) or [None]
+        host.beneath = [Placed(None, None, frozenset(kind.types), host, "beneath", None, n, turn)
+                        for n in under]
+    return host
+
+
+class Forest:
+    """One player's forest: hosts in the order they were played, every card listed once in
+    `cards` (host card, the cards beneath it, then its slots in the kind's order), the cave.
+
+    `others` are the other players' forests (for majorities); `memo` holds counts that every
+    copy of a rule shares, cleared on every change; `extra` holds the `host counts as n more`
+    modifiers by the species they count for."""
+
+    __slots__ = ("hosts", "cards", "cave", "tag_count", "species_count", "symbol_count", "others",
+                 "extra", "name", "memo", "species_tags", "cave_card", "log")
+
+    def __init__(self, name: str = "", cave: int = 0, cave_card: Card | None = None):
+        self.name = name
+        self.cave = cave  # cards in the cave: only their number scores
+        self.cave_card = cave_card  # a drafted cave's species, scored in the cave row
+        self.hosts: list[Host] = []
+        self.cards: list[Placed] = []
+        self.tag_count: Counter[str] = Counter()
+        self.species_count: Counter[str] = Counter()
+        self.symbol_count: Counter[str] = Counter()
+        self.species_tags: dict[str, frozenset[str]] = {}
+        self.others: list[Forest] = []
+        self.memo: dict[object, int] = {}
+        self.extra: dict[str, list[tuple[Placed, int]]] = {}
+        self.log: list[Placed] = []  # each host card and slotted card, in the order placed
+
+    # ---- growing --------------------------------------------------------------------------------
+    def place_host(self, kind: HostKind, species: Card | None, symbol: str | None, *,
+                   number: int | None = None, turn: int = -1,
+                   beneath: Iterable[int | None] = ()) -> Host:
+        """A new host at the end of the forest (`species` None for a face-down card)."""
+        host = _new_host(kind, len(self.hosts), species, symbol, number, turn, beneath)
+        self.hosts.append(host)
+        host._settle()
+        start = len(self.cards)
+        self.cards.append(host.card)
+        self.cards.extend(host.beneath)
+        self._renumber(start)
+        self._tally(host.card, 1)
+        for c in host.beneath:
+            self._tally(c, 1)
+        self.log.append(host.card)
+        self.memo.clear()
+        return host
+
+    def place_card(self, host_index: int, slot_id: str, species: Card, symbol: str | None, *,
+                   number: int | None = None, turn: int = -1) -> Placed:
+        """A card put last into a slot of a host."""
+        host = self.hosts[host_index]
+        sdef = host.kind.slot(slot_id)
+        if sdef is None:
+            raise ValueError(f"host {host_index} ({host.kind.id}) has no slot {slot_id!r}")
+        card = Placed(species, symbol, species.tags, host, slot_id, sdef.side, number, turn)
+        pos = host.card.index + 1 + len(host.beneath)
+        for sid, cards in host.slots.items():
+            pos += len(cards)
+            if sid == slot_id:
+                break
+        host.slots[slot_id].append(card)
+        self.cards.insert(pos, card)
+        self._renumber(pos)
+        host._grew(card)
+        self._tally(card, 1)
+        self.log.append(card)
+        self.memo.clear()
+        return card
+
+    def take_back(self, card: Placed) -> None:
+        """Undo the latest placement, which must be `card` (a host card takes its host along)."""
+        if not self.log or self.log[-1] is not card:
+            raise ValueError("only the latest card placed can be taken back")
+        self.log.pop()
+        host = card.host
+        assert host is not None
+        if card.slot is None:
+            self.hosts.pop()
+            for c in (host.card, *host.beneath):
+                self._tally(c, -1)
+            del self.cards[host.card.index:]
+        else:
+            host.slots[card.slot].pop()
+            pos = card.index
+            del self.cards[pos]
+            self._renumber(pos)
+            card.index = -1
+            host._shrank(card)
+            self._tally(card, -1)
+        self.memo.clear()
+
+    def trial(self, species: Card | None, symbol: str | None,
+              at: HostKind | tuple[int, str] | None) -> Trial:
+        """The forest with one more card for a moment, as `with forest.trial(...) as f:`: a new
+        host of kind `at`, or a card at `(host, slot)`; `at` None changes nothing. Taken back
+        on leaving, whatever happened."""
+        return Trial(self, species, symbol, at)
+
+    def copy(self) -> Forest:
+        """The same forest as new objects, which later placements here leave as they are."""
+        out = Forest(self.name, self.cave, self.cave_card)
+        for h in self.hosts:
+            c = h.card
+            out.place_host(h.kind, c.species, c.symbol, number=c.number, turn=c.turn,
+                           beneath=[b.number for b in h.beneath])
+        for c in self.log:
+            if c.slot is not None:
+                assert c.host is not None and c.species is not None
+                out.place_card(c.host.index, c.slot, c.species, c.symbol, number=c.number,
+                               turn=c.turn)
+        return out
+
+    # ---- counting -------------------------------------------------------------------------------
+    def _renumber(self, start: int) -> None:
+        cards = self.cards
+        for i in range(start, len(cards)):
+            cards[i].index = i
+
+    def _tally(self, c: Placed, k: int) -> None:
+        """Count a card into (k=1) or out of (k=-1) the forest's counters."""
+        tags = self.tag_count
+        for t in c.tags:
+            n = tags[t] + k
+            if n:
+                tags[t] = n
+            else:
+                del tags[t]
+        if c.key is not None:
+            n = self.species_count[c.key] + k
+            if n:
+                self.species_count[c.key] = n
+                self.species_tags[c.key] = c.tags
+            else:
+                del self.species_count[c.key]
+                del self.species_tags[c.key]
+        if c.symbol is not None:
+            n = self.symbol_count[c.symbol] + k
+            if n:
+                self.symbol_count[c.symbol] = n
+            else:
+                del self.symbol_count[c.symbol]
+        if c.species is not None and c.species.modifier is not None and c.slot is not None:
+            assert c.host is not None
+            hc = c.host.card
+            for n_more, owners, host_pred in c.species.counts_as:
+                if not host_pred(hc, c):
+                    continue
+                for owner in owners:
+                    if k > 0:
+                        self.extra.setdefault(owner, []).append((hc, n_more))
+                    else:
+                        entries = self.extra[owner]
+                        entries.remove((hc, n_more))
+                        if not entries:
+                            del self.extra[owner]
+
+
+class Trial:
+    """The context of `Forest.trial` (a class, not a generator: a player may weigh a hundred
+    plays a turn)."""
+
+    __slots__ = ("forest", "species", "symbol", "at", "card")
+
+    def __init__(self, forest: Forest, species: Card | None, symbol: str | None,
+                 at: HostKind | tuple[int, str] | None):
+        self.forest = forest
+        self.species = species
+        self.symbol = symbol
+        self.at = at
+        self.card: Placed | None = None
+
+    def __enter__(self) -> Forest:
+        at = self.at
+        if isinstance(at, tuple):
+            assert self.species is not None
+            self.card = self.forest.place_card(at[0], at[1], self.species, self.symbol)
+        elif at is not None:
+            self.card = self.forest.place_host(at, self.species, self.symbol).card
+        return self.forest
+
+    def __exit__(self, *exc: object) -> None:
+        if self.card is not None:
+            self.forest.take_back(self.card)
+            self.card = None
+
+
+def table(forests: list[Forest]) -> list[Forest]:
+    """The forests of one table, each with the others set (for majorities)."""
+    for f in forests:
+        f.others = [o for o in forests if o is not f]
+    return forests

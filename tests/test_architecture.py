@@ -1,0 +1,106 @@
+"""The house's shape, as docs/architecture.md draws it: rooms import downwards, never in a circle.
+
+Imports are read from the source (every `import`, at the top of a module or inside a function,
+under TYPE_CHECKING too), so a lazy import that hides a cycle counts as one.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("dsl", "forest", "compiler", "engine", "printouts", "grove", "benchmarks")
+# a room may import only from the rooms below it (docs/architecture.md)
+BELOW = {
+    "dsl": set(),
+    "forest": {"dsl"},
+    "compiler": {"dsl", "forest"},
+    "engine": {"dsl", "forest", "compiler"},
+    "printouts": {"dsl", "forest", "compiler"},
+    "grove": {"dsl", "forest", "compiler", "engine", "printouts"},
+    "benchmarks": {"dsl", "forest", "compiler", "engine", "printouts", "grove"},
+}
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for pkg in PACKAGES:
+        for path in (ROOT / pkg).rglob("*.py"):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+            out[name] = path
+    return out
+
+
+def _imports(path: Path, known: dict[str, Path]) -> set[str]:
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            found |= {f"{node.module}.{a.name}" for a in node.names}
+    return {m for m in found if m in known}
+
+
+def _graph() -> dict[str, set[str]]:
+    known = _modules()
+    return {m: _imports(p, known) - {m} for m, p in known.items()}
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan, without recursion)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out: list[list[str]] = []
+    for start in graph:
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on.add(start)
+        while work:
+            v, it = work[-1]
+            w = next(it, None)
+            if w is not None:
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    on.add(w)
+                    work.append((w, iter(sorted(graph[w]))))
+                elif w in on:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on.discard(w)
+                    comp.append(w)
+                    if w == v:
+                        break
+                if len(comp) > 1:
+                    out.append(sorted(comp))
+    return out
+
+
+def test_no_import_cycle_anywhere():
+    assert _cycles(_graph()) == []
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_rooms_import_only_from_below():
+    wrong = sorted(f"{m} imports {d}" for m, deps in _graph().items() for d in deps
+                   if d.split(".")[0] != m.split(".")[0]
+                   and d.split(".")[0] not in BELOW[m.split(".")[0]])
+    assert wrong == []

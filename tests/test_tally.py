@@ -1,0 +1,42 @@
+"""Weighing a play by what it changes gives the score of the whole forest with the play.
+
+`engine/tally.py` re-runs only the rules a trial play can change; here every play offered in
+whole games of every edition is weighed both ways, the full scoring being the reference.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from compiler import cardset as cs
+from engine.game import Game
+from engine.players import GreedyPlayer, RandomPlayer
+from engine.scoring import score
+
+EDITIONS = [("base", ["alpine", "woodland_edge"]), ("dartmoor", []), ("smoky_mountains", [])]
+
+
+@pytest.mark.parametrize(("edition", "exps"), EDITIONS)
+def test_a_play_weighed_by_its_changes_scores_as_the_whole_forest(edition, exps):
+    cset = cs.build(edition, exps)
+    weighed = 0
+    for seed in range(3):
+        n = 2 + seed
+        game = Game(cset, [f"P{k}" for k in range(n)], 100 + seed)
+        players = [GreedyPlayer(seed + k) if k % 2 else RandomPlayer(seed + k) for k in range(n)]
+        while game.decision is not None:
+            d = game.decision
+            tally = game.tally(d.player)
+            for option in d.options:
+                verb, _, choice = option.partition(" ")
+                if verb not in ("play", "free"):
+                    continue
+                trial = game.trial(d.player, choice)
+                with trial as forest:
+                    want = score(forest, cset).total
+                    got = tally.total_with(trial.card)
+                assert got == want, (f"{edition} seed {100 + seed}, turn {game.turn}: "
+                                     f"{option!r} weighs {got}, the whole forest {want}")
+                weighed += 1
+            game.apply(players[d.player].choose(game, d))
+    assert weighed > 500
