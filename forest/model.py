@@ -16,7 +16,6 @@ hosts carry permanent effects) brings itself up to date from the entries it has 
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, Protocol
@@ -94,7 +93,7 @@ def loose(species: Card, symbol: str | None = None) -> Placed:
 class Host:
     """A host card with its slots; what a forest precomputes per host is kept current with it."""
 
-    __slots__ = ("kind", "card", "slots", "index", "beneath", "_attached", "is_full", "sides",
+    __slots__ = ("kind", "card", "slots", "index", "beneath", "_attached", "is_full", "_sides",
                  "has_rules")
 
     def __init__(self, kind: HostKind, index: int):
@@ -107,7 +106,17 @@ class Host:
         self._attached: tuple[Placed, ...] | None = None
         self.is_full = False
         self.has_rules = False  # a card here has a placement rule (sharing, limits, overrides)
-        self.sides: dict[str, list[Placed]] = {}
+        self._sides: dict[str, list[Placed]] | None = None
+
+    @property
+    def sides(self) -> dict[str, list[Placed]]:
+        """The cards in the slots of each side, in slot order (worked out when first read)."""
+        if self._sides is None:
+            sides: dict[str, list[Placed]] = {"top": [], "bottom": [], "left": [], "right": []}
+            for sdef in self.kind.slots:
+                sides.setdefault(sdef.side, []).extend(self.slots[sdef.id])
+            self._sides = sides
+        return self._sides
 
     def attached(self) -> tuple[Placed, ...]:
         """The cards beneath the host card and in its slots, in slot order."""
@@ -134,46 +143,41 @@ class Host:
         cards = self.slots[card.slot]
         cards.append(card)
         self._attached = None
+        self._sides = None
         try:
             yield
         finally:
             cards.pop()
             self._attached = None
+            self._sides = None
 
     def _grew(self, card: Placed) -> None:
         """`_settle` for one card just put last into its slot, redoing only what it changes."""
         self._attached = None
+        self._sides = None
         if not self.is_full and len(self.slots[card.slot]) == 1:  # type: ignore[index]
             self.is_full = self.full
         if card.species is not None and card.species.placement is not None:
             self.has_rules = True
-        side = card.side
-        assert side is not None
-        self.sides[side] = list(self.on_side(side))
 
     def _shrank(self, card: Placed) -> None:
         """`_settle` for the last card of its slot just taken out again (see `_grew`)."""
         self._attached = None
+        self._sides = None
         if self.is_full and not self.slots[card.slot]:  # type: ignore[index]
             self.is_full = False
         if card.species is not None and card.species.placement is not None:
             self.has_rules = any(c.species is not None and c.species.placement is not None
                                  for c in (self.card, *self.attached()))
-        side = card.side
-        assert side is not None
-        self.sides[side] = list(self.on_side(side))
 
     def _settle(self) -> None:
         """Recompute what is precomputed per host from its cards."""
         self._attached = None
+        self._sides = None
         attached = self.attached()
         self.is_full = self.full
         self.has_rules = any(c.species is not None and c.species.placement is not None
                              for c in (self.card, *attached))
-        sides: dict[str, list[Placed]] = {"top": [], "bottom": [], "left": [], "right": []}
-        for sdef in self.kind.slots:
-            sides.setdefault(sdef.side, []).extend(self.slots[sdef.id])
-        self.sides = sides
 
 
 def _new_host(kind: HostKind, index: int, species: Card | None, symbol: str | None,
@@ -206,9 +210,10 @@ class Forest:
         self.cave_card = cave_card  # a drafted cave's species, scored in the cave row
         self.hosts: list[Host] = []
         self.cards: list[Placed] = []
-        self.tag_count: Counter[str] = Counter()
-        self.species_count: Counter[str] = Counter()
-        self.symbol_count: Counter[str] = Counter()
+        # tag, species key, tree symbol -> how many visible cards have it (no zero entries)
+        self.tag_count: dict[str, int] = {}
+        self.species_count: dict[str, int] = {}
+        self.symbol_count: dict[str, int] = {}
         self.species_tags: dict[str, frozenset[str]] = {}
         self.others: list[Forest] = []
         self.memo: dict[object, int] = {}
@@ -308,22 +313,24 @@ class Forest:
     def _tally(self, c: Placed, k: int) -> None:
         """Count a card into (k=1) or out of (k=-1) the forest's counters."""
         tags = self.tag_count
+        get = tags.get
         for t in c.tags:
-            n = tags[t] + k
+            n = get(t, 0) + k
             if n:
                 tags[t] = n
             else:
                 del tags[t]
-        if c.key is not None:
-            n = self.species_count[c.key] + k
+        key = c.key
+        if key is not None:
+            n = self.species_count.get(key, 0) + k
             if n:
-                self.species_count[c.key] = n
-                self.species_tags[c.key] = c.tags
+                self.species_count[key] = n
+                self.species_tags[key] = c.tags
             else:
-                del self.species_count[c.key]
-                del self.species_tags[c.key]
+                del self.species_count[key]
+                del self.species_tags[key]
         if c.symbol is not None:
-            n = self.symbol_count[c.symbol] + k
+            n = self.symbol_count.get(c.symbol, 0) + k
             if n:
                 self.symbol_count[c.symbol] = n
             else:

@@ -66,8 +66,8 @@ def _same_view(live: Forest, fresh: Forest) -> None:
             s: [_card(c) for c in cs_] for s, cs_ in b.sides.items()}
         assert [_card(c) for c in a.attached()] == [_card(c) for c in b.attached()]
         assert a.card is live.cards[a.card.index]
-    assert +live.tag_count == +fresh.tag_count
-    assert +live.species_count == +fresh.species_count
+    assert live.tag_count == fresh.tag_count
+    assert live.species_count == fresh.species_count
     assert live.symbol_count == fresh.symbol_count
     assert live.species_tags == fresh.species_tags
     assert {k: sorted((hc.index, n) for hc, n in v) for k, v in live.extra.items()} == {
