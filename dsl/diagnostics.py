@@ -193,18 +193,25 @@ def format_text(d: Diagnostic, sources: dict[str, list[str]] | None = None) -> s
     return "\n".join(out)
 
 
+def escape_json(text: str) -> str:
+    """JSON text (`json.dumps(..., ensure_ascii=False)`) with bidirectional and C1 controls
+    written as `\\u` escapes: the same document to a JSON reader, harmless on a terminal. Every
+    JSON grove prints (diagnostics, and a command's `--json` result) passes here."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch == "\n" or _escape_char(ch) == ch else f"\\u{ord(ch):04x}"
+                   for ch in text)
+
+
 def format_json(diagnostics: Iterable[Diagnostic]) -> str:
     """One JSON object per line; bidirectional and C1 controls are written as `\\u` escapes
-    (the same string to a JSON reader, harmless on a terminal), long messages cut as in text."""
+    (`escape_json`), long messages cut as in text."""
     def one(d: Diagnostic) -> str:
         obj = d.to_json()
         for k in ("message", "hint"):
             if isinstance(obj[k], str):
                 obj[k] = shorten(obj[k])
-        text = json.dumps(obj, ensure_ascii=False)
-        if text.isprintable():
-            return text
-        return "".join(f"\\u{ord(ch):04x}" if _escape_char(ch) != ch else ch for ch in text)
+        return escape_json(json.dumps(obj, ensure_ascii=False))
 
     return "\n".join(one(d) for d in diagnostics)
 

@@ -5,9 +5,10 @@ whole forest for each of a hundred plays a turn repeats the same rules on the sa
 adds one card (a new host brings the card beneath it too), and a rule's value changes only where
 something it reads changes. The compiler says what each score rule reads (`codegen.term_reads`):
 counters of a tag, species or symbol, the cards at the card's own host, the cave, or anything.
-So a trial play re-runs the rules of the cards at its host, of the cards whose rules read a
-counter the new card moves or read anything, and of the groups (`total`/`sets` rules) whose
-value or first carrier it can change; every other card keeps the points the full scoring gave.
+So a trial play re-runs the rules of the cards at its host that read their host, of the cards
+whose rules read a counter the new card moves or read anything, and of the groups (`total` and
+`sets` rules) whose value or first carrier it can change; every other card keeps the points the
+full scoring gave.
 
 A drafted cave's rule, scored in the cave row, is weighed the same way.
 
@@ -26,7 +27,7 @@ from forest.model import Forest, Placed
 
 class Tally:
     __slots__ = ("forest", "total", "points", "firsts", "readers", "everywhere", "groups_reading",
-                 "cave_card", "cave_reads", "reached")
+                 "cave_card", "cave_reads", "reached", "local")
 
     def __init__(self, forest: Forest, cardset: CardSet):
         self.forest = forest
@@ -36,6 +37,7 @@ class Tally:
                                           for c in forest.cards if c.species is not None}
         self.readers: dict[str, list[Placed]] = {}  # token -> cards whose per-copy rule reads it
         self.everywhere: list[Placed] = []  # cards whose rules read anything in the forest
+        self.local: set[Placed] = set()  # cards whose rules (or groups) read their own host
         self.groups_reading: dict[str, list[str]] = {}  # token -> group keys whose value reads it
         self.reached: dict[tuple, tuple[frozenset[Placed], frozenset[str], bool]] = {}
         # a drafted cave's own rule sees the forest too (scored in the cave row)
@@ -54,6 +56,8 @@ class Tally:
             else:
                 for token in prog.reads:
                     self.readers.setdefault(token, []).append(c)
+            if "local" in prog.reads or any("local" in r for r in prog.group_reads):
+                self.local.add(c)
             for key, reads in zip(prog.group_keys, prog.group_reads, strict=True):
                 for token in reads:
                     self.groups_reading.setdefault(token, []).append(key)
@@ -94,8 +98,9 @@ class Tally:
         assert host is not None
         cards, keys, cave = self._reached(new)
         todo = set(cards)
-        todo.add(host.card)
-        todo.update(host.attached())
+        # the cards at its host whose rules read their host (the others' rules read counters,
+        # which `cards` covers)
+        todo.update(c for c in (host.card, *host.attached()) if c in self.local)
         prog = new.species.score if new.species is not None else None
         firsts = self.firsts
         if keys or (prog is not None and prog.group_keys):

@@ -7,9 +7,12 @@ to stderr (as JSON lines with `--json` or `lint --format json`).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import re
 import sys
+import warnings
 from collections.abc import Callable, Iterable
 from functools import wraps
 from pathlib import Path
@@ -17,7 +20,17 @@ from typing import Any
 
 import click
 
-from dsl.diagnostics import Diagnostic, DiagnosticError, Severity, format_json, format_text
+from dsl.diagnostics import (
+    Diagnostic,
+    DiagnosticError,
+    Severity,
+    Span,
+    escape,
+    escape_json,
+    format_json,
+    format_text,
+    shorten,
+)
 
 # The exit-code table, one for every command (README, docs/diagnostics.md):
 #   0  fine (warnings alone, unless `lint --strict`)
@@ -49,6 +62,12 @@ def exit_code(diags: Iterable[Diagnostic], strict: bool = False) -> int:
     return EXIT_OK
 
 
+def _echo_text(text: str) -> str:
+    """Input text echoed outside a diagnostic (a name, a path, a rule), made safe to print as
+    diagnostics make theirs: cut, and control and bidirectional characters escaped."""
+    return "\n".join(escape(line) for line in shorten(text).split("\n"))
+
+
 def _rel(d: Diagnostic) -> Diagnostic:
     if d.span is None:
         return d
@@ -76,11 +95,20 @@ def print_diagnostics(diags: Iterable[Diagnostic], fmt: str = "text", err: bool 
         click.echo(format_text(d), err=err)
 
 
+def echo_json(obj: Any) -> None:
+    """A command's `--json` result on stdout: names and rules text from the input pass through
+    `escape_json`, as diagnostics do, so a U+202E in a player's name cannot reorder a terminal."""
+    click.echo(escape_json(json.dumps(obj, ensure_ascii=False, indent=2)))
+
+
 def guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
     """Bad input becomes diagnostics and an exit code; never a traceback."""
 
     @wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        # the YAML library warns of a reused anchor by printing the input's lines raw on stderr,
+        # around grove's own diagnostics; reusing an anchor is allowed YAML, so it says nothing
+        warnings.filterwarnings("ignore", module=r"ruamel\.")
         # `--json` (or lint's `--format json`; sheet's --format is pdf or html): a program reads
         # stderr too, so the diagnostics come as JSON lines there
         fmt = "json" if kwargs.get("as_json") or kwargs.get("fmt") == "json" else "text"
@@ -132,6 +160,9 @@ class _Group(click.Group):
             pairs = set(zip(argv, argv[1:], strict=False))
             if "--json" not in argv and ("--format", "json") not in pairs \
                     and "--format=json" not in argv:
+                # click echoes the option or value it refuses: escaped and cut like any input
+                message = _echo_text(exc.format_message())
+                exc.format_message = lambda: message  # type: ignore[method-assign]
                 raise
             where = exc.ctx.command_path if exc.ctx else "grove"
             print_diagnostics([Diagnostic("USAGE-BAD-OPTION", Severity.ERROR, None,
@@ -155,15 +186,15 @@ def editions(as_json: bool, roots) -> None:
 
     rows = api.editions(roots)
     if as_json:
-        click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        echo_json(rows)
         return
-    for r in rows:
+    for r in rows:  # an author's edition: its id, names and folder are input, echoed escaped
         kind = "standalone" if r["standalone"] else f"expansion of {r['expansion_of']}"
         extra = f"; combines with {', '.join(r['combines_with'])}" if r["combines_with"] else ""
-        click.echo(f"{r['id']:<16} {r['names']['en']} ({kind}{extra}): "
-                   f"{r['species']} species, {r['cards']} cards")
+        click.echo(_echo_text(f"{r['id']:<16} {r['names']['en']} ({kind}{extra}): "
+                              f"{r['species']} species, {r['cards']} cards"))
         if not _shipped(r["folder"]):
-            click.echo(f"{'':<16} from {_display(r['folder'])}")
+            click.echo(f"{'':<16} from {_echo_text(_display(r['folder']))}")
 
 
 @main.command()
@@ -181,18 +212,18 @@ def cards(edition: str, with_: str, lang: str | None, as_json: bool, roots) -> N
 
     rows = api.cards(edition, _expansions(with_), lang if lang_given or as_json else "", roots)
     if as_json:
-        click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        echo_json(rows)
         return
-    for r in rows:
-        click.echo(f"{r['name']} [{r['key']}] {r['kind']}, cost {r['cost']}, "
-                   f"{r['copies']}x, types {', '.join(r['types']) or '-'}")
+    for r in rows:  # names and rules come from card files, perhaps an author's: echoed escaped
+        click.echo(_echo_text(f"{r['name']} [{r['key']}] {r['kind']}, cost {r['cost']}, "
+                              f"{r['copies']}x, types {', '.join(r['types']) or '-'}"))
         for f in ("effect", "bonus", "trigger", "placement", "modifier", "score"):
             if lang_given and r["text"].get(f):
                 from printouts.rules_text import field_label
 
-                click.echo(f"    {field_label(f, lang)}: {r['text'][f]}")
+                click.echo(f"    {field_label(f, lang)}: {_echo_text(r['text'][f])}")
             elif r["rules"].get(f):
-                click.echo(f"    {f}: {r['rules'][f]}")
+                click.echo(f"    {f}: {_echo_text(r['rules'][f])}")
 
 
 @main.command()
@@ -232,9 +263,13 @@ def score(forest_file: str, explain: bool, as_json: bool, lang: str, roots) -> N
     from grove import api, report
 
     _language(lang)
-    result = api.score_file(forest_file, explain=explain, roots=roots)
+    _record_size(forest_file, record=False)
+    try:
+        result = api.score_file(forest_file, explain=explain, roots=roots)
+    except DiagnosticError as exc:  # a record that cannot be read: at its line, as replay says
+        raise DiagnosticError([_positioned(d, forest_file) for d in exc.diagnostics]) from None
     if as_json:
-        click.echo(json.dumps(result, ensure_ascii=False, indent=2))
+        echo_json(result)
         return
     click.echo(report.scoreboard(result, api.cardset_of(result, roots), lang, explain=explain))
 
@@ -279,6 +314,9 @@ def play(edition: str, with_: str, n_players: int | None, ai: str | None, seed: 
     if bad or not kinds:
         _usage(f"unknown AI kind {bad[0]!r}; choose from random, greedy, human" if bad
                else "--ai needs at least one player")
+    for out_path in (record_path, final_path):  # before the game: no output if one can't be
+        if out_path:
+            _writable(out_path)
     cset = cs.build(edition, _expansions(with_), roots)
     if cset.setup.removed_for(frozenset(cset.expansions), len(kinds)) is None:
         _usage(f"{edition} has no set-up for {len(kinds)} players")
@@ -289,16 +327,16 @@ def play(edition: str, with_: str, n_players: int | None, ai: str | None, seed: 
         if quiet or as_json:
             return
         for line in logs.setdefault(id(game), GameLog(game, lang)).new_lines():
-            click.echo(line, err=True)
+            click.echo(_echo_text(line), err=True)  # card names from an author's card files
 
-    fh = None
+    fh = _RecordFile(record_path) if record_path else None
     try:
-        if record_path:
-            fh = open(record_path, "w", encoding="utf-8")  # noqa: SIM115 - kept open for the game
         out = runner.play(cset, kinds, seed, names=[f"{k.title()} {i + 1}" for i, k in
                                                     enumerate(kinds)], record=fh, on_action=log)
     except OSError as exc:
-        _usage(f"{record_path}: {exc.strerror}", code="IO-WRITE")
+        if fh:
+            fh.discard()  # the game did not end: no record that would read as one cut short
+        _usage(f"{_display(record_path or '')}: {exc.strerror or exc}", code="IO-WRITE")
     except SetupError as exc:
         raise DiagnosticError([Diagnostic(
             "PLAY-SETUP", Severity.ERROR, None, f"{cset.root.id}: {exc}",
@@ -320,9 +358,40 @@ def play(edition: str, with_: str, n_players: int | None, ai: str | None, seed: 
     for p, k in zip(result["players"], kinds, strict=True):
         p["ai"] = k
     if as_json:
-        click.echo(json.dumps(result, ensure_ascii=False, indent=2))
+        echo_json(result)
         return
     click.echo(report.scoreboard(result, cset, lang))
+
+
+class _RecordFile:
+    """`play --record FILE`: opened at the record's first line, not before, so a game that cannot
+    start (no set-up for the deck) neither creates FILE nor empties an older record there; each
+    line is flushed as written (a killed game leaves every complete line readable)."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.fh: Any = None
+
+    def write(self, text: str) -> int:
+        if self.fh is None:
+            self.fh = open(self.path, "w", encoding="utf-8")  # noqa: SIM115 - open for the game
+        return self.fh.write(text)
+
+    def flush(self) -> None:
+        if self.fh is not None:
+            self.fh.flush()
+
+    def close(self) -> None:
+        if self.fh is not None:
+            fh, self.fh = self.fh, None
+            with contextlib.suppress(OSError):  # its last lines failed too: reported already
+                fh.close()
+
+    def discard(self) -> None:
+        """Remove what a game that failed wrote: a half-written record is no record."""
+        self.close()
+        if Path(self.path).is_file():
+            Path(self.path).unlink(missing_ok=True)
 
 
 @main.command()
@@ -330,12 +399,14 @@ def play(edition: str, with_: str, n_players: int | None, ai: str | None, seed: 
 @click.option("--verify", is_flag=True,
               help="say 'verified' when every line replays the same (a difference is exit 1 "
               "either way)")
+@click.option("--json", "as_json", is_flag=True,
+              help="print the replayed game's scores as JSON; diagnostics as JSON lines")
 @guarded
 @card_sets
-def replay(record_file: str, verify: bool, roots) -> None:
+def replay(record_file: str, verify: bool, roots, as_json: bool = False) -> None:
     """Re-run a game record."""
     from compiler import cardset as cs
-    from dsl.diagnostics import Span, error
+    from dsl.diagnostics import error
     from engine import record as rec
     from engine import runner
     from grove import api, report
@@ -344,41 +415,134 @@ def replay(record_file: str, verify: bool, roots) -> None:
     if not where.is_file():  # a file that is not there is a usage error (exit 2), not a bad record
         raise DiagnosticError([error("IO-NOT-FOUND", None, f"{record_file}: " + (
             "is a directory" if where.is_dir() else "no such file"))])
+    _record_size(record_file, record=True)
+    _record_text(record_file)
     try:
         r = rec.read(record_file)
     except rec.RecordError as exc:
-        click.echo(f"error RECORD-BAD: {exc}", err=True)
-        sys.exit(EXIT_FINDINGS)
+        raise DiagnosticError([_record_bad(str(exc), record_file)]) from None
+    lines = _record_lines(record_file)
     h = r.header
     try:
         cset = cs.build(str(h.get("edition")), list(h.get("with") or ()), roots)
         changed = rec.changed_cards(cset, h)
         if changed:  # a replay against other cards would only report a confusing difference
             raise DiagnosticError([error(
-                "RECORD-CARDS-CHANGED", Span(str(record_file), 1, 1), c,
+                "RECORD-CARDS-CHANGED", Span(record_file, lines[0], 1), c,
                 "replay with the card set the game was played with (--cards DIR or GROVE_CARDS)")
                 for c in changed])
         game, problems = runner.replay(cset, r)
-    except (KeyError, TypeError, ValueError) as exc:
-        click.echo(f"error RECORD-BAD: {record_file}: the header is incomplete ({exc})", err=True)
-        sys.exit(EXIT_FINDINGS)
-    last = Span(str(record_file), len(r.actions) + 1, 1)  # header, then one line per action
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise DiagnosticError([error(
+            "RECORD-BAD", Span(record_file, lines[0], 1),
+            f"the header is incomplete ({type(exc).__name__}: {exc})",
+            "a record is what `grove play --record FILE` writes")]) from None
     if problems and problems[0].startswith("the record ends"):  # cut short: never verified
         raise DiagnosticError([error(
-            "RECORD-UNFINISHED", last, f"{problems[0]}: the record was cut short",
+            "RECORD-UNFINISHED", Span(record_file, lines[-1], 1),
+            f"{problems[0]}: the record was cut short",
             "a finished game ends with an end line, a game a player quit with a stop line; "
             "play the game again to its end to get a whole record")])
-    if problems:  # any difference is exit 1, with or without --verify
-        raise DiagnosticError([error("RECORD-DIFFERS", None, f"{record_file}: {problems[0]}")])
+    if problems:  # any difference is exit 1, with or without --verify; each at its line
+        raise DiagnosticError([_difference(p, record_file, lines) for p in problems])
     if r.stop is not None:  # left off on purpose: every action held replays, nothing to score
         click.echo(f"stopped after {len(r.actions)} actions: the game was left off before its "
                    "end" + (", every action replays the same" if verify else ""), err=True)
+        if as_json:
+            echo_json({"record": record_file, "actions": len(r.actions), "stopped": True})
         return
     scores = runner.final_scores(game)
     result = api.result_json(cset.root.id, cset.expansions, scores, False)
-    click.echo(report.scoreboard(result, cset))
+    if as_json:
+        result.update({"record": record_file, "actions": len(r.actions), "stopped": False})
+        echo_json(result)
+    else:
+        click.echo(report.scoreboard(result, cset))
     if verify:
         click.echo(f"verified: {len(r.actions)} actions, same game", err=True)
+
+
+# A record is read whole, so its size is checked first: five random players record 40 KB
+MAX_RECORD_BYTES = 4 * 1024 * 1024
+_AT = re.compile(r"(\d+)(?::(\d+))?: (.*)", re.S)
+
+
+def _record_size(path: str, record: bool) -> None:
+    """INPUT-TOO-LARGE for a file beyond `MAX_RECORD_BYTES`, before anything reads it: the
+    record reader holds a whole record (a forest file's own, lower limit is the forest reader's).
+    """
+    try:
+        size = os.stat(path).st_size
+    except OSError:
+        return  # not there: the reader says so
+    if size > MAX_RECORD_BYTES:
+        from compiler.yaml_source import MAX_FOREST_FILE_BYTES
+
+        limits = (f"a game record of at most {MAX_RECORD_BYTES}" if record else
+                  f"a forest file of at most {MAX_FOREST_FILE_BYTES} bytes or a game record of "
+                  f"at most {MAX_RECORD_BYTES}")
+        raise DiagnosticError([Diagnostic(
+            "INPUT-TOO-LARGE", Severity.ERROR, Span(path, 1, 1),
+            f"the file has {size} bytes; grove reads {limits} bytes")])
+
+
+def _record_text(path: str) -> None:
+    """IO-ENCODING (exit 2, as for every file that is not UTF-8) at the first byte that is not,
+    rather than the record reader's RECORD-BAD without a place."""
+    raw = Path(path).read_bytes()
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise DiagnosticError([Diagnostic("IO-ENCODING", Severity.ERROR, Span(path, line, col),
+                                          f"not UTF-8 text ({exc.reason})")]) from None
+
+
+def _record_bad(message: str, path: str) -> Diagnostic:
+    """RECORD-BAD from the engine's record reader, whose message starts `path:line[:col]: `:
+    that position becomes the diagnostic's, so it prints as `file:line:col` and with `--json`
+    fills `line` and `col`, like every other diagnostic."""
+    hint = "a record is what `grove play --record FILE` writes"
+    if message.startswith(f"{path}:"):
+        m = _AT.fullmatch(message[len(path) + 1:])
+        if m:
+            col = int(m[2]) if m[2] else 1
+            return Diagnostic("RECORD-BAD", Severity.ERROR, Span(path, int(m[1]), col), m[3],
+                              hint)
+        return Diagnostic("RECORD-BAD", Severity.ERROR, None, message, hint)
+    return Diagnostic("RECORD-BAD", Severity.ERROR, None, message, hint)
+
+
+def _positioned(d: Diagnostic, path: str) -> Diagnostic:
+    """A RECORD-BAD the forest reader raised without a position, given the one its message
+    names (the same as replay's, for the same record)."""
+    if d.code == "RECORD-BAD" and d.span is None:
+        found = _record_bad(d.message, path)
+        return Diagnostic(d.code, d.severity, found.span, found.message, d.hint or found.hint)
+    return d
+
+
+def _record_lines(path: str) -> list[int]:
+    """The numbers of a record's non-blank lines: the reader skips blank ones, so the n-th line
+    it read is the file's line `_record_lines(path)[n - 1]`."""
+    with open(path, encoding="utf-8") as fh:
+        found = [n for n, line in enumerate(fh, 1) if line.strip()]
+    return found or [1]
+
+
+def _difference(problem: str, path: str, lines: list[int]) -> Diagnostic:
+    """A difference `runner.replay` found (`line N: ...`, `end line: ...`, `stop line: ...`,
+    `header: ...`) as RECORD-DIFFERS at the line of the record it concerns."""
+    m = re.match(r"line (\d+): (.*)", problem, re.S)
+    if m:
+        n = int(m[1])
+        at, message = (lines[n - 1] if n <= len(lines) else n), m[2]
+    elif problem.startswith(("end line:", "stop line:")):
+        at, message = lines[-1], problem
+    else:
+        at, message = lines[0], problem
+    return Diagnostic("RECORD-DIFFERS", Severity.ERROR, Span(path, at, 1), message)
 
 
 @main.command()
@@ -438,6 +602,16 @@ def _shipped(folder: str) -> bool:
 def _display(path: str) -> str:
     rel = os.path.relpath(path)
     return path if rel.startswith("..") else rel
+
+
+def _writable(path: str) -> None:
+    """IO-WRITE before any work when `path` cannot be an output file: its folder is missing, or
+    it is a folder. (A full disk shows only when written: `play` then removes its record.)"""
+    p = Path(path)
+    folder = p.parent if str(p.parent) else Path(".")
+    if p.is_dir() or not folder.is_dir():
+        why = "is a folder" if p.is_dir() else f"no folder {_display(str(folder))}"
+        _usage(f"{_display(path)}: cannot write: {why}", code="IO-WRITE")
 
 
 def _usage(message: str, code: str = "USAGE-BAD-OPTION") -> None:

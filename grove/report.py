@@ -11,9 +11,21 @@ from typing import Any
 
 from compiler.cardset import CardSet
 from compiler.model import scorepad_names
+from dsl.diagnostics import escape
 from printouts import phrases
 
 _WORDS = ("scoreboard.total", "scoreboard.winner")
+NAME_WIDTH = 100  # characters of a name shown: a forest file's longest (a record's are free)
+
+
+def shown(text: Any, width: int | None = None) -> str:
+    """Input text as the scoreboard prints it: control and bidirectional characters escaped with
+    the diagnostics' own `escape` (a U+202E in a player's name would reorder the board), and cut
+    to `width` characters with `…` (a name from a game record has no limit of its own)."""
+    text = str(text)
+    if width is not None and len(text) > width:
+        text = text[:width - 1] + "…"
+    return escape(text)
 
 
 def _word(ctxt: str, lang: str) -> str:
@@ -29,14 +41,18 @@ def row_name(names: Any, row: str, lang: str) -> str:
 
 def scoreboard(result: dict[str, Any], cardset: CardSet, lang: str = "en",
                explain: bool = False) -> str:
+    """The paper scorepad's rows, a column per player. Everything from the input (players'
+    names, card names and rules text under `explain`; row names from an author's card data) is
+    printed through `shown`."""
     players = result["players"]
     rows = list(cardset.scorepad)
     names = scorepad_names(cardset.editions)
-    labels = {r: row_name(names.get(r), r, lang) for r in rows}
+    labels = {r: shown(row_name(names.get(r), r, lang), NAME_WIDTH) for r in rows}
     total = _word("scoreboard.total", lang)
     width = max([len(t) for t in [*labels.values(), total]] + [6])
-    colw = max([len(p["name"]) for p in players] + [5]) + 2
-    lines = [" " * width + "".join(p["name"].rjust(colw) for p in players)]
+    player_names = [shown(p["name"], NAME_WIDTH) for p in players]
+    colw = max([len(n) for n in player_names] + [5]) + 2
+    lines = [" " * width + "".join(n.rjust(colw) for n in player_names)]
     for r in rows:
         lines.append(labels[r].ljust(width) +
                      "".join(str(p["by_category"].get(r, 0)).rjust(colw) for p in players))
@@ -44,16 +60,18 @@ def scoreboard(result: dict[str, Any], cardset: CardSet, lang: str = "en",
     lines.append(total.ljust(width) +
                  "".join(str(p["total"]).rjust(colw) for p in players))
     label = _word("scoreboard.winner", lang)
-    lines.append(f"{label}: {', '.join(result['winners'])}")
+    lines.append(f"{label}: {', '.join(shown(w, NAME_WIDTH) for w in result['winners'])}")
     if explain:
-        for p in players:
+        for p, pname in zip(players, player_names, strict=True):
             lines.append("")
-            lines.append(f"{p['name']}:")
+            lines.append(f"{pname}:")
             for c in p["cards"]:
                 sp = cardset.species_named(c["card"])
-                name = sp.name(lang) if sp else c["card"]
-                lines.append(f"  {c['points']:>4}  {name} (host {c['host'] + 1}, {c['slot']})")
+                name = shown(sp.name(lang) if sp else c["card"], NAME_WIDTH)
+                lines.append(f"  {c['points']:>4}  {name} (host {c['host'] + 1}, "
+                             f"{shown(c['slot'], NAME_WIDTH)})")
                 for r in c.get("rules", []):
-                    note = f" [{r['note']}]" if r.get("note") else ""
-                    lines.append(f"          {r['points']:>3} = {r['rule']}  @ {r['at']}{note}")
+                    note = f" [{shown(r['note'], 200)}]" if r.get("note") else ""
+                    lines.append(f"          {r['points']:>3} = {shown(r['rule'], 2000)}  "
+                                 f"@ {shown(r['at'], 200)}{note}")
     return "\n".join(lines)

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass, replace
+from types import MappingProxyType
 from typing import Any
 
 from compiler.cardset import CardSet, Species
 from compiler.model import SIDES, Setup, scorepad_names
 from dsl.diagnostics import Span
 from printouts import rules_text
+from printouts.sheets.icons import Icon
+from printouts.sheets.icons import find as find_icon
 from printouts.sheets.thai import dictionary_words
 
 TEXT_FIELDS = ("effect", "trigger", "placement", "modifier")  # the "effect" column, in order
@@ -53,6 +56,7 @@ class Symbol:
     also: tuple[str, ...]  # names of the types it implies (a butterfly is an insect)
     members: tuple[str, ...]  # for a group: names of the species that belong to it
     span: Span | None
+    icon: bool = False  # the sheet has an icon for it (Sheet.icons)
 
 
 @dataclass(frozen=True)
@@ -83,6 +87,7 @@ class SpeciesRow:
     bonus: str
     score: str
     span: Span | None
+    icons: tuple[str, ...] = ()  # ids of the symbols it shows that have icons: tree, types
 
 
 @dataclass(frozen=True)
@@ -121,6 +126,7 @@ class Sheet:
     species: tuple[SpeciesGroup, ...]
     labels: Any  # field id -> column label from the rules-text catalog
     words: frozenset[str] = frozenset()  # Thai names a line never breaks inside (thai.py)
+    icons: Any = None  # symbol id -> (icons.Icon, its name): the tree and type symbols drawn
 
     @property
     def all_species(self) -> tuple[SpeciesRow, ...]:
@@ -176,7 +182,21 @@ def species_names(cs: CardSet, lang: str) -> dict[str, str]:
     return out
 
 
-def _symbols(cs: CardSet, lang: str, kind: str) -> tuple[Symbol, ...]:
+def _icons(cs: CardSet, lang: str) -> dict[str, tuple[Icon, str]]:
+    """Tree and type symbols with an icon: the card set's own (`icons/` beside an edition's
+    files, the later edition first) or grove's."""
+    folders = [e.folder for e in reversed(cs.editions) if getattr(e, "folder", None)]
+    out = {}
+    for s in cs.symbols:
+        if s.kind in ("tree", "type"):
+            icon = find_icon(folders, s.id)
+            if icon is not None:
+                out[s.id] = (icon, _name(s.names, lang, s.id))
+    return out
+
+
+def _symbols(cs: CardSet, lang: str, kind: str,
+             icons: dict | None = None) -> tuple[Symbol, ...]:
     card_symbols = {e.card_symbol for e in cs.editions if e.card_symbol}
     printed = species_names(cs, lang)
     out = []
@@ -188,7 +208,8 @@ def _symbols(cs: CardSet, lang: str, kind: str) -> tuple[Symbol, ...]:
         if kind == "group" or s.id in card_symbols:
             names = {printed[k] for k, sp in cs.species.items() if s.id in sp.tags}
             members = tuple(sorted(names, key=lambda n: sort_key(n, lang)))
-        out.append(Symbol(s.id, _name(s.names, lang, s.id), also, members, s.span))
+        out.append(Symbol(s.id, _name(s.names, lang, s.id), also, members, s.span,
+                          s.id in (icons or {})))
     if kind == "type":  # a reader looks a symbol up by its name; the files' order is no order
         out.sort(key=lambda sym: sort_key(sym.name, lang))
     return tuple(out)
@@ -202,7 +223,7 @@ def _removal(cs: CardSet) -> tuple[Removal, ...]:
     return ()
 
 
-def _row(sp: Species, cs: CardSet, lang: str, name: str) -> SpeciesRow:
+def _row(sp: Species, cs: CardSet, lang: str, name: str, icons: dict) -> SpeciesRow:
     texts = rules_text.card_text(sp, cs, lang)
     effect = tuple(Field(f, rules_text.field_label(f, lang), texts[f])
                    for f in TEXT_FIELDS if texts.get(f))
@@ -211,10 +232,12 @@ def _row(sp: Species, cs: CardSet, lang: str, name: str) -> SpeciesRow:
         key=sp.key, id=sp.id, name=name, kind=sp.kind,
         host=_name(host.names, lang, host.id) if host else None,
         sides=sp.sides, water=sp.water, cost=sp.cost, copies=sp.copies, effect=effect,
-        bonus=texts.get("bonus", ""), score=texts.get("score", ""), span=sp.span)
+        bonus=texts.get("bonus", ""), score=texts.get("score", ""), span=sp.span,
+        icons=tuple(i for i in dict.fromkeys((*((sp.symbol,) if sp.kind == "tree" else ()),
+                                              *sp.types)) if i in icons))
 
 
-def _species(cs: CardSet, lang: str) -> tuple[SpeciesGroup, ...]:
+def _species(cs: CardSet, lang: str, icons: dict) -> tuple[SpeciesGroup, ...]:
     kinds = list(dict.fromkeys(h.from_kind for h in cs.hosts.values() if h.from_kind))
     order = {k: i for i, k in enumerate([*kinds, "cave"])}
     side_order = {s: i for i, s in enumerate(SIDES)}
@@ -222,7 +245,7 @@ def _species(cs: CardSet, lang: str) -> tuple[SpeciesGroup, ...]:
     printed = species_names(cs, lang)
     for sp in cs.species.values():
         key = (sp.kind, sp.sides if sp.kind == "dweller" else ())
-        buckets.setdefault(key, []).append(_row(sp, cs, lang, printed[sp.key]))
+        buckets.setdefault(key, []).append(_row(sp, cs, lang, printed[sp.key], icons))
 
     def group_order(key: tuple[str, tuple[str, ...]]) -> tuple:
         kind, sides = key
@@ -251,6 +274,7 @@ def build_sheet(cs: CardSet, lang: str) -> Sheet:
     stuck = dict(cs.flags.get("stuck_turn") or {})
     hosts = _hosts(cs, lang)
     revealing = tuple(h for h in hosts if h.reveal > 0)
+    icons = _icons(cs, lang)
     sheet = Sheet(
         lang=lang,
         edition=_name(cs.root.names, lang, cs.root.id),
@@ -261,10 +285,12 @@ def build_sheet(cs: CardSet, lang: str) -> Sheet:
         stuck_cards=int(stuck.get("cards", 0)), stuck_to=stuck.get("to"),
         hosts=hosts, revealing=tuple(h.name for h in revealing),
         reveal=max((h.reveal for h in revealing), default=0),
-        tree_symbols=_symbols(cs, lang, "tree"), type_symbols=_symbols(cs, lang, "type"),
+        tree_symbols=_symbols(cs, lang, "tree", icons),
+        type_symbols=_symbols(cs, lang, "type", icons),
         groups=_symbols(cs, lang, "group"), scorepad=_scorepad(cs, lang),
-        species=_species(cs, lang),
+        species=_species(cs, lang, icons),
         labels={f: rules_text.field_label(f, lang) for f in rules_text.FIELDS},
+        icons=MappingProxyType(icons),
     )
     if lang != "th":
         return sheet

@@ -13,7 +13,7 @@ import base64
 import re
 from functools import cache
 
-from printouts.sheets import layout, pdf, templates
+from printouts.sheets import icons, layout, pdf, templates
 from printouts.sheets.content import Sheet
 from printouts.sheets.diagrams import layout as diagram_layout
 from printouts.sheets.draw import svg
@@ -179,6 +179,16 @@ def _mark_blocks(page: str, blocks: frozenset[tuple[int, int]]) -> str:
     return page
 
 
+_ICON_SPAN = re.compile(r'<span class="icon" data-icon="([^"]+)"></span>')
+
+
+def _icon(sheet: Sheet, symbol: str) -> str:
+    """A symbol's icon as inline SVG, written from the parsed shapes (nothing of an author's
+    file is copied as it is), named for screen readers."""
+    icon, name = (sheet.icons or {}).get(symbol, (None, symbol))
+    return f'<span class="icon">{icons.svg(icon, 9, name)}</span>' if icon else ""
+
+
 def _mark_rows(page: str, rows: frozenset[int]) -> str:
     """Give the body rows `rows` of the long table (`data-repeat`) the class `page-start`."""
     start = page.find("<tbody>", page.find(" data-repeat="))
@@ -207,4 +217,5 @@ def render(sheet: Sheet, paper: str = "a4") -> str:
     except FontProblem:
         starts = pdf.Pages(0, frozenset(), frozenset())
     page = _mark_blocks(_mark_rows(page, starts.rows), starts.blocks)
+    page = _ICON_SPAN.sub(lambda m: _icon(sheet, m.group(1)), page)
     return page.replace("@FONTS@", font_faces(_faces_used(page)), 1)

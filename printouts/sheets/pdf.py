@@ -8,6 +8,7 @@ Inline markup (b, i, br) is passed through to `Paragraph` unchanged.
 from __future__ import annotations
 
 import dataclasses
+import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from io import BytesIO
@@ -15,6 +16,7 @@ from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfgen import canvas as canvas_mod
 from reportlab.platypus import (
     BaseDocTemplate,
     Flowable,
@@ -36,7 +38,65 @@ from printouts.sheets.diagrams import Diagram
 from printouts.sheets.diagrams import layout as diagram_layout
 from printouts.sheets.draw import DiagramFlowable
 from printouts.sheets.fonts import register, require_shaping, with_fallback
+from printouts.sheets.icons import ICON_DIR
+from printouts.sheets.icons import draw as draw_icon
 from printouts.sheets.thai import SegmentedParagraph
+
+_ICON_SPAN = re.compile(r'<span class="icon" data-icon="([^"]+)"\s*(?:/>|></span>)')
+_icon_uris: dict[str, str] = {}  # symbol id -> the placeholder image that stands for its icon
+_uri_icons: dict[str, str] = {}  # and back
+
+
+def _placeholder(symbol: str) -> str:
+    """The file name of a one-pixel image that stands for a symbol's icon in paragraph markup:
+    reportlab lays out <img> inline with the text, and `_Canvas` draws the icon in its place.
+    Every symbol spells the path of the same file its own way ("icons/./././pixel.png"), so
+    the name tells the canvas which icon it is."""
+    uri = _icon_uris.get(symbol)
+    if uri is None:
+        uri = str(ICON_DIR) + "/." * (len(_icon_uris) + 1) + "/pixel.png"
+        _icon_uris[symbol], _uri_icons[uri] = uri, symbol
+    return uri
+
+
+def with_icons(markup: str, size: float) -> str:
+    """Paragraph markup with the template's icon spans as inline images of `size` points
+    (and a little room after each)."""
+    if 'class="icon"' not in markup:
+        return markup
+    return _ICON_SPAN.sub(lambda m: f'<img src="{_placeholder(m.group(1))}" '
+                          f'width="{size * ICON_ROOM:.2f}" height="{size:.2f}" valign="middle"/>',
+                          markup)
+
+
+ICON_SCALE = 1.2  # an icon's size, in font sizes
+ICON_ROOM = 1.2  # the width it takes on its line, in icon sizes
+
+
+class _Canvas(canvas_mod.Canvas):
+    """The sheet's canvas: it draws the icon a placeholder image stands for, each icon once
+    per document as a form that every place it appears refers to."""
+
+    icons: dict = {}
+
+    def drawImage(self, image, x, y, width=None, height=None, *args, **kw):  # noqa: N802
+        symbol = _uri_icons.get(getattr(image, "fileName", None) or "")
+        icon = self.icons.get(symbol) if symbol else None
+        if icon is None:
+            return super().drawImage(image, x, y, width, height, *args, **kw)
+        forms = self.__dict__.setdefault("_icon_forms", set())
+        name = "icon_" + re.sub(r"[^A-Za-z0-9]", "_", symbol)
+        if name not in forms:
+            self.beginForm(name, 0, 0, 24, 24)
+            draw_icon(self, icon[0], 0, 0, 24)
+            self.endForm()
+            forms.add(name)
+        self.saveState()
+        self.translate(x, y)
+        self.scale(height / 24, height / 24)
+        self.doForm(name)
+        self.restoreState()
+        return (width, height)
 
 
 def inner(elem: ET.Element) -> str:
@@ -60,8 +120,8 @@ class Cell:
     words: frozenset[str] = frozenset()  # the sheet's names (thai.dictionary_words)
 
     def paragraph(self) -> SegmentedParagraph:
-        return SegmentedParagraph(self.markup, layout.for_text(self.style, self.markup),
-                                  words=self.words)
+        return SegmentedParagraph(with_icons(self.markup, self.style.fontSize * ICON_SCALE),
+                                  layout.for_text(self.style, self.markup), words=self.words)
 
 
 @dataclass(frozen=True)
@@ -80,7 +140,7 @@ class _Noted(SegmentedParagraph):
     a block of the rules section), so the HTML page can start its pages where the PDF does."""
 
     def __init__(self, markup: str, style, sink: list, key, words: frozenset[str]):
-        super().__init__(markup, style, words=words)
+        super().__init__(with_icons(markup, style.fontSize * ICON_SCALE), style, words=words)
         self._sink, self._key = sink, key
 
     def draw(self) -> None:
@@ -107,7 +167,8 @@ class _Builder:
         if self.at is not None:
             return _Noted(markup, layout.for_text(style, markup), self.blocks_drawn, self.at,
                           self.sheet.words)
-        return SegmentedParagraph(markup, layout.for_text(style, markup), words=self.sheet.words)
+        return SegmentedParagraph(with_icons(markup, style.fontSize * ICON_SCALE),
+                                  layout.for_text(style, markup), words=self.sheet.words)
 
     def blocks(self, parent: ET.Element, width: float) -> list[Flowable]:
         out: list[Flowable] = []
@@ -317,5 +378,6 @@ def _build(sheet: Sheet, paper: str) -> tuple[bytes, int, list, list]:
         PageTemplate("wide", [Frame(x, y, page.frame_width, h, id="wide", leftPadding=0,
                                     rightPadding=0)], onPage=on_page),
     ])
-    doc.build(list(s.flowables))
+    canvas_class = type("SheetCanvas", (_Canvas,), {"icons": dict(sheet.icons or {})})
+    doc.build(list(s.flowables), canvasmaker=canvas_class)
     return buf.getvalue(), doc.page, s.rows_drawn, s.blocks_drawn
