@@ -2,8 +2,9 @@
 
 Timed (wall clock, and this process's CPU time) after the card set is compiled (that cost is the
 compile figure): content from the card set, templates, layout and PDF bytes, for each language in
-turn, best and median of a few rounds. The issue's target is under 5 s for the four on a 2-core
-machine; printed, never asserted.
+turn, best and median of a few rounds. The target is under 2 s for the four on a 2-core machine;
+printed, never asserted. The HTML pages are timed too: each lays its PDF out as well, to start
+its printed pages where the PDF does.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import time
 EDITION = "base"
 EXPANSIONS = ("alpine", "woodland_edge")
 LANGS = ("en", "de", "it", "th")
-TARGET_S = 5.0
+TARGET_S = 2.0
 
 
 def bench_sheets(opts) -> dict:

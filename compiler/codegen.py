@@ -279,15 +279,20 @@ def compile_condition(
 #   "extra:<key>"  the `counts as n more` modifiers for that species' rules
 #   "local"        the cards at the card's own host (its slots, its host card, how full it is)
 #   "cave"         the cave
-#   "any"          anything in the forest (every card, every host)
+#   "cards"        every visible card (a rule that looks at each card in the forest)
+#   "full"         which hosts are full
+#   "side:<side>"  the cards on that side of hosts (below and atop a host)
+#   "hosts"        the hosts themselves
+#   "any"          anything in the forest
 # so that a player weighing a play re-runs only the rules it can change (`engine/tally.py`).
 ANY = frozenset({"any"})
 LOCAL = frozenset({"local"})
+CARDS = frozenset({"cards"})
 
 
 def _forest_reads(q: Query) -> frozenset[str]:
     if q.fast is None:
-        return ANY
+        return CARDS
     kind, key = q.fast
     if kind in ("tag", "species", "symbol"):
         return frozenset({f"{kind}:{key}"})
@@ -295,7 +300,7 @@ def _forest_reads(q: Query) -> frozenset[str]:
         return frozenset(f"{kind[:-1]}:{k}" for k in key.split(","))
     if kind == "own":
         return frozenset({"symbols"})
-    return ANY
+    return CARDS
 
 
 def count_reads(c: ast.Count, scope: NameScope, owner: str, boosted: frozenset[str]
@@ -306,6 +311,8 @@ def count_reads(c: ast.Count, scope: NameScope, owner: str, boosted: frozenset[s
                 return frozenset({"cave"})
             if s.kind in ("attached", "at_host"):
                 return LOCAL
+            if s.kind in ("below", "atop"):  # the cards on one side of hosts of a kind
+                return frozenset({f"side:{'bottom' if s.kind == 'below' else 'top'}"})
             if s.kind != "forest":
                 return ANY
             out = _forest_reads(compile_filter(f, scope))
@@ -315,7 +322,13 @@ def count_reads(c: ast.Count, scope: NameScope, owner: str, boosted: frozenset[s
             return LOCAL
         case ast.CountSpecies(filter=f, scope=s) if s.kind == "forest":
             fast = compile_filter(f, scope).fast
-            return frozenset({f"tag:{fast[1]}"}) if fast and fast[0] == "tag" else ANY
+            return frozenset({f"tag:{fast[1]}"}) if fast and fast[0] == "tag" else CARDS
+        case ast.CountSymbols(scope=s) if s.kind == "forest":
+            return frozenset({"symbols"})
+        case ast.CountFullHosts():
+            return frozenset({"full"})
+        case ast.CountHostsWithout():
+            return frozenset({"hosts", "side:bottom"})
     return ANY
 
 
@@ -338,7 +351,7 @@ def term_reads(term: ast.ScoreTerm, scope: NameScope, owner: str, boosted: froze
             return condition_reads(cond, scope, owner, boosted)
         case ast.Sets(filter=f):
             fast = compile_filter(f, scope).fast
-            return frozenset({f"tag:{fast[1]}"}) if fast and fast[0] == "tag" else ANY
+            return frozenset({f"tag:{fast[1]}"}) if fast and fast[0] == "tag" else CARDS
     return ANY
 
 

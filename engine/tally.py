@@ -64,16 +64,23 @@ class Tally:
 
     def _reached(self, new: Placed) -> tuple[frozenset[Placed], frozenset[str], bool]:
         """The cards whose per-copy rules, and the group keys whose values, a card of this kind
-        can change wherever it goes, and whether the cave card's rule can change: the same for
-        every copy of a species half, so worked out once per kind of card a turn."""
+        can change, and whether the cave card's rule can change: the same for every copy of a
+        species half placed alike (as a host, or on a side, filling a host or not), so worked
+        out once per decision for each."""
         host = new.host
         assert host is not None
-        sig = (new.key, new.symbol, host.kind.id if new.slot is None else None)
+        is_host = new.slot is None
+        # a host is full now that was not before: a new host without slots, or the first card
+        # of the last empty slot
+        full = host.is_full and (is_host or len(host.slots[new.slot]) == 1)  # type: ignore[index]
+        sig = (new.key, new.symbol, host.kind.id if is_host else new.side, full)
         hit = self.reached.get(sig)
         if hit is not None:
             return hit
-        added = (new, *host.beneath) if new.slot is None else (new,)
-        tokens = {"any"}
+        added = (new, *host.beneath) if is_host else (new,)
+        tokens = {"any", "cards", "hosts" if is_host else f"side:{new.side}"}
+        if full:
+            tokens.add("full")
         for c in added:
             tokens.update(f"tag:{t}" for t in c.tags)
             if c.key is not None:
