@@ -1,0 +1,123 @@
+"""Icons for tree and type symbols: grove's own drawings for every symbol of the shipped editions,
+an author's own beside their card files, drawn in the glossary and the species table of the PDF
+and the HTML page, and nothing of an icon file copied into a page as it is."""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+
+from compiler import cardset as cs
+from compiler.search_path import search_path
+from grove import api
+from printouts.sheets import html, icons, pdf
+from printouts.sheets.content import build_sheet
+
+EDITIONS = {"base+alpine+woodland_edge": ("base", ("alpine", "woodland_edge")),
+            "dartmoor": ("dartmoor", ()), "smoky_mountains": ("smoky_mountains", ())}
+GOOD = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><title>x</title>'
+        '<path d="M2 2 h20 v20 H2 z" fill="#0a0" stroke="currentColor" stroke-width="2"/>'
+        '<circle cx="12" cy="12" r="4" fill="#fff"/><polygon points="1 1 3 1 2 3"/>'
+        '<path d="M4 4 Q8 0 12 4 T20 4 C20 8 16 8 16 12 S12 16 8 12"/></svg>')
+
+
+@pytest.fixture(scope="module")
+def cardsets():
+    return {k: cs.build(e, list(x)) for k, (e, x) in EDITIONS.items()}
+
+
+def test_every_tree_and_type_symbol_of_the_shipped_editions_has_an_icon(cardsets):
+    for cset in cardsets.values():
+        sheet = build_sheet(cset, "en")
+        missing = [s.id for s in (*sheet.tree_symbols, *sheet.type_symbols) if not s.icon]
+        assert not missing, missing
+        for row in sheet.all_species:
+            assert set(row.icons) <= set(sheet.icons)
+            assert row.icons or row.kind == "cave", row
+
+
+def test_icon_files_parse():
+    icon = icons.parse(GOOD, "x")
+    assert len(icon.shapes) == 4
+    assert icon.shapes[0].ops[0] == ("M", 2.0, 2.0) and icon.shapes[0].ops[-1] == ("Z",)
+    assert icon.shapes[0].fill == "#00aa00" and icon.shapes[0].stroke == "currentColor"
+    assert {op[0] for s in icon.shapes for op in s.ops} <= {"M", "L", "C", "Z"}
+    for path in sorted(icons.ICON_DIR.glob("*.svg")):
+        icons.parse(path.read_text(encoding="utf-8"), path.stem)
+
+
+@pytest.mark.parametrize("text, why", [
+    (GOOD.replace("<title>x</title>", "<script>alert(1)</script>"), "not allowed"),
+    (GOOD.replace('viewBox="0 0 24 24"', 'viewBox="0 0 100 100"'), "viewBox"),
+    (GOOD.replace("M2 2 h20", "M2 2 a5 5 0 0 1 10 0 h20"), "arcs"),
+    (GOOD.replace('fill="#0a0"', 'fill="url(#g)"'), "colour"),
+    (GOOD.replace("<circle", "<g><circle").replace('"#fff"/>', '"#fff"/></g>'), "groups"),
+    ('<!DOCTYPE svg [<!ENTITY x "y">]><svg viewBox="0 0 24 24"/>', "DOCTYPE"),
+    ("<svg", "XML"),
+])
+def test_bad_icon_files_are_refused(text, why):
+    with pytest.raises(icons.IconError, match=why):
+        icons.parse(text)
+
+
+def test_a_card_set_brings_its_own_icons(tmp_path, cardsets):
+    """An edition folder's icons/<symbol>.svg wins over grove's; a broken one leaves the name
+    alone (no icon) rather than breaking the sheet."""
+    own = tmp_path / "icons"
+    own.mkdir()
+    (own / "bird.svg").write_text(GOOD, encoding="utf-8")
+    (own / "fish.svg").write_text("<svg", encoding="utf-8")
+    folders = [str(tmp_path)]
+    assert icons.find(folders, "bird") == icons.parse(GOOD, "bird")
+    assert icons.find(folders, "fish") is None
+    assert icons.find(folders, "insect") == icons.load(icons.ICON_DIR / "insect.svg", "insect")
+    # through a card set: a copy of Dartmoor, found first on the search path, with a moor of
+    # its own
+    src = cs.build("dartmoor", []).root.folder
+    copy = tmp_path / "cards" / "dartmoor"
+    shutil.copytree(src, copy)
+    (copy / "icons").mkdir()
+    (copy / "icons" / "moor.svg").write_text(GOOD, encoding="utf-8")
+    [out] = api.sheet("dartmoor", [], ["en"], str(tmp_path / "d.html"), fmt="html",
+                      roots=search_path([tmp_path / "cards"], env={}))
+    page = out.read_text(encoding="utf-8")
+    assert icons.svg(icons.parse(GOOD, "moor"), 9, "Moor") in page
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_icons_in_the_pdf_and_the_html(cardsets, edition):
+    sheet = build_sheet(cardsets[edition], "th")
+    story = pdf.story(sheet)
+    placeholders = re.findall(r'<img src="([^"]+pixel\.png)"', story.xhtml)
+    assert not placeholders  # the fragment itself stays template markup
+    spans = re.findall(r'<span class="icon" data-icon="([^"]+)"', story.xhtml)
+    wanted = {s.id for s in (*sheet.tree_symbols, *sheet.type_symbols)}
+    assert wanted <= set(spans)
+    drawn = []
+
+    class Counting(pdf._Canvas):
+        icons = dict(sheet.icons)
+
+        def drawImage(self, image, *args, **kw):  # noqa: N802
+            drawn.append(pdf._uri_icons.get(getattr(image, "fileName", "")))
+            return super().drawImage(image, *args, **kw)
+
+    from io import BytesIO
+
+    from reportlab.platypus import SimpleDocTemplate
+    doc = SimpleDocTemplate(BytesIO())
+    doc.build([f for f in story.flowables if f.__class__.__name__ != "NextPageTemplate"],
+              canvasmaker=Counting)
+    assert wanted <= set(drawn) and None not in drawn
+    page = html.render(sheet)
+    assert page.count('<svg xmlns="http://www.w3.org/2000/svg" class="icon"') == len(spans)
+    assert 'data-icon="' not in page
+
+
+def test_html_icon_is_written_from_numbers(cardsets):
+    icon = icons.parse(GOOD, "x")
+    out = icons.svg(icon, 9, 'Bird <"&>')
+    assert "<script" not in out and 'aria-label="Bird &lt;&quot;&amp;&gt;"' in out
+    assert out.count("<path ") == 4 and "#00aa00" in out
