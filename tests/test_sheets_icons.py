@@ -121,3 +121,22 @@ def test_html_icon_is_written_from_numbers(cardsets):
     out = icons.svg(icon, 9, 'Bird <"&>')
     assert "<script" not in out and 'aria-label="Bird &lt;&quot;&amp;&gt;"' in out
     assert out.count("<path ") == 4 and "#00aa00" in out
+
+
+def test_diagrams_show_their_hosts_type(cardsets):
+    """A host card in a slot diagram shows the icon of the type it is (tree, shrub, river...),
+    drawn on the PDF canvas and nested in the HTML page's SVG."""
+    from printouts.sheets import templates
+    from printouts.sheets.diagrams import layout as diagram_layout
+
+    sheet = build_sheet(cardsets["smoky_mountains"], "en")
+    hosts = {h.id: h for h in sheet.hosts}
+    assert hosts["tree"].icon == "tree" and hosts["river"].icon == "river"
+    assert hosts["universal_river"].icon == "river"
+    labels = templates.labels("en")
+    for h in sheet.hosts:
+        box = next(b for b in diagram_layout(h, labels).boxes if b.role == "host")
+        assert box.icon == h.icon
+    page = html.render(sheet)
+    assert page.count('<svg x="') >= len(sheet.hosts)  # an icon nested in every diagram
+    assert '<span class="sym">' in page  # an icon is kept on one line with its word

@@ -43,6 +43,7 @@ class Host:
     base: str | None  # for a host played with a card beneath: the host it is played as
     slots: tuple[Slot, ...]
     span: Span | None
+    icon: str | None = None  # the type symbol its diagram shows (Sheet.icons)
 
     @property
     def water_slots(self) -> bool:
@@ -151,15 +152,17 @@ def sort_key(text: str, lang: str) -> str:
     return folded
 
 
-def _hosts(cs: CardSet, lang: str) -> tuple[Host, ...]:
+def _hosts(cs: CardSet, lang: str, icons: dict) -> tuple[Host, ...]:
     out = []
     for h in cs.hosts.values():
         counts = tuple(_name(s.names, lang, s.id) for t in h.types if (s := cs.symbol(t)))
         slots = tuple(Slot(s.id, s.side, s.capacity, s.water, s.dry) for s in h.slots)
         base = next((b for b in cs.hosts.values() if h.play == "with_tree"
                      and b.from_kind == h.from_kind and b.play is None), None)
+        icon = next((t for t in (h.from_kind, *h.types) if t in icons), None)
         out.append(Host(h.id, _name(h.names, lang, h.id), h.face_down, h.play, h.reveal, counts,
-                        _name(base.names, lang, base.id) if base else None, slots, h.span))
+                        _name(base.names, lang, base.id) if base else None, slots, h.span,
+                        icon))
     return tuple(out)
 
 
@@ -272,9 +275,9 @@ def build_sheet(cs: CardSet, lang: str) -> Sheet:
     """Everything one sheet prints, in one language."""
     setup = cs.setup
     stuck = dict(cs.flags.get("stuck_turn") or {})
-    hosts = _hosts(cs, lang)
-    revealing = tuple(h for h in hosts if h.reveal > 0)
     icons = _icons(cs, lang)
+    hosts = _hosts(cs, lang, icons)
+    revealing = tuple(h for h in hosts if h.reveal > 0)
     sheet = Sheet(
         lang=lang,
         edition=_name(cs.root.names, lang, cs.root.id),

@@ -18,6 +18,8 @@ SIDE = (34.0, 40.0)  # a left or right slot
 GAP = 3.0
 LABEL_SIZE = 6.5  # points
 LABEL_PAD = 2.0  # each side of a label inside its box
+ICON_SIZE = 12.0  # a host's type icon, at the top of its card
+ICON_TOP = 4.0
 
 
 @dataclass(frozen=True)
@@ -30,6 +32,7 @@ class Box:
     water: bool = False
     face_down: bool = False
     lines: tuple[str, ...] = ()  # centred text lines
+    icon: str | None = None  # a symbol icon drawn at the top of the box (ICON_SIZE)
 
     @property
     def text_width(self) -> float:
@@ -96,7 +99,7 @@ def layout(host: Host, labels: Labels) -> Diagram:
     y = half_row(by_side["top"], top_w, 0.0)
     card_y = y
     boxes.append(Box(cx - cw / 2, card_y, cw, ch, "host", face_down=host.face_down,
-                     lines=(labels.face_down,) if host.face_down else ()))
+                     lines=(labels.face_down,) if host.face_down else (), icon=host.icon))
     for side, x in (("left", cx - cw / 2 - GAP - SIDE[0]), ("right", cx + cw / 2 + GAP)):
         slots = by_side[side]
         total = _row(len(slots), SIDE[1])

@@ -7,7 +7,9 @@ from html import escape
 from reportlab.lib import colors
 from reportlab.platypus import Flowable
 
-from printouts.sheets.diagrams import LABEL_SIZE, Box, Diagram
+from printouts.sheets.diagrams import ICON_SIZE, ICON_TOP, LABEL_SIZE, Box, Diagram
+from printouts.sheets.icons import draw as draw_icon
+from printouts.sheets.icons import nested_svg
 
 INK = colors.HexColor("#2f3b2f")
 HOST_FILL = colors.HexColor("#cfe3c4")
@@ -32,10 +34,11 @@ def _hex(c: colors.Color) -> str:
 class DiagramFlowable(Flowable):
     """A host's slot diagram; text goes through reportlab's shaping like every paragraph."""
 
-    def __init__(self, diagram: Diagram, font: str):
+    def __init__(self, diagram: Diagram, font: str, icons: dict | None = None):
         super().__init__()
         self.diagram = diagram
         self.font = font
+        self.icons = icons or {}
         self.width, self.height = diagram.width + 1, diagram.height + 1
 
     def wrap(self, availWidth, availHeight):  # noqa: N803 - reportlab's names
@@ -54,6 +57,10 @@ class DiagramFlowable(Flowable):
             c.roundRect(0.5 + b.x, y, b.w, b.h, 2.5 if b.role != "slot" else 1.5, stroke=1, fill=1)
             if b.face_down:
                 self._hatch(b, y)
+            icon = self.icons.get(b.icon) if b.icon else None
+            if icon is not None:
+                draw_icon(c, icon[0], 0.5 + b.x + (b.w - ICON_SIZE) / 2,
+                          y + b.h - ICON_TOP - ICON_SIZE, ICON_SIZE)
             c.setFillColor(INK)
             c.setFont(self.font, LABEL_SIZE)
             first = y + b.h / 2 + (len(b.lines) - 1) * LEADING / 2 - LABEL_SIZE * 0.35
@@ -77,7 +84,7 @@ class DiagramFlowable(Flowable):
         c.restoreState()
 
 
-def svg(diagram: Diagram, font_family: str) -> str:
+def svg(diagram: Diagram, font_family: str, icons: dict | None = None) -> str:
     """The same diagram as an SVG element for the HTML sheet."""
     w, h = diagram.width + 1, diagram.height + 1
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="diagram" width="{w:.0f}pt" '
@@ -87,6 +94,10 @@ def svg(diagram: Diagram, font_family: str) -> str:
         parts.append(f'<rect x="{b.x + 0.5:.1f}" y="{b.y + 0.5:.1f}" width="{b.w:.1f}" '
                      f'height="{b.h:.1f}" rx="2" fill="{_hex(_fill(b))}" stroke="{_hex(INK)}" '
                      f'stroke-width="0.6"{dash}/>')
+        icon = (icons or {}).get(b.icon) if b.icon else None
+        if icon is not None:
+            parts.append(nested_svg(icon[0], 0.5 + b.x + (b.w - ICON_SIZE) / 2,
+                                    b.y + 0.5 + ICON_TOP, ICON_SIZE, _hex(INK)))
         first = b.y + 0.5 + b.h / 2 - (len(b.lines) - 1) * LEADING / 2 + LABEL_SIZE * 0.35
         for i, line in enumerate(b.lines):
             parts.append(f'<text x="{b.x + 0.5 + b.w / 2:.1f}" y="{first + i * LEADING:.1f}" '

@@ -180,6 +180,14 @@ def _mark_blocks(page: str, blocks: frozenset[tuple[int, int]]) -> str:
 
 
 _ICON_SPAN = re.compile(r'<span class="icon" data-icon="([^"]+)"></span>')
+_ICON_RUN = re.compile(r'((?:<span class="icon" data-icon="[^"]+"></span>)+)(<b>)?([^<\s·]*)')
+
+
+def _icons_and_word(sheet: Sheet, m: re.Match) -> str:
+    """A run of icons and the word after it, kept on one line (a browser may break a line
+    between an inline SVG and text); a <b> that starts the word starts before them."""
+    icons_html = "".join(_icon(sheet, i) for i in _ICON_SPAN.findall(m.group(1)))
+    return f'{m.group(2) or ""}<span class="sym">{icons_html}{m.group(3)}</span>'
 
 
 def _icon(sheet: Sheet, symbol: str) -> str:
@@ -208,7 +216,8 @@ def render(sheet: Sheet, paper: str = "a4") -> str:
     same paper starts a page (which needs the PDF laid out, with text shaping; without
     shaping the browser breaks the table where it fills a page)."""
     labels = templates.labels(sheet.lang)
-    diagrams = {h.id: svg(diagram_layout(h, labels), FONT_STACK) for h in sheet.hosts}
+    diagrams = {h.id: svg(diagram_layout(h, labels), FONT_STACK, sheet.icons)
+                for h in sheet.hosts}
     css = (templates.TEMPLATE_DIR / "sheet.css").read_text(encoding="utf-8")
     page = _colgroups(templates.render_page(sheet, diagrams, "@FONTS@\n" + css
                                             + print_css(sheet, paper)))
@@ -217,5 +226,5 @@ def render(sheet: Sheet, paper: str = "a4") -> str:
     except FontProblem:
         starts = pdf.Pages(0, frozenset(), frozenset())
     page = _mark_blocks(_mark_rows(page, starts.rows), starts.blocks)
-    page = _ICON_SPAN.sub(lambda m: _icon(sheet, m.group(1)), page)
+    page = _ICON_RUN.sub(lambda m: _icons_and_word(sheet, m), page)
     return page.replace("@FONTS@", font_faces(_faces_used(page)), 1)

@@ -249,6 +249,23 @@ def path_data(ops: tuple[tuple, ...]) -> str:
     return " ".join(op[0] + " ".join(_fmt(v) for v in op[1:]) for op in ops)
 
 
+def _paths(icon: Icon, ink: str) -> str:
+    parts = []
+    for s in icon.shapes:
+        fill = ink if s.fill == "currentColor" else (s.fill or "none")
+        stroke = ink if s.stroke == "currentColor" else (s.stroke or "none")
+        extra = (f' stroke="{stroke}" stroke-width="{_fmt(s.width)}" stroke-linecap="{s.cap}" '
+                 f'stroke-linejoin="{s.join}"' if s.stroke else "")
+        parts.append(f'<path d="{path_data(s.ops)}" fill="{fill}"{extra}/>')
+    return "".join(parts)
+
+
+def nested_svg(icon: Icon, x: float, y: float, size: float, ink: str = "#2f3b2f") -> str:
+    """The icon as an SVG element inside another SVG (a slot diagram), at (x, y)."""
+    return (f'<svg x="{_fmt(x)}" y="{_fmt(y)}" width="{_fmt(size)}" height="{_fmt(size)}" '
+            f'viewBox="0 0 24 24">{_paths(icon, ink)}</svg>')
+
+
 def svg(icon: Icon, size: float, title: str = "", ink: str = "#2f3b2f") -> str:
     """An inline SVG element of `size` points, written from the parsed shapes."""
     from html import escape
@@ -258,12 +275,7 @@ def svg(icon: Icon, size: float, title: str = "", ink: str = "#2f3b2f") -> str:
              f'aria-label="{escape(title)}">']
     if title:
         parts.append(f"<title>{escape(title)}</title>")
-    for s in icon.shapes:
-        fill = ink if s.fill == "currentColor" else (s.fill or "none")
-        stroke = ink if s.stroke == "currentColor" else (s.stroke or "none")
-        extra = (f' stroke="{stroke}" stroke-width="{_fmt(s.width)}" stroke-linecap="{s.cap}" '
-                 f'stroke-linejoin="{s.join}"' if s.stroke else "")
-        parts.append(f'<path d="{path_data(s.ops)}" fill="{fill}"{extra}/>')
+    parts.append(_paths(icon, ink))
     parts.append("</svg>")
     return "".join(parts)
 
@@ -310,4 +322,4 @@ def check(text: str) -> None:
 
 
 __all__ = ["ICON_DIR", "Icon", "IconError", "Shape", "check", "draw", "find", "icon_path",
-           "load", "parse", "path_data", "svg"]
+           "load", "nested_svg", "parse", "path_data", "svg"]

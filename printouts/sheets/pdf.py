@@ -272,7 +272,7 @@ class _Builder:
             d = diagram_layout(host, labels)
             self.diagrams.append(d)
             caption = next((c for c in fig if c.tag == "figcaption"), None)
-            parts: list[Flowable] = [DiagramFlowable(d, font)]
+            parts: list[Flowable] = [DiagramFlowable(d, font, self.sheet.icons)]
             if caption is not None and not self.measure_only:
                 parts += [Spacer(1, 4), self.para(inner(caption), self.st.caption)]
             cells.append(parts)
