@@ -8,6 +8,7 @@ one case of each code it can give, so a command that drifts from the table fails
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -155,6 +156,8 @@ def _json_lines(text: str) -> list[dict]:
     (["score", "{top}/no_such_file.yaml", "--json"], "IO-NOT-FOUND"),
     (["play", "--json", "--lang", "xx"], "USAGE-LANGUAGE"),
     (["lint", "{top}/no_such_file.yaml", "--format", "json"], "IO-NOT-FOUND"),
+    (["replay", "{top}/garbled.jsonl", "--json"], "RECORD-BAD"),
+    (["replay", "{top}/no_such_file.jsonl", "--json"], "IO-NOT-FOUND"),
 ])
 def test_json_diagnostics_on_stderr(sets, args, code):
     fill = {k: str(v) for k, v in sets.items()}
@@ -168,6 +171,31 @@ def test_json_diagnostic_keeps_its_position(sets):
     _, _, err = run("score", str(sets["top"] / "illegal.yaml"), "--json")
     row = _json_lines(err)[0]
     assert (row["line"], row["col"]) == (6, 15) and row["file"].endswith("illegal.yaml")
+
+
+def test_replay_prints_through_the_common_printer(sets, tmp_path):
+    """`grove replay` once printed RECORD-BAD by hand, with no position, neither escaped nor
+    cut, and never as JSON; now its diagnostics are the common printer's, at the record's line."""
+    garbled = str(sets["top"] / "garbled.jsonl")
+    code, _, err = run("replay", garbled)
+    assert code == 1 and re.search(r"garbled\.jsonl:2:1: error RECORD-BAD: not JSON", err), err
+    _, _, err = run("replay", garbled, "--json")
+    row = _json_lines(err)[0]
+    assert (row["code"], row["line"], row["col"]) == ("RECORD-BAD", 2, 1)
+    lines = (sets["top"] / "game.jsonl").read_text(encoding="utf-8").splitlines()
+    hostile = tmp_path / "hostile.jsonl"
+    hostile.write_text("\n".join([*lines[:3], json.dumps({"type": "\u202e" + "x" * 5000}),
+                                  *lines[3:]]) + "\n", encoding="utf-8")
+    code, _, err = run("replay", str(hostile))
+    assert code == 1 and "hostile.jsonl:4:1: error RECORD-BAD" in err
+    assert "\u202e" not in err and "\\u202e" in err and len(err) < 1500
+    changed = tmp_path / "changed.jsonl"
+    changed.write_text("\n".join([*lines[:2], lines[2].replace('"action": "', '"action": "x', 1),
+                                  *lines[3:]]) + "\n", encoding="utf-8")
+    code, _, err = run("replay", str(changed), "--verify")
+    assert code == 1 and "changed.jsonl:3:1: error RECORD-DIFFERS" in err, err
+    code, out, err = run("replay", str(sets["top"] / "game.jsonl"), "--json")
+    assert code == 0 and json.loads(out)["actions"] == len(lines) - 2
 
 
 def test_lint_json_findings_are_its_result_on_stdout(sets):
