@@ -419,3 +419,12 @@ def test_every_species_name_in_the_pdfs_text(cardsets, pdfs, case):
         for word in ("หนึ่ง", "นี้", "น้ำ", "ทำ"):  # a lowered tone mark, ำ under a tone mark
             assert word in flat, word
         assert "\u0e4d\u0e32" not in text and "\u0e4d\u0e49" not in text  # ำ not split
+
+
+def test_html_same_input_same_text(cardsets):
+    """The HTML page does not depend on what was rendered before it (icons, text-layer codes
+    and page starts are all worked out per sheet)."""
+    sheet = build_sheet(cardsets["dartmoor"], "th")
+    first = html.render(sheet, "letter")
+    pdf.render(build_sheet(cardsets["smoky_mountains"], "th"))
+    assert html.render(sheet, "letter") == first
