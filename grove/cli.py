@@ -564,7 +564,7 @@ def sheet(edition: str, with_: str, langs: str, out: str | None, fmt: str, paper
     # cuts what it echoes, and the common table gives the exit code
     paths = api.sheet(edition, _expansions(with_), _expansions(langs), out, fmt, paper, roots)
     for p in paths:
-        click.echo(f"wrote {p} ({p.stat().st_size // 1024} KiB)", err=True)
+        click.echo(f"wrote {_echo_text(str(p))} ({p.stat().st_size // 1024} KiB)", err=True)
 
 
 @main.command()
@@ -581,10 +581,10 @@ def new(name: str, expansion_of: str | None, out: str | None, roots) -> None:
     made = scaffold.create(name, out, expansion_of, roots)
     folder = _display(str(made.folder))
     for f in made.files:
-        click.echo(f"wrote {_display(str(f))}", err=True)
+        click.echo(f"wrote {_echo_text(_display(str(f)))}", err=True)
     game = f"--edition {made.edition}" + (f" --with {','.join(made.expansions)}"
                                           if made.expansions else "")
-    click.echo("\n".join([
+    click.echo("\n".join(escape(line) for line in [  # the folder is the user's: escaped
         "next:",
         f"  grove lint {folder}",
         f"  grove score --cards {folder} {_display(str(made.forest))}",
