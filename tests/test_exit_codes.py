@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -257,3 +259,17 @@ def test_default_game_is_two_greedy_players():
 def test_ai_and_players_that_disagree_are_usage():
     code, _, err = run("play", "--players", "3", "--ai", "greedy,random")
     assert code == 2 and "USAGE-BAD-OPTION" in err
+
+
+def test_a_reused_anchor_prints_nothing_of_the_input(tmp_path):
+    """The YAML library warns of a reused anchor by printing the input's lines raw on stderr,
+    unescaped, around grove's own diagnostics; reusing an anchor is allowed YAML, so grove keeps
+    it quiet."""
+    path = tmp_path / "forest.yaml"
+    path.write_text("edition: base\nwith: &x []\nplayers: &x\n  - name: \"A\\u202e\"\n"
+                    "    forest: []\n", encoding="utf-8")
+    grove = Path(sys.executable).with_name("grove")  # the real command: pytest keeps warnings
+    r = subprocess.run([str(grove), "score", str(path)], capture_output=True, text=True,
+                       timeout=120, check=False)
+    assert r.returncode == 0 and "anchor" not in r.stderr, r.stderr
+    assert "\u202e" not in r.stdout + r.stderr
