@@ -194,7 +194,7 @@ def _compile_count_plain(c: ast.Count, scope: NameScope) -> CountFn:
         case ast.CountSpecies(filter=f, scope=s) if s.kind == "forest" and (
             compile_filter(f, scope).fast or ("",))[0] == "tag":
             tag = compile_filter(f, scope).fast[1]  # type: ignore[index]
-            return lambda me, v: sum(1 for t in v.species_tags.values() if tag in t)
+            return lambda me, v: v.tag_species.get(tag, 0)
         case ast.CountSpecies(filter=f, scope=s):
             pred = compile_filter(f, scope).pred
             cards = _scope_cards(s, scope)
@@ -390,25 +390,43 @@ class ScoreProgram:
 
 
 def _count_source(c: ast.Count, scope: NameScope, owner: str, boosted: frozenset[str],
-                  env: dict[str, object]) -> str:
-    """A Python expression for a count: a counter lookup where one answers it, else a call."""
-    if isinstance(c, ast.CountCards) and c.scope.kind == "forest" and owner not in boosted:
+                  env: dict[str, object], v: str = "v") -> str:
+    """A Python expression for a count in forest `v`: a counter lookup where one answers it,
+    else a call."""
+    if isinstance(c, ast.CountCards) and c.scope.kind == "forest":
         q = compile_filter(c.filter, scope)
-        if q.fast is not None:
-            kind, key = q.fast
-            if kind == "tag":
-                return f"v.tag_count.get({key!r}, 0)"
-            if kind == "species":
-                return f"v.species_count.get({key!r}, 0)"
-            if kind == "symbol":
-                return f"v.symbol_count.get({key!r}, 0)"
-            if kind == "own":
-                return "(v.symbol_count.get(me.symbol, 0) if me.symbol else 0)"
-            if kind == "all":
-                return "len(v.cards)"
+        plain = _counter_source(q, v)
+        if plain is not None and owner not in boosted:
+            return plain
+        if plain is not None:  # and the `counts as n more` of hosts where some are in play
+            name = f"_x{len(env)}"
+            pred = q.pred
+            env[name] = lambda me, v: sum(k for hc, k in v.extra.get(owner, ()) if pred(hc, me))
+            return f"({plain} + ({name}(me, {v}) if {v}.extra else 0))"
+    if isinstance(c, ast.CountCards) and c.scope.kind == "attached" and isinstance(
+            c.filter, ast.FCard):
+        return "len(me.host.attached())"
+    if isinstance(c, ast.CountSpecies) and c.scope.kind == "forest":
+        fast = compile_filter(c.filter, scope).fast
+        if fast is not None and fast[0] == "tag":
+            return f"{v}.tag_species.get({fast[1]!r}, 0)"
     name = f"_n{len(env)}"
     env[name] = compile_count(c, scope, owner, boosted)
-    return f"{name}(me, v)"
+    return f"{name}(me, {v})"
+
+
+def _counter_source(q: Query, v: str = "v") -> str | None:
+    """The counter of forest `v` that answers a filter's count, as an expression, if one does."""
+    if q.fast is None:
+        return None
+    kind, key = q.fast
+    if kind in ("tag", "species", "symbol"):
+        return f"{v}.{kind}_count.get({key!r}, 0)"
+    if kind == "own":
+        return f"({v}.symbol_count.get(me.symbol, 0) if me.symbol else 0)"
+    if kind == "all":
+        return f"len({v}.cards)"
+    return None
 
 
 def _term_source(term: ast.ScoreTerm, scope: NameScope, owner: str, boosted: frozenset[str],
@@ -420,6 +438,18 @@ def _term_source(term: ast.ScoreTerm, scope: NameScope, owner: str, boosted: fro
             return f"{k} * {_count_source(cnt, scope, owner, boosted, env)}"
         case ast.Conditional(then=a, cond=ast.Compare(count=cnt, op=op, value=n), otherwise=b):
             return f"({a} if {_count_source(cnt, scope, owner, boosted, env)} {op} {n} else {b})"
+        case ast.Conditional(then=a, cond=ast.Most(count=cnt), otherwise=b):
+            # a majority: at least as many as each other forest has
+            mine = _count_source(cnt, scope, owner, boosted, env)
+            theirs = _count_source(cnt, scope, owner, boosted, env, "o")
+            # (the outermost iterable of a generator is evaluated once: `mine` is counted once)
+            return f"({a} if all({theirs} <= n for n in ({mine},) for o in v.others) else {b})"
+        case ast.Conditional(then=a, cond=ast.HostIs(filter=f), otherwise=b) if (
+                compile_filter(f, scope).fast or ("",))[0] in ("tag", "species"):
+            kind, key = compile_filter(f, scope).fast  # type: ignore[misc]
+            test = (f"me.host.card.key == {key!r}" if kind == "species"
+                    else f"{key!r} in me.host.card.tags")
+            return f"({a} if {test} else {b})"
         case ast.Conditional(then=a, cond=cond, otherwise=b):
             name = f"_k{len(env)}"
             env[name] = compile_condition(cond, scope, owner, boosted)

@@ -68,29 +68,14 @@ def card_points(c: Placed, forest: Forest, firsts: dict[str, Placed]) -> int:
     return points
 
 
-def _explained(c: Placed, forest: Forest, firsts: dict[str, Placed]) -> tuple[int, list[dict]]:
-    """`card_points`, term by term, with what each term gave."""
-    sp = c.species
-    prog = sp.score if sp is not None else None
-    if prog is None:
-        return 0, []
+def _explained(c: Placed, forest: Forest, prog) -> tuple[int, list[dict]]:
+    """A card's per-copy points term by term, with what each term gave (for `--explain`)."""
     points = 0
     rules = []
     for term, fn in prog.per_copy:
         p = fn(c, forest)
         points += p
-        rules.append(_explain(sp, term, p))
-    for key, (term, gfn) in zip(prog.group_keys, prog.group, strict=True):
-        if firsts[key] is not c:
-            rules.append(_explain(sp, term, 0, "counted with the first card of its set"))
-            continue
-        p = gfn(c, forest)
-        points += p
-        rules.append(_explain(sp, term, p))
-    if points and c.side == "bottom" and doubled(c):
-        rules.append({"rule": "doubled by its host",
-                      "at": c.host.card.species.span.display(), "points": points})  # type: ignore[union-attr]
-        points *= 2
+        rules.append(_explain(c.species, term, p))
     return points, rules
 
 
@@ -98,31 +83,62 @@ def score(forest: Forest, cardset: CardSet, *, cards: bool = False, explain: boo
           ) -> PlayerScore:
     """Points by scorepad row, and with `cards` (or `explain`) a record per visible card.
 
-    The one scoring pass: a game's end asks for rows only, which builds no records; `grove score`
-    asks for the records, `--explain` for each term of each rule."""
+    The one scoring pass: a game's end asks for rows only, which builds no records and calls
+    nothing per card but the card's compiled rule; `grove score` asks for the records,
+    `--explain` for each term of each rule. A group rule (`total`, `sets`) scores once, on the
+    first card that carries it (`first_carriers`)."""
     records = cards or explain
     rows = dict.fromkeys(cardset.scorepad, 0)
     out: list[CardScore] = []
-    firsts = first_carriers(forest)
+    done: set[str] = set()
+    doubling = bool(forest.modified) and any(
+        c.species.modifier.double_below for c in forest.modified)  # type: ignore[union-attr]
+    rules: list[dict] = []
     for c in forest.cards:
-        rules: list[dict] = []
+        sp = c.species
+        prog = sp.score if sp is not None else None
+        if prog is None:
+            if records:
+                out.append(_record(c, 0, []))
+            continue
         if explain:
-            points, rules = _explained(c, forest, firsts)
+            points, rules = _explained(c, forest, prog)
         else:
-            points = card_points(c, forest, firsts)
-            if not points and not records:
-                continue
-        host = c.host
-        assert host is not None
-        row = host.kind.category if c.slot is None or c.side is None else c.side
-        rows[row] = rows.get(row, 0) + points
+            points = prog.points(c, forest)
+        if prog.group:
+            for key, (term, gfn) in zip(prog.group_keys, prog.group):  # noqa: B905 - equal lengths
+                if key in done:
+                    if explain:
+                        rules.append(_explain(sp, term, 0, "counted with the first card of its set"))
+                    continue
+                done.add(key)
+                p = gfn(c, forest)
+                points += p
+                if explain:
+                    rules.append(_explain(sp, term, p))
+        if points:
+            if doubling and c.side == "bottom" and doubled(c):
+                if explain:
+                    rules.append({"rule": "doubled by its host",
+                                  "at": c.host.card.species.span.display(),  # type: ignore[union-attr]
+                                  "points": points})
+                points *= 2
+            row = c.row
+            rows[row] = rows.get(row, 0) + points  # type: ignore[index]
         if records:
-            out.append(CardScore(card=c.key.split(":", 1)[1] if c.key else host.kind.id,
-                                 host=host.index, slot=c.slot or host.kind.id, category=row,
-                                 points=points, rules=rules))
-    rows["cave"] = rows.get("cave", 0) + forest.cave * cardset.setup.cave_points + cave_card_points(
-        forest)
+            out.append(_record(c, points, rules if explain else []))
+    rows["cave"] = (rows.get("cave", 0) + forest.cave * cardset.setup.cave_points
+                    + cave_card_points(forest))
     return PlayerScore(forest.name, sum(rows.values()), rows, out)
+
+
+def _record(c: Placed, points: int, rules: list[dict]) -> CardScore:
+    host = c.host
+    assert host is not None
+    return CardScore(card=c.key.split(":", 1)[1] if c.key else host.kind.id, host=host.index,
+                     slot=c.slot or host.kind.id,
+                     category=c.row,  # type: ignore[arg-type]
+                     points=points, rules=rules)
 
 
 def score_rows(forest: Forest, cardset: CardSet) -> dict[str, int]:

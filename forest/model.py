@@ -59,7 +59,7 @@ class Placed:
     it entered the forest; `index` is its place in `Forest.cards`."""
 
     __slots__ = ("species", "key", "symbol", "tags", "host", "slot", "side", "index", "number",
-                 "turn")
+                 "turn", "row")
 
     def __init__(self, species: Card | None, symbol: str | None, tags: frozenset[str],
                  host: Host | None, slot: str | None, side: str | None,
@@ -74,6 +74,9 @@ class Placed:
         self.index = -1
         self.number = number
         self.turn = turn
+        # the scorepad row it scores in: its side, or its host's category for a host card and
+        # a card beneath one
+        self.row = side if side is not None else host.kind.category if host is not None else None
 
     @property
     def is_host(self) -> bool:
@@ -202,7 +205,8 @@ class Forest:
     modifiers by the species they count for."""
 
     __slots__ = ("hosts", "cards", "cave", "tag_count", "species_count", "symbol_count", "others",
-                 "extra", "name", "memo", "species_tags", "cave_card", "log")
+                 "extra", "name", "memo", "species_tags", "tag_species", "cave_card", "log",
+                 "modified")
 
     def __init__(self, name: str = "", cave: int = 0, cave_card: Card | None = None):
         self.name = name
@@ -214,10 +218,12 @@ class Forest:
         self.tag_count: dict[str, int] = {}
         self.species_count: dict[str, int] = {}
         self.symbol_count: dict[str, int] = {}
-        self.species_tags: dict[str, frozenset[str]] = {}
+        self.species_tags: dict[str, frozenset[str]] = {}  # species key in play -> its tags
+        self.tag_species: dict[str, int] = {}  # tag -> how many distinct species in play have it
         self.others: list[Forest] = []
         self.memo: dict[object, int] = {}
         self.extra: dict[str, list[tuple[Placed, int]]] = {}
+        self.modified: list[Placed] = []  # the host cards with a modifier rule, in forest order
         self.log: list[Placed] = []  # each host card and slotted card, in the order placed
 
     # ---- growing --------------------------------------------------------------------------------
@@ -235,6 +241,8 @@ class Forest:
         self._tally(host.card, 1)
         for c in host.beneath:
             self._tally(c, 1)
+        if species is not None and species.modifier is not None:
+            self.modified.append(host.card)
         self.log.append(host.card)
         self.memo.clear()
         return host
@@ -272,6 +280,8 @@ class Forest:
             self.hosts.pop()
             for c in (host.card, *host.beneath):
                 self._tally(c, -1)
+            if self.modified and self.modified[-1] is card:
+                self.modified.pop()
             del self.cards[host.card.index:]
         else:
             host.slots[card.slot].pop()
@@ -329,6 +339,14 @@ class Forest:
             else:
                 del self.species_count[key]
                 del self.species_tags[key]
+            if n == (1 if k > 0 else 0):  # a species came into play, or left it
+                distinct = self.tag_species
+                for t in c.tags:
+                    m = distinct.get(t, 0) + k
+                    if m:
+                        distinct[t] = m
+                    else:
+                        del distinct[t]
         if c.symbol is not None:
             n = self.symbol_count.get(c.symbol, 0) + k
             if n:

@@ -70,6 +70,7 @@ def _same_view(live: Forest, fresh: Forest) -> None:
     assert live.species_count == fresh.species_count
     assert live.symbol_count == fresh.symbol_count
     assert live.species_tags == fresh.species_tags
+    assert live.tag_species == fresh.tag_species
     assert {k: sorted((hc.index, n) for hc, n in v) for k, v in live.extra.items()} == {
         k: sorted((hc.index, n) for hc, n in v) for k, v in fresh.extra.items()}
     assert (live.cave, live.cave_card, live.name) == (fresh.cave, fresh.cave_card, fresh.name)
