@@ -86,7 +86,7 @@ def print_diagnostics(diags: Iterable[Diagnostic], fmt: str = "text", err: bool 
     """Every diagnostic grove prints passes here, so each is escaped and cut (`format_text`,
     `format_json`) whichever command found it. `err=False` is for `lint --format json`, whose
     findings are its result and go to stdout."""
-    diags = [_rel(d) for d in diags]
+    diags = [_rel(_positioned(d)) for d in diags]
     if fmt == "json":
         if diags:
             click.echo(format_json(diags), err=err)
@@ -264,10 +264,7 @@ def score(forest_file: str, explain: bool, as_json: bool, lang: str, roots) -> N
 
     _language(lang)
     _record_size(forest_file, record=False)
-    try:
-        result = api.score_file(forest_file, explain=explain, roots=roots)
-    except DiagnosticError as exc:  # a record that cannot be read: at its line, as replay says
-        raise DiagnosticError([_positioned(d, forest_file) for d in exc.diagnostics]) from None
+    result = api.score_file(forest_file, explain=explain, roots=roots)
     if as_json:
         echo_json(result)
         return
@@ -514,13 +511,20 @@ def _record_bad(message: str, path: str) -> Diagnostic:
     return Diagnostic("RECORD-BAD", Severity.ERROR, None, message, hint)
 
 
-def _positioned(d: Diagnostic, path: str) -> Diagnostic:
-    """A RECORD-BAD the forest reader raised without a position, given the one its message
-    names (the same as replay's, for the same record)."""
-    if d.code == "RECORD-BAD" and d.span is None:
-        found = _record_bad(d.message, path)
-        return Diagnostic(d.code, d.severity, found.span, found.message, d.hint or found.hint)
-    return d
+_NAMED = re.compile(r"(.+?):\d+(?::\d+)?: ", re.S)
+
+
+def _positioned(d: Diagnostic) -> Diagnostic:
+    """A RECORD-BAD raised without a position (`grove score` or `grove lint` of a record; the
+    forest reader keeps the record reader's message), given the one its message starts with:
+    the same diagnostic replay prints for the same record."""
+    if d.code != "RECORD-BAD" or d.span is not None:
+        return d
+    m = _NAMED.match(d.message)
+    if m is None or not os.path.isfile(m[1]):
+        return d
+    found = _record_bad(d.message, m[1])
+    return Diagnostic(d.code, d.severity, found.span, found.message, d.hint or found.hint)
 
 
 def _record_lines(path: str) -> list[int]:

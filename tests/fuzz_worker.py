@@ -223,11 +223,13 @@ class Bounds:
         self.max_kb = 0
         signal.signal(signal.SIGPROF, _on_alarm)
         size = _status_kb("VmSize")
+        self.capped = False
         if size is not None and hard_mb:
             limit = (size + hard_mb * 1024) * 1024
             hard = resource.getrlimit(resource.RLIMIT_AS)[1]
             if hard == resource.RLIM_INFINITY or hard >= limit:
                 resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+                self.capped = True
 
     def _peak_kb(self) -> int:
         if self.peak_resets:
@@ -395,8 +397,9 @@ def run(kinds: dict[str, range], seed: int) -> dict:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def probe(case_seconds: float) -> list[str | None]:
-    """The bounds themselves, on cases made to break them: each must be reported."""
+def probe(case_seconds: float) -> list[str | bool | None]:
+    """The bounds themselves, on cases made to break them: each must be reported. The last item
+    says whether the address-space cap could be set (a container may forbid it)."""
     bounds = Bounds(case_seconds=case_seconds)
 
     def hog() -> None:
@@ -414,8 +417,10 @@ def probe(case_seconds: float) -> list[str | None]:
         while True:
             pass
 
-    return [bounds.run(c) for c in (spin, lambda: time.sleep(case_seconds * WALL_FACTOR * 1.5),
-                                    hog, runaway, crash, lambda: None)]
+    found: list[str | bool | None] = [bounds.run(c) for c in (
+        spin, lambda: time.sleep(case_seconds * WALL_FACTOR * 1.5), hog,
+        runaway if bounds.capped else (lambda: None), crash, lambda: None)]
+    return [*found, bounds.capped]
 
 
 def main(argv: list[str]) -> None:
