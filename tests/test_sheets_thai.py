@@ -116,3 +116,19 @@ def test_lint_measures_a_long_name_by_its_own_words():
         found = [d for d in lint.check_sheet(cs.build(e, list(x)), "th")
                  if d.code == "SHEET-OVERFLOW"]
         assert not found, found[:3]
+
+
+def test_the_name_column_widens_only_for_a_name_that_cannot_break(sheets):
+    """A Latin name breaks at its spaces, so the name column keeps its share (and the sheets
+    their pages); Smoky's Thai salamander, one word, gets the room it needs; the sapsucker,
+    wider than the largest share, does not widen it further."""
+    from printouts.sheets import templates
+
+    cards = cs.build("smoky_mountains", [])
+    assert templates.name_share(build_sheet(cards, "en")) == templates.NAME_SHARE[0]
+    th = templates.name_share(sheets["smoky_mountains"])
+    assert templates.NAME_SHARE[0] < th < templates.NAME_SHARE[1]
+    width = th * pdf.layout.page("a4").frame_width - 2 * pdf.layout.CELL_PAD
+    bold, size = fonts.register().bold, pdf.layout.styles().cell.fontSize
+    assert stringWidth("ซาลาแมนเดอร์เฮลเบนเดอร์", bold, size) <= width
+    assert stringWidth("นกหัวขวานดูดน้ำเลี้ยงท้องเหลือง", bold, size) > width

@@ -7,6 +7,7 @@ no language's setting lingers in shared state and no template is compiled twice.
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -62,10 +63,37 @@ def labels(lang: str) -> Labels:
     )
 
 
+NAME_SHARE = (0.15, 0.19)  # the species table's name column, as a share of the page width
+
+
+def name_share(sheet: Sheet) -> float:
+    """The share of the page width the species table gives to names: enough for the widest
+    part of a name a line cannot break inside (a Thai name is one, `thai.segments`; a Latin
+    one breaks at spaces and after hyphens) that fits within the larger share, measured on A4
+    (the narrower paper) in the bold of the table's cells; the effect column gives way."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from printouts.sheets import layout, thai
+
+    size, bold = layout.styles().cell.fontSize, layout.register().bold
+    frame = layout.page("a4").frame_width
+    low, high = NAME_SHARE
+    shares = [low]
+    for row in sheet.all_species:
+        for word in row.name.split():
+            parts = (thai.segments(word, sheet.words) if thai.has_thai(word)
+                     else re.split(r"(?<=-)", word))
+            need = max(stringWidth(p, bold, size) for p in parts) + 2 * layout.CELL_PAD
+            if need / frame <= high:
+                shares.append(need / frame)
+    return round(max(shares), 3)
+
+
 def _context(sheet: Sheet, svg: dict[str, str] | None) -> dict[str, Any]:
     return {
         **_language(sheet.lang),
         "s": sheet,
+        "name_share": name_share(sheet),
         "svg": {k: Markup(v) for k, v in (svg or {}).items()},
         "water_slots": any(sl.water for h in sheet.hosts for sl in h.slots),
         "dry_slots": any(sl.dry for h in sheet.hosts for sl in h.slots),
