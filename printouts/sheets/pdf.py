@@ -32,7 +32,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from printouts.sheets import layout, templates
+from printouts.sheets import layout, templates, textlayer
 from printouts.sheets.content import Sheet
 from printouts.sheets.diagrams import Diagram
 from printouts.sheets.diagrams import layout as diagram_layout
@@ -379,5 +379,8 @@ def _build(sheet: Sheet, paper: str) -> tuple[bytes, int, list, list]:
                                     rightPadding=0)], onPage=on_page),
     ])
     canvas_class = type("SheetCanvas", (_Canvas,), {"icons": dict(sheet.icons or {})})
-    doc.build(list(s.flowables), canvasmaker=canvas_class)
+    try:
+        doc.build(list(s.flowables), canvasmaker=canvas_class)
+    finally:
+        textlayer.forget()
     return buf.getvalue(), doc.page, s.rows_drawn, s.blocks_drawn

@@ -114,6 +114,12 @@ def relabel(word: list, shaped: list) -> list:
     return out
 
 
+def forget() -> None:
+    """Drop the remembered shaped words (a document is built: its frags are not seen again)."""
+    with _lock:
+        _shaped.clear()
+
+
 def _to_unicode_cmap(fontname: str, subset: list) -> str:
     """reportlab's ToUnicode CMap, with the codes of `relabel` standing for their texts."""
     face = fontname.split("+", 1)[-1]
@@ -139,8 +145,27 @@ _original_cmap = ttfonts.makeToUnicodeCMap
 _original_shape = ttfonts.shapeFragWord
 
 
+_shaped: dict = {}  # (word class, (id(frag), text) ...) -> (the frags, the shaped word)
+_SHAPED_MAX = 20_000
+
+
 def _shape(w, *args, **kw):
-    return relabel(w, _original_shape(w, *args, **kw))
+    """reportlab's shaping with `relabel`, remembered per word: a table wraps each cell more
+    than once and every wrap shapes every word again. A word is the same when it has the same
+    text in the very same frag objects (kept with the result, so an id is never reused)."""
+    if args or kw or isinstance(w, ttfonts.ShapedFragWord):
+        return relabel(w, _original_shape(w, *args, **kw))
+    parts = w[1:]
+    key = (w.__class__, w[0], tuple((id(f), s) for f, s in parts))
+    hit = _shaped.get(key)
+    if hit is not None and all(a is f for a, (f, _) in zip(hit[0], parts, strict=True)):
+        return hit[1]
+    out = relabel(w, _original_shape(w))
+    with _lock:
+        if len(_shaped) >= _SHAPED_MAX:
+            _shaped.clear()
+        _shaped[key] = (tuple(f for f, _ in parts), out)
+    return out
 
 
 def install() -> None:
