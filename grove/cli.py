@@ -92,7 +92,34 @@ def print_diagnostics(diags: Iterable[Diagnostic], fmt: str = "text", err: bool 
             click.echo(format_json(diags), err=err)
         return
     for d in diags:
-        click.echo(format_text(d), err=err)
+        click.echo(format_text(d, _source_of(d)), err=err)
+
+
+def _source_of(d: Diagnostic) -> dict[str, list[str]] | None:
+    """The one source line `format_text` shows for `d`, read no further than it needs: the
+    printer would read the whole file, and a file of 400 MB (refused at 1:1 as too large) then
+    took 840 MB to say so. A line longer than the window around the caret is read only as far as
+    the window, and one character more so the printer still marks it as cut."""
+    from dsl.diagnostics import WINDOW
+
+    if d.span is None:
+        return None
+    width = max(1, (d.span.end_col or d.span.col) - d.span.col)
+    need = d.span.col + min(width, WINDOW) + WINDOW + 1
+    try:
+        with open(d.span.file, encoding="utf-8") as fh:
+            for n in range(1, d.span.line + 1):
+                line = fh.readline(need)
+                if not line:
+                    return {d.span.file: []}
+                if n < d.span.line:
+                    while not line.endswith("\n"):  # the rest of a long line before it
+                        line = fh.readline(1 << 16)
+                        if not line:
+                            return {d.span.file: []}
+    except (OSError, UnicodeDecodeError):
+        return {d.span.file: []}
+    return {d.span.file: [""] * (d.span.line - 1) + [line.rstrip("\n")]}
 
 
 def echo_json(obj: Any) -> None:
@@ -241,6 +268,8 @@ def lint(paths: tuple[str, ...], fmt: str, strict: bool, provisional: bool, root
         if not Path(p).exists():
             raise DiagnosticError([Diagnostic("IO-NOT-FOUND", Severity.ERROR, None,
                                               f"{p}: no such file or directory")])
+        if Path(p).is_file():  # a file named here may be a record, read whole: size it first
+            _record_size(p, record=False)
     diags = api.lint(list(paths) or list(roots), provisional=provisional, roots=roots)
     print_diagnostics(diags, fmt, err=fmt == "text")  # as JSON, the findings are the result
     errors = sum(d.is_error for d in diags)

@@ -12,10 +12,11 @@ The inputs are made in a temporary folder, so no large or hostile file is commit
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
-import resource
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -45,29 +46,50 @@ class Ran:
     mb: float  # its peak resident memory
 
 
-def _cap() -> None:  # in the child, before grove starts
-    resource.setrlimit(resource.RLIMIT_AS, (CAP_MB * 1024 * 1024, resource.RLIM_INFINITY))
+# The command's own peak memory is its `ru_maxrss` from `wait4`, but a child forked from pytest
+# starts out with pytest's resident size as its high-water mark (the kernel keeps it across exec),
+# so grove is started by a small launcher: forked from a process of a few MB, grove's figure is
+# its own. The launcher caps grove's address space, and writes its figures to a file.
+LAUNCHER = """
+import json, os, resource, sys
+figures, cap, argv = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+pid = os.fork()
+if pid == 0:
+    resource.setrlimit(resource.RLIMIT_AS, (cap, resource.RLIM_INFINITY))
+    os.execv(argv[0], argv)
+_, status, ru = os.wait4(pid, 0)
+code = os.waitstatus_to_exitcode(status)
+with open(figures, "w") as fh:
+    json.dump({"code": code, "cpu": ru.ru_utime + ru.ru_stime, "kb": ru.ru_maxrss}, fh)
+os._exit(0)
+"""
 
 
 def grove(*args: str, cwd: Path) -> Ran:
-    """The real command, with its own peak resident memory and wall time."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+    """The real command, with its own peak resident memory, CPU and wall time."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
+            tempfile.TemporaryDirectory() as d:
+        figures = Path(d) / "figures.json"
         start = time.monotonic()
-        p = subprocess.Popen([str(GROVE), *args], cwd=cwd, stdout=out, stderr=err,
-                             stdin=subprocess.DEVNULL, preexec_fn=_cap)
-        killer = threading.Timer(SECONDS * 6, p.kill)  # a hang fails the case, not the suite
+        p = subprocess.Popen([sys.executable, "-c", LAUNCHER, str(figures),
+                              str(CAP_MB * 1024 * 1024), str(GROVE), *args], cwd=cwd,
+                             stdout=out, stderr=err, stdin=subprocess.DEVNULL,
+                             start_new_session=True)
+        # a hang fails the case, not the suite
+        killer = threading.Timer(SECONDS * 6, os.killpg, (p.pid, signal.SIGKILL))
         killer.start()
         try:
-            _, status, usage = os.wait4(p.pid, 0)
+            p.wait()
         finally:
             killer.cancel()
-        p.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
         seconds = time.monotonic() - start
         out.seek(0)
         err.seek(0)
-        return Ran(p.returncode, out.read().decode("utf-8", "replace"),
-                   err.read().decode("utf-8", "replace"), seconds,
-                   usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
+        ran = json.loads(figures.read_text()) if figures.is_file() else {
+            "code": -9, "cpu": float("inf"), "kb": 0}
+        return Ran(ran["code"], out.read().decode("utf-8", "replace"),
+                   err.read().decode("utf-8", "replace"), seconds, ran["cpu"],
+                   ran["kb"] / 1024)
 
 
 def _bomb(levels: int = 9) -> str:
@@ -117,6 +139,7 @@ class Case:
     where: str | None = None  # the file whose `file:line:col` the output must give
     outputs: tuple[str, ...] = ()  # must not exist after the command
     exit: int = 1
+    sparse: dict[str, int] = field(default_factory=dict)  # files of that many NUL bytes
 
 
 def _cases(top: Path) -> dict[str, Case]:
@@ -149,6 +172,10 @@ def _cases(top: Path) -> dict[str, Case]:
         "huge forest file": Case(["score", "huge.yaml"], {"huge.yaml": (
             EXAMPLE + ("- " + "x" * 70 + "\n") * 80_000).encode()}, "INPUT-TOO-LARGE",
             "huge.yaml"),
+        "a file of 400 MB, score": Case(["score", "vast.yaml"], {}, "INPUT-TOO-LARGE",
+                                        "vast.yaml", sparse={"vast.yaml": 400 << 20}),
+        "a file of 400 MB, lint": Case(["lint", "vast.yaml"], {}, "INPUT-TOO-LARGE",
+                                       "vast.yaml", sparse={"vast.yaml": 400 << 20}),
         "huge card file": Case(["lint", _set_with(top, "huge_set", lambda t: t + (
             b"# " + b"x" * 70 + b"\n") * 80_000)], {}, "INPUT-TOO-LARGE",
             "huge_set/species.yaml"),
@@ -264,6 +291,9 @@ def test_hostile_input(top: Path, name: str) -> None:
             (work / link).symlink_to(top / link, target_is_directory=True)
     for fname, data in case.files.items():
         (work / fname).write_bytes(data)
+    for fname, size in case.sparse.items():  # takes no disk: the file system holds no blocks
+        with open(work / fname, "wb") as fh:
+            fh.truncate(size)
     before = _digests(top)
     ran = grove(*case.args, cwd=work)
     print(f"{name}: exit {ran.code}, {ran.seconds:.2f} s ({ran.cpu:.2f} s CPU), {ran.mb:.0f} MB")
@@ -287,6 +317,8 @@ def test_hostile_input(top: Path, name: str) -> None:
     for out in case.outputs:
         assert not (work / out).exists(), f"{out} was written by a command that failed"
     assert not list(work.glob(".*.tmp")), "a temporary file was left behind"
+    for fname in case.sparse:
+        (work / fname).unlink()
 
 
 def test_escaped_where_the_input_is_fine(top: Path) -> None:
