@@ -1,0 +1,424 @@
+"""Running a card's effect, bonus or permanent effect: the operations it asks for, settled.
+
+Compiled rules never decide anything themselves (compiler/codegen.py): each action of a card
+asks an `EffectContext` for an operation, which `_Ctx` keeps as a small frozen value (`Draw`,
+`Move`, `FreePlay`, ...). The engine then settles that operation, asking the player whenever it
+leaves a choice, before the card's next action runs. So an operation is data with named fields,
+and what each one does is the one generator `_do` dispatches it to by its type.
+
+The functions here take the game they act on; engine/game.py holds its state and the forests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from compiler.cardset import Species
+from compiler.codegen import AmountFn, Pred
+from compiler.view import ForestView, Placed
+from engine import action as act
+from engine.action import Action, Decision, card_of
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+Steps = Generator[Decision, Action, None]
+
+
+@dataclass
+class Played:
+    """A card just placed, for its effect and bonus: where it went and what paid for it."""
+
+    player: int
+    host: int
+    slot: str | None
+    species: Species
+    symbol: str | None
+    payment: list[int]
+    free: bool
+    bonus_allowed: bool = True  # a free play "using its effect" runs the effect only
+
+
+# ---- the operations a compiled action asks for ------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Draw `n` cards from the deck, up to the hand limit."""
+
+    n: int
+
+
+@dataclass(frozen=True, slots=True)
+class DrawSplit:
+    """Draw `n` cards past the hand limit, then put `to_cave` of the drawn ones into the cave."""
+
+    n: int
+    to_cave: int
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """Move cards that match `pred` from one zone to another, as many as `amount` says; with
+    `draw_as_many`, draw as many cards as were moved."""
+
+    amount: AmountFn
+    pred: Pred
+    source: str  # "deck", "hand", "clearing", "cave", "removed"
+    target: str
+    draw_as_many: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ExtraTurn:
+    """Take another turn after this one."""
+
+
+@dataclass(frozen=True, slots=True)
+class FreePlay:
+    """Play hand cards that match `pred` for free; `with_effect` runs their effects too."""
+
+    amount: AmountFn
+    pred: Pred
+    with_effect: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Rummage:
+    """Place a clearing card that matches `pred` for free, revealing up to `reveal` cards while
+    none is there."""
+
+    pred: Pred
+    reveal: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayAs:
+    """Play hand cards that match `pred` face down as hosts of kind `host`."""
+
+    amount: AmountFn
+    pred: Pred
+    host: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayPaying:
+    """Place further hand cards paying their costs, then resolve them in order (the Mole)."""
+
+
+Op = Draw | DrawSplit | Move | ExtraTurn | FreePlay | Rummage | PlayAs | PlayPaying
+_EXTRA_TURN = ExtraTurn()
+_PLAY_PAYING = PlayPaying()
+
+
+class _Ctx:
+    """What a compiled action sees: the card and its forest; what it asks for is queued."""
+
+    __slots__ = ("card", "view", "ops")
+
+    def __init__(self, card: Placed, view: ForestView):
+        self.card = card
+        self.view = view
+        self.ops: list[Op] = []
+
+    def draw(self, n: int) -> None:
+        self.ops.append(Draw(n))
+
+    def draw_split(self, n: int, to_cave: int) -> None:
+        self.ops.append(DrawSplit(n, to_cave))
+
+    def move(self, amount: AmountFn, pred: Pred, source: str, target: str,
+             draw_as_many: bool) -> None:
+        self.ops.append(Move(amount, pred, source, target, draw_as_many))
+
+    def extra_turn(self) -> None:
+        self.ops.append(_EXTRA_TURN)
+
+    def free_play(self, amount: AmountFn, pred: Pred, with_effect: bool) -> None:
+        self.ops.append(FreePlay(amount, pred, with_effect))
+
+    def rummage(self, pred: Pred, reveal: int) -> None:
+        self.ops.append(Rummage(pred, reveal))
+
+    def play_as(self, amount: AmountFn, pred: Pred, host: str) -> None:
+        self.ops.append(PlayAs(amount, pred, host))
+
+    def play_paying(self) -> None:
+        self.ops.append(_PLAY_PAYING)
+
+
+def loose(sp: Species, sym: str | None) -> Placed:
+    """A card outside any forest, for filters: no host, no slot."""
+    return Placed(sp, sym, sp.tags, None, None, None)  # type: ignore[arg-type]
+
+
+def _find(view: ForestView, old: Placed) -> Placed | None:
+    """The card of `view` at the place `old` had in its view, if it is of the same species.
+
+    A view lists card i at index i, so that place is the only candidate."""
+    k = old.index
+    if 0 <= k < len(view.cards):
+        c = view.cards[k]
+        if c.key == old.key and c.index == k:
+            return c
+    return None
+
+
+# ---- after a card is placed -------------------------------------------------------------------
+def after_play(game: Game, i: int, played: Played) -> Steps:
+    yield from game._triggers(i, played)
+    if played.free:
+        return
+    yield from resolve(game, i, played)
+
+
+def resolve(game: Game, i: int, played: Played) -> Steps:
+    """A played card's effect, then its bonus if the payment earned it."""
+    sp = played.species
+    if sp.effect is not None:
+        game._note("effect", i, species=sp.key)
+        yield from run(game, i, played, sp.effect.steps)
+    if sp.bonus is not None and played.bonus_allowed and _bonus_earned(game, played):
+        game._note("bonus", i, species=sp.key)
+        yield from run(game, i, played, sp.bonus.steps)
+
+
+def _bonus_earned(game: Game, played: Played) -> bool:
+    if not played.payment:
+        return not game.cardset.flags.get("bonus_needs_payment", True)
+    return all(any(sym == played.symbol for _, _, sym in game.halves(c))
+               for c in played.payment)
+
+
+def run(game: Game, i: int, played: Played, steps: Sequence, me: Placed | None = None) -> Steps:
+    """Run a rule's actions in order, each operation settled before the next action runs."""
+    for step in steps:
+        view = game._forests.views()[i]  # with every other forest, for majorities
+        card = me if me is not None else game._placed_of(view, played)
+        # `me` may come from an older view: counts must see the forest as it is now
+        if me is not None:
+            card = _find(view, me) or card
+        ctx = _Ctx(card, view)
+        step(ctx)
+        for op in ctx.ops:
+            yield from _do(game, i, card, op)
+
+
+def _do(game: Game, i: int, me: Placed, op: Op) -> Steps:
+    match op:
+        case Draw(n):
+            for _ in range(n):
+                game._to_hand(i)
+        case DrawSplit():
+            yield from _draw_split(game, i, op)
+        case ExtraTurn():
+            game.players[i].extra_turns += 1
+            game._note("extra_turn", i)
+        case Move():
+            yield from _move(game, i, me, op)
+        case FreePlay():
+            yield from _free_play(game, i, me, op)
+        case Rummage():
+            yield from _rummage(game, i, me, op)
+        case PlayAs():
+            yield from _play_as(game, i, me, op)
+        case PlayPaying():
+            yield from _play_paying(game, i)
+
+
+def _draw_split(game: Game, i: int, op: DrawSplit) -> Steps:
+    p = game.players[i]
+    drawn = [game._to_hand(i, limit=False) for _ in range(op.n)]
+    to_cave = game.actions.to_cave
+    for _ in range(op.to_cave):
+        opts = tuple(to_cave[c] for c in drawn if c is not None and c in p.hand)
+        if not opts:
+            break
+        c = card_of((yield Decision(i, "choose", opts, "a drawn card for your cave")))
+        p.hand.remove(c)
+        p.cave.append(c)
+        game._note("move", i, (c,), source="hand", target="cave")
+
+
+def _zone(game: Game, i: int, name: str) -> list[int]:
+    p = game.players[i]
+    return {"hand": p.hand, "clearing": game.clearing, "cave": p.cave,
+            "removed": game.removed}[name]
+
+
+def _move(game: Game, i: int, me: Placed, op: Move) -> Steps:
+    p = game.players[i]
+    amt, pred, src, dst = op.amount, op.pred, op.source, op.target
+    limit = game.cardset.setup.hand_limit
+    n = amt.n(_Ctx(me, game._forests.view(i)))
+    moved = 0
+    if src == "deck":
+        count = n if amt.kind in ("n", "up_to") else len(game.deck)
+        for _ in range(count):
+            if dst == "hand" and len(p.hand) >= limit:
+                break
+            c = game._draw_top()
+            _zone(game, i, dst).append(c)
+            game._note("move", i, (c,), source="deck", target=dst)
+            moved += 1
+    else:
+        source = _zone(game, i, src)
+        if amt.kind == "all":
+            chosen = [c for c in source if game._matches(c, pred, me)]
+            for c in chosen:
+                if dst == "hand" and len(p.hand) >= limit:
+                    break
+                source.remove(c)
+                _zone(game, i, dst).append(c)
+                game._note("move", i, (c,), source=src, target=dst)
+                moved += 1
+        else:
+            most = n if amt.kind in ("n", "up_to") else len(source)
+            chooses = game.actions.chooses
+            while moved < most:
+                if dst == "hand" and len(p.hand) >= limit:
+                    break
+                cands = [c for c in source if game._matches(c, pred, me)]
+                if not cands:
+                    break
+                opts = tuple(chooses[c] for c in cands)
+                if amt.kind != "n":
+                    opts += (act.STOP,)
+                choice = yield Decision(i, "choose", opts, f"a card from {src} to {dst}")
+                if choice == act.STOP:
+                    break
+                c = card_of(choice)
+                source.remove(c)
+                _zone(game, i, dst).append(c)
+                game._note("move", i, (c,), source=src, target=dst)
+                moved += 1
+    if op.draw_as_many:
+        for _ in range(moved):
+            game._to_hand(i)
+
+
+def pay(game: Game, i: int, cost: int, exclude: set[int | None]
+        ) -> Generator[Decision, Action, list[int]]:
+    """Player i pays `cost` hand cards (not those in `exclude`) into the clearing, one decision
+    each: for the turn's play (engine/turn.py) as for the Mole's further plays."""
+    p = game.players[i]
+    paid: list[int] = []
+    pays = game.actions.pays
+    while len(paid) < cost:
+        opts = tuple([pays[c] for c in p.hand if c not in exclude and c not in paid])
+        choice = yield Decision(i, "pay", opts, f"pay {cost - len(paid)} more")
+        paid.append(card_of(choice))
+    for c in paid:
+        p.hand.remove(c)
+        game.clearing.append(c)
+    if paid:
+        game._note("pay", i, tuple(paid), source="hand", target="clearing")
+    return paid
+
+
+def _most(game: Game, i: int, me: Placed, amt: AmountFn) -> int | None:
+    """How many cards an amount lets a player take from their hand at most; None for "any
+    number", which also takes cards that reach the hand meanwhile (a permanent effect's draw)."""
+    if amt.kind not in ("n", "up_to"):
+        return None
+    return amt.n(_Ctx(me, game._forests.view(i)))
+
+
+def _free_play(game: Game, i: int, me: Placed, op: FreePlay) -> Steps:
+    p = game.players[i]
+    most = _most(game, i, me, op.amount)
+    done = 0
+    while most is None or done < most:
+        opts: tuple[Action, ...] = tuple(x for c in dict.fromkeys(p.hand)
+                                         for x in game.plays(i, c, op.pred, me, free=True))
+        if not opts:
+            return
+        # "play a paw card free" must be obeyed when a card fits (rules: it is ignored only
+        # without such a card); "up to" and "any number" may stop
+        skip = () if op.amount.kind == "n" else (act.SKIP,)
+        choice = yield Decision(i, "place", opts + skip, "a card to play for free")
+        if not isinstance(choice, act.Play):
+            return
+        played = game._place(i, choice.place, choice.card, source="free")
+        played.free = not op.with_effect
+        played.bonus_allowed = False
+        yield from after_play(game, i, played)
+        done += 1
+
+
+def _rummage(game: Game, i: int, me: Placed, op: Rummage) -> Steps:
+    pred = op.pred
+
+    def candidates() -> list[int]:
+        return [c for c in game.clearing if game._matches(c, pred, me)]
+
+    revealed = 0
+    while not candidates() and revealed < op.reveal:
+        game._reveal(1)
+        revealed += 1
+    p = game.players[i]
+    opts: list[Action] = []
+    for c in candidates():
+        opts += game.plays(i, c, pred, me, free=True)
+    if not opts:
+        return
+    choice = yield Decision(i, "place", tuple(opts), "a clearing card for your forest")
+    if not isinstance(choice, act.Play):
+        raise act.IllegalAction(f"{choice.text!r} places no card")
+    card = choice.card
+    game.clearing.remove(card)
+    p.hand.append(card)  # _place takes the card from the hand
+    played = game._place(i, choice.place, card, source="clearing")
+    played.free = True
+    yield from after_play(game, i, played)
+
+
+def _play_as(game: Game, i: int, me: Placed, op: PlayAs) -> Steps:
+    p = game.players[i]
+    most = _most(game, i, me, op.amount)
+    chooses = game.actions.chooses
+    done = 0
+    while (most is None or done < most) and p.hand:
+        opts = tuple(chooses[c] for c in p.hand if game._matches(c, op.pred, me))
+        if not opts:
+            return
+        if op.amount.kind != "n":
+            opts += (act.STOP,)
+        choice = yield Decision(i, "choose", opts, f"a hand card to play as {op.host}")
+        if choice == act.STOP:
+            return
+        played = game._place_face_down(i, card_of(choice), op.host)
+        yield from game._triggers(i, played)
+        done += 1
+
+
+def _play_paying(game: Game, i: int) -> Steps:
+    """The Mole: place further cards paying their costs, then resolve them in order."""
+    p = game.players[i]
+    queue: list[Played] = []
+    allowed = set(p.hand)  # cards gained meanwhile may neither be played nor pay
+    while True:
+        opts: list[Action] = []
+        for c in dict.fromkeys(p.hand):
+            if c not in allowed:
+                continue
+            for x in game.plays(i, c, free=True):
+                sp = game.species_for(x.place)
+                if sp.cost <= len([h for h in p.hand if h in allowed]) - 1:
+                    opts.append(x)
+        if not opts:
+            break
+        choice = yield Decision(i, "place", (*opts, act.STOP), "another card to play")
+        if not isinstance(choice, act.Play):
+            break
+        card = choice.card
+        sp = game.species_for(choice.place)
+        # only cards held when the Mole was played may pay
+        payment = yield from pay(game, i, sp.cost, exclude=set(p.hand) - (allowed - {card}))
+        played = game._place(i, choice.place, card)
+        played.payment = payment
+        allowed -= {card, *payment}
+        yield from game._triggers(i, played)
+        queue.append(played)
+    for played in queue:
+        yield from resolve(game, i, played)
