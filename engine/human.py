@@ -68,5 +68,5 @@ class HumanPlayer:
             except IllegalAction:
                 action = None
             if action is not None and action in decision.actions:
-                return action
+                return decision.actions[decision.actions.index(action)]
             print(f"  please type a number from 1 to {len(decision.actions)}", file=self.stdout)
