@@ -18,17 +18,25 @@ the only place that knows how an action is spelt:
 
 C is a card's number in the game. An action names where a card goes as a `Place`, which is also
 what `Game.trial` and `Game.placements` speak (`12 tree`, `7 left 0.left`).
+
+A decision offers its actions as texts and as values (`Decision.options`, `Decision.actions`).
+The engine offers thousands of actions a game, most of them plays of one card into one slot of
+one forest, and makes only their texts (with the spelling functions below); a value is read from
+a text when a player looks at it, once per text for the games of a card set (`ActionTable`).
+A player that picks one action at random so reads one, and the generator that runs the game
+gets the chosen action as a value.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+import sys
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, overload
 
 PickVerb = Literal["pay", "choose", "cave", "river"]
 Answer = Literal["stop", "skip", "yes", "no"]
-_PICKS: tuple[PickVerb, ...] = ("pay", "choose", "cave", "river")
 _ANSWERS: tuple[Answer, ...] = ("stop", "skip", "yes", "no")
 
 
@@ -36,8 +44,57 @@ class IllegalAction(ValueError):
     """An action that is not legal now, or a text that spells no action."""
 
 
+# ---- the spelling: an action's text, also for the texts the engine offers ------------------
+# The engine offers texts (cheap to make by the thousand) and reads only the chosen one into an
+# action; these functions are the one place both the values and the engine spell them.
+def draw_text(card: int | None) -> str:
+    return "draw deck" if card is None else f"draw clearing {card}"
+
+
+def pick_text(verb: PickVerb, card: int) -> str:
+    return f"{verb} {card}"
+
+
+def face_down_text(kind: str, card: int) -> str:
+    return f"{kind} {card}"
+
+
+def cave_card_text(species: str) -> str:
+    return f"cave {species}"
+
+
+def host_place_text(card: int, kind: str) -> str:
+    return f"{card} {kind}"
+
+
+def slot_label(side: str, host: int, slot: str) -> str:
+    """A slot as a place names it, `<side> <host>.<slot>`; engine/live.py names the slots a
+    half fits in so, and `slot_place_text` puts the card before it."""
+    return f"{side} {host}.{slot}"
+
+
+def slot_place_text(card: int, label: str) -> str:
+    return f"{card} {label}"
+
+
+def play_text(place: str, free: bool = False) -> str:
+    """`play <place>` for the turn's play, `free <place>` for an effect's free play."""
+    return ("free " if free else "play ") + place
+
+
+def play_prefix(card: int) -> str:
+    """The text of card `card`'s turn plays into a slot, but for the slot's label."""
+    return play_text(f"{card} ")
+
+
 def _spell(obj: object, text: str) -> None:
     object.__setattr__(obj, "text", text)  # the frozen value's text, worked out once
+
+
+# Every action keeps its text, spelt when it is made; `parse` passes the text it read instead
+# (its checks make sure that text is the spelling), so reading a text spells nothing again.
+def _text() -> str:
+    return field(default="", repr=False, compare=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,11 +106,13 @@ class Place:
     side: str | None = None  # ... the card's half on this side (`7 left 0.left`) ...
     host: int = -1  # ... into the host at this index of the forest ...
     slot: str = ""  # ... in this slot
-    text: str = field(init=False, repr=False, compare=False)
+    text: str = _text()
 
     def __post_init__(self) -> None:
-        _spell(self, f"{self.card} {self.kind}" if self.kind is not None
-               else f"{self.card} {self.side} {self.host}.{self.slot}")
+        if not self.text:
+            _spell(self, host_place_text(self.card, self.kind) if self.kind is not None
+                   else slot_place_text(self.card, slot_label(str(self.side), self.host,
+                                                              self.slot)))
 
     def __str__(self) -> str:
         return self.text
@@ -64,10 +123,11 @@ class Draw:
     """Take a card into the hand: from the clearing, or the deck's top card (`card` None)."""
 
     card: int | None = None
-    text: str = field(init=False, repr=False, compare=False)
+    text: str = _text()
 
     def __post_init__(self) -> None:
-        _spell(self, "draw deck" if self.card is None else f"draw clearing {self.card}")
+        if not self.text:
+            _spell(self, draw_text(self.card))
 
     def __str__(self) -> str:
         return self.text
@@ -79,10 +139,11 @@ class Play:
 
     place: Place
     free: bool = False
-    text: str = field(init=False, repr=False, compare=False)
+    text: str = _text()
 
     def __post_init__(self) -> None:
-        _spell(self, ("free " if self.free else "play ") + self.place.text)
+        if not self.text:
+            _spell(self, play_text(self.place.text, self.free))
 
     @property
     def card(self) -> int:
@@ -98,10 +159,11 @@ class FaceDown:
 
     kind: str
     card: int
-    text: str = field(init=False, repr=False, compare=False)
+    text: str = _text()
 
     def __post_init__(self) -> None:
-        _spell(self, f"{self.kind} {self.card}")
+        if not self.text:
+            _spell(self, face_down_text(self.kind, self.card))
 
     def __str__(self) -> str:
         return self.text
@@ -114,10 +176,11 @@ class Pick:
 
     verb: PickVerb
     card: int
-    text: str = field(init=False, repr=False, compare=False)
+    text: str = _text()
 
     def __post_init__(self) -> None:
-        _spell(self, f"{self.verb} {self.card}")
+        if not self.text:
+            _spell(self, pick_text(self.verb, self.card))
 
     def __str__(self) -> str:
         return self.text
@@ -128,10 +191,11 @@ class CaveCard:
     """Take the cave card of this species (its id) in the cave draft."""
 
     species: str
-    text: str = field(init=False, repr=False, compare=False)
+    text: str = _text()
 
     def __post_init__(self) -> None:
-        _spell(self, f"cave {self.species}")
+        if not self.text:
+            _spell(self, cave_card_text(self.species))
 
     def __str__(self) -> str:
         return self.text
@@ -142,10 +206,11 @@ class Say:
     """An answer that names no card: stop taking, skip a free play, use a permanent effect."""
 
     word: Answer
-    text: str = field(init=False, repr=False, compare=False)
+    text: str = _text()
 
     def __post_init__(self) -> None:
-        _spell(self, self.word)
+        if not self.text:
+            _spell(self, self.word)
 
     def __str__(self) -> str:
         return self.text
@@ -160,17 +225,59 @@ _SAID = {"stop": STOP, "skip": SKIP, "yes": YES, "no": NO}
 
 @dataclass(frozen=True)
 class Decision:
-    """What a player must choose now, and the actions that may answer it."""
+    """What a player must choose now: the actions that may answer it, as their texts (what a
+    record holds; the engine offers thousands a game) and as values (`actions`)."""
 
     player: int
     kind: str  # "turn", "draw", "pay", "choose", "place", "optional", "river", "cave"
-    actions: tuple[Action, ...]
+    options: tuple[str, ...]
     about: str = ""
+    table: ActionTable | None = field(default=None, repr=False, compare=False)
 
     @property
-    def options(self) -> tuple[str, ...]:
-        """The actions' texts, as a record holds them."""
-        return tuple(a.text for a in self.actions)
+    def actions(self) -> Offered:
+        """The actions offered, each read from its text when it is first looked at."""
+        return Offered(self.options, self.read)
+
+    def read(self, text: str) -> Action:
+        """The action one of the decision's texts stands for."""
+        return self.table.read(text) if self.table is not None else parse(text)
+
+
+class Offered(Sequence[Action]):
+    """A decision's actions in order, read from their texts only as they are looked at: a player
+    that picks one reads one."""
+
+    __slots__ = ("texts", "_read")
+
+    def __init__(self, texts: tuple[str, ...], read: Callable[[str], Action]):
+        self.texts = texts
+        self._read = read
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    @overload
+    def __getitem__(self, k: int) -> Action: ...
+    @overload
+    def __getitem__(self, k: slice) -> tuple[Action, ...]: ...
+
+    def __getitem__(self, k: int | slice) -> Action | tuple[Action, ...]:
+        if isinstance(k, slice):
+            return tuple(map(self._read, self.texts[k]))
+        return self._read(self.texts[k])
+
+    def __iter__(self) -> Iterator[Action]:
+        return map(self._read, self.texts)
+
+    def __contains__(self, action: object) -> bool:
+        return getattr(action, "text", None) in self.texts
+
+    def index(self, action: object, start: int = 0, stop: int = sys.maxsize) -> int:
+        text = getattr(action, "text", None)
+        if not isinstance(text, str):
+            raise ValueError(f"{action!r} is not an action")
+        return self.texts.index(text, start, stop)
 
 
 def card_of(action: Action) -> int:
@@ -184,117 +291,83 @@ def card_of(action: Action) -> int:
 
 
 # ---- text -> action ---------------------------------------------------------------------------
+# The grammar above as one pattern (read in C: the engine reads hundreds of texts a game). A
+# number is spelt without leading zeros; a word is anything but a space. Verbs come first, so
+# `draw 5` is no face-down host of kind `draw`.
+_N = r"(0|[1-9][0-9]*)"
+_W = r"([^ ]+)"
+_PLACE = rf"{_N} (?:{_W}|{_W} {_N}\.{_W})"
+_GRAMMAR = re.compile(
+    rf"(play|free) {_PLACE}"  # groups 1-6
+    rf"|(pay|choose|river|cave) {_N}"  # 7-8
+    r"|draw (?:(deck)|clearing " + _N + ")"  # 9-10
+    r"|(stop|skip|yes|no)"  # 11
+    r"|cave ([a-zA-Z][^ ]*)"  # 12: a cave card's species id
+    rf"|(?!(?:play|free|pay|choose|river|cave|draw) ){_W} {_N}"  # 13-14: face down
+)
+_PLACE_ONLY = re.compile(_PLACE)
+
+
 def parse(text: str) -> Action:
-    """The action a text spells; `IllegalAction` says why a text spells none."""
-    words = text.split(" ")
-    action = _read(words) if 1 <= len(words) <= 5 else None
-    if action is None or action.text != text:  # a text spells its action one way only
+    """The action a text spells; `IllegalAction` says why a text spells none.
+
+    Only an action's own spelling is read (one space between words, numbers without leading
+    zeros), so the action's text is the text read, byte for byte."""
+    m = _GRAMMAR.fullmatch(text)
+    if m is None:
         raise IllegalAction(f"{text!r} is not an action: expected e.g. 'draw deck', "
                             "'draw clearing 12', 'play 12 tree', 'play 7 left 0.left', "
                             "'free 7 left 0.left', 'sapling 12', 'pay 12', 'choose 12', "
                             "'cave 12', 'river 12', 'stop', 'skip', 'yes' or 'no'")
-    return action
+    g = m.groups()
+    if g[0] is not None:
+        return Play(_place(g[1:6], text[5:]), g[0] == "free", text=text)
+    if g[6] is not None:
+        return Pick(g[6], int(g[7]), text=text)  # type: ignore[arg-type]  # one of _PICKS
+    if g[8] is not None:
+        return DRAW_DECK
+    if g[9] is not None:
+        return Draw(int(g[9]), text=text)
+    if g[10] is not None:
+        return _SAID[g[10]]
+    if g[11] is not None:
+        return CaveCard(g[11], text=text)
+    return FaceDown(g[12], int(g[13]), text=text)
 
 
 def parse_place(text: str) -> Place:
     """Where a card goes, as `Game.trial` and `Game.placements` spell it (`12 tree`)."""
-    place = _place(text.split(" "))
-    if place is None or place.text != text:
+    m = _PLACE_ONLY.fullmatch(text)
+    if m is None:
         raise IllegalAction(f"{text!r} is not a place: expected '<card> <host kind>' or "
                             "'<card> <side> <host>.<slot>'")
-    return place
+    return _place(m.groups(), text)
 
 
-def _number(word: str) -> int | None:
-    # ASCII digits only; the text check then refuses "07" and the like
-    return int(word) if word.isascii() and word.isdigit() else None
+def _place(g: Sequence[str | None], text: str) -> Place:
+    """The place of a match of `_PLACE`: card, then kind, or side, host and slot."""
+    card, kind, side, host, slot = g
+    if kind is not None:
+        return Place(int(card), kind=kind, text=text)  # type: ignore[arg-type]
+    return Place(int(card), side=side, host=int(host), slot=slot, text=text)  # type: ignore
 
 
-def _read(words: list[str]) -> Action | None:
-    head, rest = words[0], words[1:]
-    if not rest:
-        return _SAID.get(head)
-    if head == "draw":
-        if rest == ["deck"]:
-            return DRAW_DECK
-        card = _number(rest[1]) if len(rest) == 2 and rest[0] == "clearing" else None
-        return None if card is None else Draw(card)
-    if head in ("play", "free"):
-        place = _place(rest)
-        return None if place is None else Play(place, head == "free")
-    if len(rest) != 1 or not head:
-        return None
-    card = _number(rest[0])
-    if head in _PICKS:
-        if card is not None:
-            return Pick(head, card)  # type: ignore[arg-type]  # narrowed by _PICKS
-        return CaveCard(rest[0]) if head == "cave" and rest[0][:1].isalpha() else None
-    return None if card is None else FaceDown(head, card)
-
-
-def _place(words: list[str]) -> Place | None:
-    card = _number(words[0]) if words else None
-    if card is None:
-        return None
-    if len(words) == 2:
-        return Place(card, kind=words[1]) if words[1] else None
-    if len(words) != 3:
-        return None
-    host, dot, slot = words[2].partition(".")
-    at = _number(host)
-    if not dot or at is None or not words[1] or not slot:
-        return None
-    return Place(card, side=words[1], host=at, slot=slot)
-
-
-# ---- the actions of a card set, made once -------------------------------------------------------
-class _Plays(dict):
-    """One card's plays (or free plays) by where they go: a host kind (`tree`) or a slot label
-    (`left 0.left`, as the live forests name slots); each made the first time it is asked for."""
-
-    def __init__(self, card: int, free: bool):
-        super().__init__()
-        self.card = card
-        self.free = free
-
-    def __missing__(self, where: str) -> Play:
-        place = _place([str(self.card), *where.split(" ")])
-        if place is None:
-            raise IllegalAction(f"{where!r} is not a place for card {self.card}")
-        play = self[where] = Play(place, self.free)
-        return play
-
-
-class _ByCard(dict):
-    """Actions of one shape by card number, each made the first time it is asked for."""
-
-    def __init__(self, make: Callable[[int], Action]):
-        super().__init__()
-        self.make = make
-
-    def __missing__(self, card: int) -> Action:
-        action = self[card] = self.make(card)
-        return action
-
-
+# ---- the texts a card set's games offer, and the actions they stand for ----------------------
 class ActionTable:
-    """The actions that name one card, by card number, made once for the games of a card set.
+    """The texts of the actions that name one card, by card number, and each action read from
+    a text the engine offered, once for the games of a card set (it lives in their memo)."""
 
-    The engine offers thousands of actions a game; these are the same objects every time, so
-    offering one costs a dict lookup, never a new value or a text. Each is made when first
-    asked for, so a single game pays only for the actions it offers."""
+    def __init__(self, cards: int):
+        numbers = range(cards)
+        self.draw_texts = [draw_text(c) for c in numbers]  # `draw clearing C`, every turn
+        self.pay_texts = [pick_text("pay", c) for c in numbers]
+        # the action a text stands for: the same value for the same text, game after game
+        self.read: Callable[[str], Action] = _Read().__getitem__
 
-    def __init__(self) -> None:
-        self.draws: dict[int, Action] = _ByCard(Draw)  # draw clearing C
-        self.pays: dict[int, Action] = _ByCard(lambda c: Pick("pay", c))
-        self.chooses: dict[int, Action] = _ByCard(lambda c: Pick("choose", c))
-        self.to_cave: dict[int, Action] = _ByCard(lambda c: Pick("cave", c))
-        self.rivers: dict[int, Action] = _ByCard(lambda c: Pick("river", c))
-        self._plays: dict[tuple[int, bool], _Plays] = {}
 
-    def plays(self, card: int, free: bool = False) -> dict[str, Play]:
-        """Card `card`'s plays by where they go: a host kind id or a slot label."""
-        table = self._plays.get((card, free))
-        if table is None:
-            table = self._plays[(card, free)] = _Plays(card, free)
-        return table
+class _Read(dict):
+    """Actions by text, each parsed the first time it is asked for."""
+
+    def __missing__(self, text: str) -> Action:
+        action = self[text] = parse(text)
+        return action

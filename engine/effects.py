@@ -19,7 +19,7 @@ from compiler.cardset import Species
 from compiler.codegen import AmountFn, Pred
 from compiler.view import ForestView, Placed
 from engine import action as act
-from engine.action import Action, Decision, card_of
+from engine.action import Action, Decision, card_of, pick_text, play_text
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -229,12 +229,12 @@ def _do(game: Game, i: int, me: Placed, op: Op) -> Steps:
 def _draw_split(game: Game, i: int, op: DrawSplit) -> Steps:
     p = game.players[i]
     drawn = [game._to_hand(i, limit=False) for _ in range(op.n)]
-    to_cave = game.actions.to_cave
     for _ in range(op.to_cave):
-        opts = tuple(to_cave[c] for c in drawn if c is not None and c in p.hand)
+        opts = tuple(pick_text("cave", c) for c in drawn if c is not None and c in p.hand)
         if not opts:
             break
-        c = card_of((yield Decision(i, "choose", opts, "a drawn card for your cave")))
+        c = card_of((yield Decision(i, "choose", opts, "a drawn card for your cave",
+                                    game.actions)))
         p.hand.remove(c)
         p.cave.append(c)
         game._note("move", i, (c,), source="hand", target="cave")
@@ -274,17 +274,17 @@ def _move(game: Game, i: int, me: Placed, op: Move) -> Steps:
                 moved += 1
         else:
             most = n if amt.kind in ("n", "up_to") else len(source)
-            chooses = game.actions.chooses
             while moved < most:
                 if dst == "hand" and len(p.hand) >= limit:
                     break
                 cands = [c for c in source if game._matches(c, pred, me)]
                 if not cands:
                     break
-                opts = tuple(chooses[c] for c in cands)
+                opts = tuple(pick_text("choose", c) for c in cands)
                 if amt.kind != "n":
-                    opts += (act.STOP,)
-                choice = yield Decision(i, "choose", opts, f"a card from {src} to {dst}")
+                    opts += (act.STOP.text,)
+                choice = yield Decision(i, "choose", opts, f"a card from {src} to {dst}",
+                                        game.actions)
                 if choice == act.STOP:
                     break
                 c = card_of(choice)
@@ -303,10 +303,10 @@ def pay(game: Game, i: int, cost: int, exclude: set[int | None]
     each: for the turn's play (engine/turn.py) as for the Mole's further plays."""
     p = game.players[i]
     paid: list[int] = []
-    pays = game.actions.pays
+    texts = game.actions.pay_texts
     while len(paid) < cost:
-        opts = tuple([pays[c] for c in p.hand if c not in exclude and c not in paid])
-        choice = yield Decision(i, "pay", opts, f"pay {cost - len(paid)} more")
+        opts = tuple([texts[c] for c in p.hand if c not in exclude and c not in paid])
+        choice = yield Decision(i, "pay", opts, f"pay {cost - len(paid)} more", game.actions)
         paid.append(card_of(choice))
     for c in paid:
         p.hand.remove(c)
@@ -329,14 +329,14 @@ def _free_play(game: Game, i: int, me: Placed, op: FreePlay) -> Steps:
     most = _most(game, i, me, op.amount)
     done = 0
     while most is None or done < most:
-        opts: tuple[Action, ...] = tuple(x for c in dict.fromkeys(p.hand)
-                                         for x in game.plays(i, c, op.pred, me, free=True))
+        opts = tuple(play_text(x, free=True) for c in dict.fromkeys(p.hand)
+                     for x in game.placements(i, c, op.pred, me))
         if not opts:
             return
         # "play a paw card free" must be obeyed when a card fits (rules: it is ignored only
         # without such a card); "up to" and "any number" may stop
-        skip = () if op.amount.kind == "n" else (act.SKIP,)
-        choice = yield Decision(i, "place", opts + skip, "a card to play for free")
+        skip = () if op.amount.kind == "n" else (act.SKIP.text,)
+        choice = yield Decision(i, "place", opts + skip, "a card to play for free", game.actions)
         if not isinstance(choice, act.Play):
             return
         played = game._place(i, choice.place, choice.card, source="free")
@@ -357,12 +357,13 @@ def _rummage(game: Game, i: int, me: Placed, op: Rummage) -> Steps:
         game._reveal(1)
         revealed += 1
     p = game.players[i]
-    opts: list[Action] = []
+    opts: list[str] = []
     for c in candidates():
-        opts += game.plays(i, c, pred, me, free=True)
+        opts += [play_text(x, free=True) for x in game.placements(i, c, pred, me)]
     if not opts:
         return
-    choice = yield Decision(i, "place", tuple(opts), "a clearing card for your forest")
+    choice = yield Decision(i, "place", tuple(opts), "a clearing card for your forest",
+                            game.actions)
     if not isinstance(choice, act.Play):
         raise act.IllegalAction(f"{choice.text!r} places no card")
     card = choice.card
@@ -376,15 +377,15 @@ def _rummage(game: Game, i: int, me: Placed, op: Rummage) -> Steps:
 def _play_as(game: Game, i: int, me: Placed, op: PlayAs) -> Steps:
     p = game.players[i]
     most = _most(game, i, me, op.amount)
-    chooses = game.actions.chooses
     done = 0
     while (most is None or done < most) and p.hand:
-        opts = tuple(chooses[c] for c in p.hand if game._matches(c, op.pred, me))
+        opts = tuple(pick_text("choose", c) for c in p.hand if game._matches(c, op.pred, me))
         if not opts:
             return
         if op.amount.kind != "n":
-            opts += (act.STOP,)
-        choice = yield Decision(i, "choose", opts, f"a hand card to play as {op.host}")
+            opts += (act.STOP.text,)
+        choice = yield Decision(i, "choose", opts, f"a hand card to play as {op.host}",
+                                game.actions)
         if choice == act.STOP:
             return
         played = game._place_face_down(i, card_of(choice), op.host)
@@ -398,17 +399,18 @@ def _play_paying(game: Game, i: int) -> Steps:
     queue: list[Played] = []
     allowed = set(p.hand)  # cards gained meanwhile may neither be played nor pay
     while True:
-        opts: list[Action] = []
+        opts: list[str] = []
         for c in dict.fromkeys(p.hand):
             if c not in allowed:
                 continue
-            for x in game.plays(i, c, free=True):
-                sp = game.species_for(x.place)
+            for side, x in game._placements(i, c):
+                sp = game.species_on(c, side)
                 if sp.cost <= len([h for h in p.hand if h in allowed]) - 1:
-                    opts.append(x)
+                    opts.append(play_text(x, free=True))
         if not opts:
             break
-        choice = yield Decision(i, "place", (*opts, act.STOP), "another card to play")
+        choice = yield Decision(i, "place", (*opts, act.STOP.text), "another card to play",
+                                game.actions)
         if not isinstance(choice, act.Play):
             break
         card = choice.card

@@ -18,8 +18,6 @@ from __future__ import annotations
 import random
 from collections.abc import Generator, Iterable
 from dataclasses import dataclass, field
-from itertools import repeat
-from operator import is_
 
 from compiler.cardset import CardSet, PhysicalCard, Species
 from compiler.codegen import Pred
@@ -32,9 +30,10 @@ from engine.action import (
     Decision,
     IllegalAction,
     Place,
-    Play,
+    host_place_text,
     parse,
     parse_place,
+    slot_place_text,
 )
 from engine.effects import Played, loose, run
 from engine.events import Event
@@ -162,13 +161,12 @@ class Game:
         if self._decision is None:
             raise IllegalAction("the game is over")
         if isinstance(action, str):
-            action = parse(action)
-        offered = self._decision.actions
-        if not any(map(is_, offered, repeat(action))):  # mostly the offered value itself
-            try:
-                action = offered[offered.index(action)]  # an equal one: the offered value
-            except ValueError:
-                raise IllegalAction(f"{action.text!r} is not a legal action now") from None
+            if action not in self._decision.options:
+                parse(action)  # a text that spells no action says so
+                raise IllegalAction(f"{action!r} is not a legal action now")
+            action = self.actions.read(action)
+        elif action.text not in self._decision.options:
+            raise IllegalAction(f"{action.text!r} is not a legal action now")
         self.history.append(action)
         try:
             self._decision = self._proc.send(action)
@@ -261,31 +259,35 @@ class Game:
     # ---- placement -----------------------------------------------------------------------------
     def placements(self, i: int, card: int, pred: Pred | None = None, me: Placed | None = None
                    ) -> list[str]:
-        """Where a hand card may go, as text: `<card> <side> <host>.<slot>` or
-        `<card> <host kind>` (`engine.action.Place`)."""
-        return [play.place.text for play in self.plays(i, card, pred, me)]
+        """Where a hand card may go: `<card> <side> <host>.<slot>` or `<card> <host kind>`
+        (the text of an `engine.action.Place`)."""
+        return [text for _, text in self._placements(i, card, pred, me)]
 
-    def plays(self, i: int, card: int, pred: Pred | None = None, me: Placed | None = None,
-              free: bool = False) -> list[Play]:
-        """Every place a hand card may go now, as a play (`free`: as an effect's free play);
+    def _placements(self, i: int, card: int, pred: Pred | None = None,
+                    me: Placed | None = None) -> list[tuple[str | None, str]]:
+        """`placements`, each with the side of the half that goes there (None: a new host);
         with `pred`, only the halves that match it for card `me`."""
-        out: list[Play] = []
-        table = self.actions.plays(card, free)
+        out: list[tuple[str | None, str]] = []
         for sp, side, sym in self._halves[card]:
             if pred is not None and me is not None and not pred(loose(sp, sym), me):
                 continue
             if side is None:
                 # a river beneath a tree comes only with the tree played as the turn's action
-                out += [table[h.id] for h in self._hosts_from.get(sp.kind, ())
-                        if h.play != "with_tree"]
+                out += [(None, host_place_text(card, h.id))
+                        for h in self._hosts_from.get(sp.kind, ()) if h.play != "with_tree"]
                 continue
-            out += map(table.__getitem__,
-                       self._forests.where(i, self._forests.half(sp, sym, side)))
+            out += [(side, slot_place_text(card, w))
+                    for w in self._forests.where(i, self._forests.half(sp, sym, side))]
         return out
 
     def species_for(self, place: Place) -> Species:
-        """The species of the card's half that goes to `place` (a host half for a new host)."""
-        return next(s for s, sd, _ in self._halves[place.card] if sd == place.side)
+        """The species a play of the card to `place` is of (and pays for): its first half on
+        the place's side, or its host half for a new host."""
+        side = place.side
+        return next(s for s, sd, _ in self._halves[place.card] if sd == side)
+
+    def species_on(self, card: int, side: str | None) -> Species:
+        return next(s for s, sd, _ in self._halves[card] if sd == side)
 
     def trial(self, i: int, choice: Place | str | None) -> Trial:
         """Player i's forest with a play (a `Place`, or its text: `<card> <host kind>` or
@@ -411,8 +413,8 @@ class Game:
                     if not trig.matches(new, placed):
                         continue
                 if trig.optional:
-                    yes = yield Decision(i, "optional", (YES, NO),
-                                         f"use {sp.name('en')}'s permanent effect")
+                    yes = yield Decision(i, "optional", (YES.text, NO.text),
+                                         f"use {sp.name('en')}'s permanent effect", self.actions)
                     if yes != YES:
                         continue
                 self._note("trigger", i, species=sp.key)

@@ -29,7 +29,7 @@ class Memo:
         self.halves: list[Halves] = deck + [()] * cardset.setup.winter_cards  # by card number
         self.plans: list[Any] = [None] * len(self.halves)  # by card number: engine/turn.py
         # the actions that name a card, made once (asked for on every turn)
-        self.actions = ActionTable()
+        self.actions = ActionTable(len(self.halves))
         self.hosts_from: dict[str, list[HostKind]] = {}  # species kind -> hosts it makes
         for h in cardset.hosts.values():
             if h.from_kind is not None:

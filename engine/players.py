@@ -22,7 +22,8 @@ class RandomPlayer:
         self.rng = random.Random(seed)
 
     def choose(self, game: Game, decision: Decision) -> Action:
-        return self.rng.choice(decision.actions)
+        # uniformly among the texts: the chosen one alone is read into a value
+        return decision.read(self.rng.choice(decision.options))
 
 
 class GreedyPlayer:

@@ -82,8 +82,8 @@ def draft_caves(game: Game, laid: list[Species] | None = None
         laid = pool[:len(game.players)]
     order = list(reversed(range(len(game.players))))
     for i in order:
-        opts = tuple(act.CaveCard(sp.id) for sp in laid)
-        pick = yield Decision(i, "cave", opts, "a cave card")
+        opts = tuple(act.cave_card_text(sp.id) for sp in laid)
+        pick = yield Decision(i, "cave", opts, "a cave card", game.actions)
         if not isinstance(pick, act.CaveCard):
             raise act.IllegalAction(f"{pick.text!r} takes no cave card")
         sp = next(x for x in laid if x.id == pick.species)
