@@ -237,7 +237,7 @@ class Decision:
     @property
     def actions(self) -> Offered:
         """The actions offered, each read from its text when it is first looked at."""
-        return Offered(self.options, self.read)
+        return Offered(self.options, self.table.read if self.table is not None else parse)
 
     def read(self, text: str) -> Action:
         """The action one of the decision's texts stands for."""

@@ -1,10 +1,10 @@
 """Running a card's effect, bonus or permanent effect: the operations it asks for, settled.
 
 Compiled rules never decide anything themselves (compiler/codegen.py): each action of a card
-asks an `EffectContext` for an operation, which `_Ctx` keeps as a small frozen value (`Draw`,
-`Move`, `FreePlay`, ...). The engine then settles that operation, asking the player whenever it
-leaves a choice, before the card's next action runs. So an operation is data with named fields,
-and what each one does is the one generator `_do` dispatches it to by its type.
+asks its context for an operation, kept as a small frozen value (engine/operations.py). The
+engine then settles that operation, asking the player whenever it leaves a choice, before the
+card's next action runs; what each operation does is the one generator `_do` dispatches it to
+by its type.
 
 The functions here take the game they act on; engine/game.py holds its state and the forests.
 """
@@ -16,10 +16,22 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from compiler.cardset import Species
-from compiler.codegen import AmountFn, Pred
+from compiler.codegen import AmountFn
 from compiler.view import ForestView, Placed
 from engine import action as act
 from engine.action import Action, Decision, card_of, pick_text, play_text
+from engine.operations import (
+    Ctx,
+    Draw,
+    DrawSplit,
+    ExtraTurn,
+    FreePlay,
+    Move,
+    Op,
+    PlayAs,
+    PlayPaying,
+    Rummage,
+)
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -39,112 +51,6 @@ class Played:
     payment: list[int]
     free: bool
     bonus_allowed: bool = True  # a free play "using its effect" runs the effect only
-
-
-# ---- the operations a compiled action asks for ------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class Draw:
-    """Draw `n` cards from the deck, up to the hand limit."""
-
-    n: int
-
-
-@dataclass(frozen=True, slots=True)
-class DrawSplit:
-    """Draw `n` cards past the hand limit, then put `to_cave` of the drawn ones into the cave."""
-
-    n: int
-    to_cave: int
-
-
-@dataclass(frozen=True, slots=True)
-class Move:
-    """Move cards that match `pred` from one zone to another, as many as `amount` says; with
-    `draw_as_many`, draw as many cards as were moved."""
-
-    amount: AmountFn
-    pred: Pred
-    source: str  # "deck", "hand", "clearing", "cave", "removed"
-    target: str
-    draw_as_many: bool
-
-
-@dataclass(frozen=True, slots=True)
-class ExtraTurn:
-    """Take another turn after this one."""
-
-
-@dataclass(frozen=True, slots=True)
-class FreePlay:
-    """Play hand cards that match `pred` for free; `with_effect` runs their effects too."""
-
-    amount: AmountFn
-    pred: Pred
-    with_effect: bool
-
-
-@dataclass(frozen=True, slots=True)
-class Rummage:
-    """Place a clearing card that matches `pred` for free, revealing up to `reveal` cards while
-    none is there."""
-
-    pred: Pred
-    reveal: int
-
-
-@dataclass(frozen=True, slots=True)
-class PlayAs:
-    """Play hand cards that match `pred` face down as hosts of kind `host`."""
-
-    amount: AmountFn
-    pred: Pred
-    host: str
-
-
-@dataclass(frozen=True, slots=True)
-class PlayPaying:
-    """Place further hand cards paying their costs, then resolve them in order (the Mole)."""
-
-
-Op = Draw | DrawSplit | Move | ExtraTurn | FreePlay | Rummage | PlayAs | PlayPaying
-_EXTRA_TURN = ExtraTurn()
-_PLAY_PAYING = PlayPaying()
-
-
-class _Ctx:
-    """What a compiled action sees: the card and its forest; what it asks for is queued."""
-
-    __slots__ = ("card", "view", "ops")
-
-    def __init__(self, card: Placed, view: ForestView):
-        self.card = card
-        self.view = view
-        self.ops: list[Op] = []
-
-    def draw(self, n: int) -> None:
-        self.ops.append(Draw(n))
-
-    def draw_split(self, n: int, to_cave: int) -> None:
-        self.ops.append(DrawSplit(n, to_cave))
-
-    def move(self, amount: AmountFn, pred: Pred, source: str, target: str,
-             draw_as_many: bool) -> None:
-        self.ops.append(Move(amount, pred, source, target, draw_as_many))
-
-    def extra_turn(self) -> None:
-        self.ops.append(_EXTRA_TURN)
-
-    def free_play(self, amount: AmountFn, pred: Pred, with_effect: bool) -> None:
-        self.ops.append(FreePlay(amount, pred, with_effect))
-
-    def rummage(self, pred: Pred, reveal: int) -> None:
-        self.ops.append(Rummage(pred, reveal))
-
-    def play_as(self, amount: AmountFn, pred: Pred, host: str) -> None:
-        self.ops.append(PlayAs(amount, pred, host))
-
-    def play_paying(self) -> None:
-        self.ops.append(_PLAY_PAYING)
 
 
 def loose(sp: Species, sym: str | None) -> Placed:
@@ -198,7 +104,7 @@ def run(game: Game, i: int, played: Played, steps: Sequence, me: Placed | None =
         # `me` may come from an older view: counts must see the forest as it is now
         if me is not None:
             card = _find(view, me) or card
-        ctx = _Ctx(card, view)
+        ctx = Ctx(card, view)
         step(ctx)
         for op in ctx.ops:
             yield from _do(game, i, card, op)
@@ -250,7 +156,7 @@ def _move(game: Game, i: int, me: Placed, op: Move) -> Steps:
     p = game.players[i]
     amt, pred, src, dst = op.amount, op.pred, op.source, op.target
     limit = game.cardset.setup.hand_limit
-    n = amt.n(_Ctx(me, game._forests.view(i)))
+    n = amt.n(Ctx(me, game._forests.view(i)))
     moved = 0
     if src == "deck":
         count = n if amt.kind in ("n", "up_to") else len(game.deck)
@@ -321,7 +227,7 @@ def _most(game: Game, i: int, me: Placed, amt: AmountFn) -> int | None:
     number", which also takes cards that reach the hand meanwhile (a permanent effect's draw)."""
     if amt.kind not in ("n", "up_to"):
         return None
-    return amt.n(_Ctx(me, game._forests.view(i)))
+    return amt.n(Ctx(me, game._forests.view(i)))
 
 
 def _free_play(game: Game, i: int, me: Placed, op: FreePlay) -> Steps:

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from compiler import cardset as cs
 from engine import action as act
-from engine import effects, runner
+from engine import effects, operations, runner
 from engine import record as rec
 from engine.action import (
     CaveCard,
@@ -222,8 +222,8 @@ def test_effect_operations_are_values_with_named_fields():
     cset = cs.build("base")
     game = Game(cset, ["A", "B"], 1)
     me = effects.loose(next(iter(cset.species.values())), None)
-    ctx = effects._Ctx(me, game.view(0))
-    amount = effects.AmountFn("up_to", lambda c: 2)
+    ctx = operations.Ctx(me, game.view(0))
+    amount = operations.AmountFn("up_to", lambda c: 2)
     ctx.draw(2)
     ctx.draw_split(3, 1)
     ctx.move(amount, bool, "clearing", "cave", True)
@@ -232,10 +232,10 @@ def test_effect_operations_are_values_with_named_fields():
     ctx.rummage(bool, 4)
     ctx.play_as(amount, bool, "sapling")
     ctx.play_paying()
-    assert ctx.ops == [effects.Draw(2), effects.DrawSplit(3, 1),
-                       effects.Move(amount, bool, "clearing", "cave", True), effects.ExtraTurn(),
-                       effects.FreePlay(amount, bool, False), effects.Rummage(bool, 4),
-                       effects.PlayAs(amount, bool, "sapling"), effects.PlayPaying()]
+    assert ctx.ops == [operations.Draw(2), operations.DrawSplit(3, 1),
+                       operations.Move(amount, bool, "clearing", "cave", True), operations.ExtraTurn(),
+                       operations.FreePlay(amount, bool, False), operations.Rummage(bool, 4),
+                       operations.PlayAs(amount, bool, "sapling"), operations.PlayPaying()]
     move = ctx.ops[2]
     assert (move.source, move.target, move.draw_as_many) == ("clearing", "cave", True)
     with pytest.raises(AttributeError):
