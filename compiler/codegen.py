@@ -532,7 +532,7 @@ class EffectContext(Protocol):
     """What a compiled effect asks of the engine; the engine decides through its players."""
 
     card: Placed
-    view: Forest
+    forest: Forest
 
     def draw(self, n: int) -> None: ...
     def draw_split(self, n: int, to_cave: int) -> None: ...
@@ -552,7 +552,7 @@ def _amount(a: ast.Amount, scope: NameScope, owner: str, boosted: frozenset[str]
     if a.kind == "per":
         fn = compile_count(a.per, scope, owner, boosted)  # type: ignore[arg-type]
         k = a.n
-        return AmountFn("n", lambda ctx: k * fn(ctx.card, ctx.view))
+        return AmountFn("n", lambda ctx: k * fn(ctx.card, ctx.forest))
     n = a.n
     return AmountFn(a.kind, lambda ctx: n)
 
@@ -563,7 +563,7 @@ def compile_action(a: ast.Action, scope: NameScope, owner: str, boosted: frozens
             return lambda ctx: ctx.draw(n)
         case ast.Draw(n=n, per=per):
             fn = compile_count(per, scope, owner, boosted)
-            return lambda ctx: ctx.draw(n * fn(ctx.card, ctx.view))
+            return lambda ctx: ctx.draw(n * fn(ctx.card, ctx.forest))
         case ast.DrawSplit(n=n, to_cave=k):
             return lambda ctx: ctx.draw_split(n, k)
         case ast.Take(amount=am, filter=f):
@@ -581,7 +581,7 @@ def compile_action(a: ast.Action, scope: NameScope, owner: str, boosted: frozens
             run = compile_action(inner, scope, owner, boosted)
 
             def conditional(ctx: EffectContext) -> None:
-                if cf(ctx.card, ctx.view):
+                if cf(ctx.card, ctx.forest):
                     run(ctx)
 
             return conditional

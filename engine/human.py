@@ -5,35 +5,41 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
+from engine.action import Action, CaveCard, Draw, FaceDown, IllegalAction, Pick, Play, Say, parse
 from engine.game import Decision, Game
 
 
-def describe(game: Game, action: str, lang: str = "en") -> str:
-    """An action's stable text turned into words, with card names in the chosen language."""
-    parts = action.split()
+def describe(game: Game, action: Action, lang: str = "en") -> str:
+    """An action put into words, with card names in the chosen language."""
 
-    def name(c: str) -> str:
-        return game.card_name(int(c), lang)
+    def name(c: int) -> str:
+        return game.card_name(c, lang)
 
     hosts = game.cardset.hosts
-    if action == "draw deck":
-        return "draw the top card of the deck"
-    if parts[0] == "draw" and parts[1] == "clearing":
-        return f"take {name(parts[2])} from the clearing"
-    if parts[0] in ("play", "free"):
-        verb = "play" if parts[0] == "play" else "play for free"
-        if len(parts) == 3:
-            return f"{verb} {name(parts[1])} as a new {hosts[parts[2]].names.get(lang, parts[2])}"
-        hi, slot = parts[3].split(".", 1)
-        host = (game.players[game.decision.player].forest.hosts[int(hi)].card
-                if game.decision else None)
-        where = (host.species.name(lang) if host and host.species else "host") + f" {int(hi) + 1}"
-        return f"{verb} {name(parts[1])} ({parts[2]} half) at {where}, slot {slot}"
-    if parts[0] in hosts:
-        return f"play {name(parts[1])} face down as a {hosts[parts[0]].names.get(lang, parts[0])}"
-    if parts[0] in ("pay", "cave", "choose", "river"):
-        return f"{parts[0]} {name(parts[1])}"
-    return action
+    match action:
+        case Draw(card=None):
+            return "draw the top card of the deck"
+        case Draw(card=int() as card):
+            return f"take {name(card)} from the clearing"
+        case Play(place=place, free=free):
+            verb = "play for free" if free else "play"
+            if place.kind is not None:
+                kind = hosts[place.kind].names.get(lang, place.kind)
+                return f"{verb} {name(place.card)} as a new {kind}"
+            host = (game.players[game.decision.player].forest.hosts[place.host].card
+                    if game.decision else None)
+            where = ((host.species.name(lang) if host and host.species else "host")
+                     + f" {place.host + 1}")
+            return f"{verb} {name(place.card)} ({place.side} half) at {where}, slot {place.slot}"
+        case FaceDown(kind=kind, card=card) if kind in hosts:
+            return f"play {name(card)} face down as a {hosts[kind].names.get(lang, kind)}"
+        case Pick(verb=verb, card=card):
+            return f"{verb} {name(card)}"
+        case CaveCard(species=key):
+            sp = next((s for s in game.cardset.caves if s.id == key), None)
+            return f"take the cave card {sp.name(lang) if sp is not None else key}"
+        case Say() | FaceDown():
+            return action.text
 
 
 class HumanPlayer:
@@ -43,11 +49,11 @@ class HumanPlayer:
         self.stdout = stdout or sys.stderr
         self.lang = lang
 
-    def choose(self, game: Game, decision: Decision) -> str:
+    def choose(self, game: Game, decision: Decision) -> Action:
         p = game.players[decision.player]
         hand = ", ".join(game.card_name(c, self.lang) for c in p.hand)
         print(f"\n{p.name}: {decision.about}. Your hand: {hand}", file=self.stdout)
-        for k, o in enumerate(decision.options, 1):
+        for k, o in enumerate(decision.actions, 1):
             print(f"  {k:>3}. {describe(game, o, self.lang)}", file=self.stdout)
         while True:
             print("choose a number: ", end="", file=self.stdout, flush=True)
@@ -55,8 +61,12 @@ class HumanPlayer:
             if not line:
                 raise EOFError("no more input")
             line = line.strip()
-            if line.isdigit() and 1 <= int(line) <= len(decision.options):
-                return decision.options[int(line) - 1]
-            if line in decision.options:
-                return line
-            print(f"  please type a number from 1 to {len(decision.options)}", file=self.stdout)
+            if line.isdigit() and 1 <= int(line) <= len(decision.actions):
+                return decision.actions[int(line) - 1]
+            try:  # an action's text works too
+                action = parse(line)
+            except IllegalAction:
+                action = None
+            if action is not None and action in decision.actions:
+                return decision.actions[decision.actions.index(action)]
+            print(f"  please type a number from 1 to {len(decision.actions)}", file=self.stdout)

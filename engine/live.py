@@ -28,6 +28,7 @@ from typing import Protocol
 from compiler.cardset import Species
 from compiler.model import HostKind, SlotDef
 from engine import placement
+from engine.action import slot_label
 from engine.memo import Memo
 from forest.model import Forest, Host, Placed, Trial, table
 
@@ -266,7 +267,7 @@ class LiveForests:
             label = (side, hi, slots)
             here = self._labels.get(label)
             if here is None:
-                here = self._labels[label] = tuple(f"{side} {hi}.{sid}" for sid in slots)
+                here = self._labels[label] = tuple(slot_label(side, hi, sid) for sid in slots)
             if hi < len(parts):
                 parts[hi] = here
             else:

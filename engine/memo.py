@@ -14,6 +14,7 @@ from typing import Any
 
 from compiler.cardset import CardSet, Species
 from compiler.model import HostKind
+from engine.action import ActionTable
 
 # a card's halves: (species, side or None for a host card, tree symbol)
 Halves = tuple[tuple[Species, str | None, str | None], ...]
@@ -26,10 +27,9 @@ class Memo:
         deck: list[Halves] = [tuple([(species[k], side, sym) for k, side, sym in pc.halves])
                               for pc in cardset.deck]
         self.halves: list[Halves] = deck + [()] * cardset.setup.winter_cards  # by card number
-        self.plans: list[Any] = [None] * len(self.halves)  # by card number: Game._plan
-        # the actions that name one card, by card number (asked for on every turn)
-        self.draw_texts = [f"draw clearing {c}" for c in range(len(self.halves))]
-        self.pay_texts = [f"pay {c}" for c in range(len(self.halves))]
+        self.plans: list[Any] = [None] * len(self.halves)  # by card number: engine/turn.py
+        # the actions that name a card, made once (asked for on every turn)
+        self.actions = ActionTable(len(self.halves))
         self.hosts_from: dict[str, list[HostKind]] = {}  # species kind -> hosts it makes
         for h in cardset.hosts.values():
             if h.from_kind is not None:

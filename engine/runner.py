@@ -9,6 +9,7 @@ from typing import IO, Any
 
 from compiler.cardset import CardSet
 from engine import record as rec
+from engine.action import Action, IllegalAction, parse
 from engine.game import Game
 from engine.players import Player, make
 from engine.scoring import PlayerScore, score, winners
@@ -33,7 +34,7 @@ def final_scores(game: Game) -> list[PlayerScore]:
 
 
 def play(cardset: CardSet, kinds: list[str], seed: int, *, names: list[str] | None = None,
-         record: IO[str] | None = None, on_action: Callable[[Game, str], None] | None = None,
+         record: IO[str] | None = None, on_action: Callable[[Game, Action], None] | None = None,
          players: list[Player] | None = None) -> Outcome:
     names = names or [f"P{i + 1}" for i in range(len(kinds))]
     game = Game(cardset, names, seed)
@@ -50,7 +51,8 @@ def play(cardset: CardSet, kinds: list[str], seed: int, *, names: list[str] | No
         turn = game.turn
         game.apply(action)
         if writer:
-            writer.line({"type": "action", "turn": turn, "player": d.player, "action": action})
+            writer.line({"type": "action", "turn": turn, "player": d.player,
+                         "action": action.text})
         if on_action:
             on_action(game, action)
     scores = final_scores(game)
@@ -92,14 +94,19 @@ def replay(cardset: CardSet, r: rec.Record) -> tuple[Game, list[str]]:
         if game.decision is None:
             problems.append(f"line {n}: the game is already over")
             return game, problems
-        if a["action"] not in game.legal_actions():
+        try:
+            action = parse(a["action"])
+        except IllegalAction as exc:
+            problems.append(f"line {n}: {exc}")
+            return game, problems
+        if action not in game.decision.actions:
             problems.append(f"line {n}: {a['action']!r} is not legal here")
             return game, problems
         if a.get("player") != game.decision.player:
             problems.append(f"line {n}: player {a.get('player')} acts, but it is player "
                             f"{game.decision.player}'s decision")
             return game, problems
-        game.apply(a["action"])
+        game.apply(action)
     if r.stop is not None:
         if game.decision is None:
             problems.append(f"stop line: the game is over after {len(r.actions)} actions, so "

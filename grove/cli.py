@@ -349,7 +349,7 @@ def play(edition: str, with_: str, n_players: int | None, ai: str | None, seed: 
 
     logs: dict[int, GameLog] = {}
 
-    def log(game, action: str) -> None:
+    def log(game, action) -> None:  # an engine.action.Action
         if quiet or as_json:
             return
         for line in logs.setdefault(id(game), GameLog(game, lang)).new_lines():

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from compiler import cardset as cs
+from engine.action import Play
 from engine.game import Game
 from engine.players import GreedyPlayer, RandomPlayer
 from engine.scoring import score
@@ -27,16 +28,15 @@ def test_a_play_weighed_by_its_changes_scores_as_the_whole_forest(edition, exps)
         while game.decision is not None:
             d = game.decision
             tally = game.tally(d.player)
-            for option in d.options:
-                verb, _, choice = option.partition(" ")
-                if verb not in ("play", "free"):
+            for option in d.actions:
+                if not isinstance(option, Play):
                     continue
-                trial = game.trial(d.player, choice)
+                trial = game.trial(d.player, option.place)
                 with trial as forest:
                     want = score(forest, cset).total
                     got = tally.total_with(trial.card)
                 assert got == want, (f"{edition} seed {100 + seed}, turn {game.turn}: "
-                                     f"{option!r} weighs {got}, the whole forest {want}")
+                                     f"{option.text!r} weighs {got}, the whole forest {want}")
                 weighed += 1
             game.apply(players[d.player].choose(game, d))
     assert weighed > 500

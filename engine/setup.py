@@ -1,0 +1,63 @@
+"""Setting a game up: the deal from a seeded shuffle (the cave draft is in engine/game.py).
+
+Kept apart from the turn so the order of the shuffles, on which every seed's game depends, is
+in one short place: the deck is shuffled, the set-up's cards removed, the rest split in three
+with the winter cards shuffled into the bottom third, and each player dealt a hand.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from compiler.cardset import CardSet, PhysicalCard
+
+
+class SetupError(ValueError):
+    """The card set cannot deal a game for these players: its data, not the engine, is wrong."""
+
+
+@dataclass
+class Deal:
+    """The cards of a game as dealt: every card by number, and where each lies."""
+
+    cards: list[PhysicalCard | None]  # by card number; None: a winter card
+    winter_ids: set[int]
+    removed: list[int]  # the cards the set-up puts back into the box
+    deck: list[int]  # pop() takes the top card
+    hands: list[list[int]]  # one per player
+
+
+def deal(cardset: CardSet, n: int, rng: random.Random, expansions: Iterable[str] | None
+         ) -> Deal:
+    setup = cardset.setup
+    if n < 1:
+        raise SetupError("a game needs at least one player")
+    cards: list[PhysicalCard | None] = list(cardset.deck)
+    first_winter = len(cards)
+    cards += [None] * setup.winter_cards
+    winter_ids = set(range(first_winter, len(cards)))
+    exps = frozenset(expansions if expansions is not None else cardset.expansions)
+    remove = setup.removed_for(exps, n)
+    if remove is None:
+        raise SetupError(f"the edition has no set-up for {n} players")
+    order = list(range(first_winter))
+    rng.shuffle(order)
+    removed = order[:remove]
+    rest = order[remove:]
+    need = n * setup.hand_size
+    if len(rest) < need + 3:
+        raise SetupError(f"too many players for the deck: {len(rest)} cards left for {n} "
+                         f"players after the set-up removes {remove}, who need "
+                         f"{need} for their hands and 3 more")
+    third = len(rest) // 3
+    top, middle, bottom = rest[:third], rest[third:2 * third], rest[2 * third:]
+    winter = sorted(winter_ids)
+    bottom = bottom + winter[1:]
+    rng.shuffle(bottom)
+    bottom = [winter[0], *bottom]
+    pile = top + middle + bottom  # index 0 is the top of the deck
+    deck = list(reversed(pile))
+    hands = [[deck.pop() for _ in range(setup.hand_size)] for _ in range(n)]
+    return Deal(cards, winter_ids, removed, deck, hands)

@@ -1,0 +1,286 @@
+"""A game's table: every card in its zone, the players' hands, caves and forests.
+
+The state a game is played on, and the small moves the turn and the effects make on it (draw,
+place a card, reveal, note an event). It knows nothing of whose decision it is: `engine/game.py`
+drives the game loop over it, `engine/turn.py` offers and carries out a turn, and
+`engine/effects.py` settles what a card's effect asks for; both take the table they act on.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from compiler.cardset import CardSet, PhysicalCard, Species
+from compiler.codegen import Pred
+from engine.action import Action, Place, host_place_text, parse_place, slot_place_text
+from engine.events import Event
+from engine.live import LiveForests
+from engine.memo import Memo
+from engine.setup import deal
+from engine.tally import Tally
+from forest.model import Forest, Placed, Trial, loose, table
+
+
+class GameOver(Exception):
+    """The third winter card (or an empty deck) ends the game at once, even mid-turn."""
+
+
+@dataclass
+class Played:
+    """A card just placed, for its effect and bonus: where it went and what paid for it."""
+
+    player: int
+    host: int
+    slot: str | None
+    species: Species
+    symbol: str | None
+    payment: list[int]
+    free: bool
+    bonus_allowed: bool = True  # a free play "using its effect" runs the effect only
+
+
+@dataclass
+class PlayerState:
+    name: str
+    hand: list[int] = field(default_factory=list)
+    cave: list[int] = field(default_factory=list)
+    forest: Forest = field(init=False)
+    extra_turns: int = 0
+    turn_started: int = 0
+    cave_card: Species | None = None
+
+    def __post_init__(self) -> None:
+        self.forest = Forest(self.name)
+
+
+class Table:
+    """A game's state: every card by number in its zone, and each player's hand, cave and
+    forest, with what the turn and the effects do to them (`engine/turn.py`,
+    `engine/effects.py`). `Game` plays on it."""
+
+    def __init__(self, cardset: CardSet, players: list[str], seed: int = 0,
+                 expansions: Iterable[str] | None = None, *, memo: Memo | None = None):
+        self.cardset = cardset
+        self.seed = seed
+        self.rng = random.Random(seed)
+        dealt = deal(cardset, len(players), self.rng, expansions)
+        self.cards: list[PhysicalCard | None] = dealt.cards  # by card number; None: a winter card
+        self.winter_ids = dealt.winter_ids
+        self.removed: list[int] = dealt.removed
+        self.deck: list[int] = dealt.deck  # pop() takes the top card
+        self.clearing: list[int] = []
+        self.winter: list[int] = []
+        self.players = [PlayerState(name, hand) for name, hand in
+                        zip(players, dealt.hands, strict=True)]
+        self.turn = 0
+        self.current = 0
+        self.over = False
+        self.history: list[Action] = []
+        self.events: list[Event] = []
+        self._views: dict[int, tuple[tuple[int, int, int], Forest]] = {}  # see view()
+        # what holds in every game of this card set, worked out once (engine/memo.py)
+        self.memo = memo.check(cardset) if memo is not None else Memo(cardset)
+        self._forests = LiveForests(self.players, self.memo)  # the engine's own views
+        self._halves = self.memo.halves
+        self._hosts_from = self.memo.hosts_from
+        self.actions = self.memo.actions  # the card set's actions, made once (engine/action.py)
+
+    def move_card(self, card: int, to: list[int]) -> None:
+        """Take a card from wherever it is (outside any forest) and put it on `to`."""
+        for zone in (self.deck, self.clearing, self.removed, *(p.hand for p in self.players),
+                     *(p.cave for p in self.players)):
+            if card in zone:
+                zone.remove(card)
+                to.append(card)
+                return
+        raise ValueError(f"card {card} is not in a zone outside the forests")
+
+    def find_card(self, species_key: str, side: str | None = None,
+                  exclude: Iterable[int] = ()) -> int:
+        """A card (by id) with that species (on that side) from the deck, clearing or box."""
+        out = set(exclude)
+        free = set(self.deck) | set(self.clearing) | set(self.removed)
+        for cid, pc in enumerate(self.cards):
+            if pc is None or cid in out or cid not in free:
+                continue
+            if any(k == species_key and (side is None or sd == side) for k, sd, _ in pc.halves):
+                return cid
+        raise ValueError(f"no free card of {species_key}")
+
+    # ---- zones ---------------------------------------------------------------------------------
+    def zones(self) -> dict[str, list[int]]:
+        """Every card by zone; each card is in exactly one (checked by the tests)."""
+        out = {"deck": list(self.deck), "clearing": list(self.clearing),
+               "removed": list(self.removed), "winter": list(self.winter)}
+        for i, p in enumerate(self.players):
+            out[f"hand:{i}"] = list(p.hand)
+            out[f"cave:{i}"] = list(p.cave)
+            out[f"forest:{i}"] = [c.number for c in p.forest.cards if c.number is not None]
+        return out
+
+    def _draw_top(self) -> int:
+        """The top deck card that is not a winter card; winter cards go beside the clearing."""
+        while True:
+            if not self.deck:
+                raise GameOver
+            c = self.deck.pop()
+            if c in self.winter_ids:
+                self.winter.append(c)
+                self._note("winter", -1, (c,))
+                if len(self.winter) >= self.cardset.setup.winter_cards:
+                    raise GameOver
+                continue
+            return c
+
+    def _to_hand(self, i: int, limit: bool = True) -> int | None:
+        p = self.players[i]
+        if limit and len(p.hand) >= self.cardset.setup.hand_limit:
+            return None
+        c = self._draw_top()
+        p.hand.append(c)
+        self._note("move", i, (c,), source="deck", target="hand")
+        return c
+
+    def _note(self, kind: str, player: int, cards: tuple[int, ...] = (), species: str = "",
+              source: str = "", target: str = "") -> None:
+        self.events.append(Event(self.turn, player, kind, cards, species, source, target))
+
+    # ---- what a card is ------------------------------------------------------------------------
+    def halves(self, card: int) -> list[tuple[Species, str | None, str | None]]:
+        return list(self._halves[card])
+
+    def card_name(self, card: int, lang: str = "en") -> str:
+        hs = self.halves(card)
+        if not hs:
+            return "winter"
+        return " / ".join(sp.name(lang) for sp, _, _ in hs)
+
+    def _zone_placed(self, card: int) -> list[Placed]:
+        """A card outside the forest as something filters can test: one per half."""
+        return [loose(sp, sym) for sp, _, sym in self._halves[card]]
+
+    def _matches(self, card: int, pred: Pred, me: Placed) -> bool:
+        return any(pred(x, me) for x in self._zone_placed(card))
+
+    # ---- views ---------------------------------------------------------------------------------
+    def view(self, i: int) -> Forest:
+        """Player i's forest as it is now, as a copy that later plays leave as it is (for
+        scoring and tests); the same copy until the forest or the cave changes."""
+        forest = self._forests.view(i)
+        key = (len(forest.log), forest.cave, id(forest.cave_card))
+        hit = self._views.get(i)
+        if hit is not None and hit[0] == key:
+            return hit[1]
+        v = forest.copy()
+        self._views[i] = (key, v)
+        return v
+
+    def views(self) -> list[Forest]:
+        return table([self.view(i) for i in range(len(self.players))])
+
+    # ---- placement -----------------------------------------------------------------------------
+    def placements(self, i: int, card: int, pred: Pred | None = None, me: Placed | None = None
+                   ) -> list[str]:
+        """Where a hand card may go: `<card> <side> <host>.<slot>` or `<card> <host kind>`
+        (the text of an `engine.action.Place`)."""
+        return [text for _, text in self._placements(i, card, pred, me)]
+
+    def _placements(self, i: int, card: int, pred: Pred | None = None,
+                    me: Placed | None = None) -> list[tuple[str | None, str]]:
+        """`placements`, each with the side of the half that goes there (None: a new host);
+        with `pred`, only the halves that match it for card `me`."""
+        out: list[tuple[str | None, str]] = []
+        for sp, side, sym in self._halves[card]:
+            if pred is not None and me is not None and not pred(loose(sp, sym), me):
+                continue
+            if side is None:
+                # a river beneath a tree comes only with the tree played as the turn's action
+                out += [(None, host_place_text(card, h.id))
+                        for h in self._hosts_from.get(sp.kind, ()) if h.play != "with_tree"]
+                continue
+            out += [(side, slot_place_text(card, w))
+                    for w in self._forests.where(i, self._forests.half(sp, sym, side))]
+        return out
+
+    def species_for(self, place: Place) -> Species:
+        """The species a play of the card to `place` is of (and pays for): its first half on
+        the place's side, or its host half for a new host."""
+        side = place.side
+        return next(s for s, sd, _ in self._halves[place.card] if sd == side)
+
+    def species_on(self, card: int, side: str | None) -> Species:
+        return next(s for s, sd, _ in self._halves[card] if sd == side)
+
+    def tally(self, i: int) -> Tally:
+        """Player i's forest scored card by card, against the others as they are now, to weigh
+        plays with `Tally.total_with` inside `trial`."""
+        return Tally(self._forests.views()[i], self.cardset)
+
+    def trial(self, i: int, choice: Place | str | None) -> Trial:
+        """Player i's forest with a play (a `Place`, or its text: `<card> <host kind>` or
+        `<card> <side> <host>.<slot>`) made for a moment, the other forests set: for a player
+        weighing its options, as `with game.trial(i, choice) as view:`. Taken back on leaving;
+        `None` weighs the forest as it is. Read the view only inside the `with` block."""
+        if choice is None:
+            return self._forests.trial(i, None, None, None)
+        place = parse_place(choice) if isinstance(choice, str) else choice
+        card = place.card
+        if place.kind is not None:
+            kind = self.cardset.hosts[place.kind]
+            sp, _, sym = next(x for x in self._halves[card] if x[1] is None)
+            return self._forests.trial(i, sp, sym, kind)
+        sp, _, sym = next(x for x in self._halves[card] if x[1] == place.side)
+        return self._forests.trial(i, sp, sym, (place.host, place.slot))
+
+    def _place(self, i: int, choice: Place, hand_card: int, *, river: int | None = None,
+               source: str = "hand") -> Played:
+        """Put a card from hand into the forest as `choice` says; return what was played.
+
+        `source` is for the log: "hand" when paid for, "free", or "clearing" (rummaged)."""
+        p = self.players[i]
+        p.hand.remove(hand_card)
+        if choice.kind is not None:  # a new host
+            kind = self.cardset.hosts[choice.kind]
+            sp, _, sym = next((s, sd, sy) for s, sd, sy in self._halves[hand_card] if sd is None)
+            beneath = [river] if river is not None else []
+            if river is not None:
+                p.hand.remove(river)
+            host = p.forest.place_host(kind, sp, sym, number=hand_card, turn=self.turn,
+                                       beneath=beneath)
+            self._note("play", i, (hand_card, *beneath), sp.key, source, kind.id)
+            self._reveal(kind.reveal)
+            return Played(i, host.index, None, sp, sym, [], False)
+        side, hi, slot_id = choice.side, choice.host, choice.slot
+        sp, _, sym = next((s, sd, sy) for s, sd, sy in self._halves[hand_card] if sd == side)
+        p.forest.place_card(hi, slot_id, sp, sym, number=hand_card, turn=self.turn)
+        self._note("play", i, (hand_card,), sp.key, source, f"{hi}.{slot_id}")
+        return Played(i, hi, slot_id, sp, sym, [], False)
+
+    def _place_face_down(self, i: int, card: int, host_id: str) -> Played:
+        p = self.players[i]
+        kind = self.cardset.hosts[host_id]
+        p.hand.remove(card)
+        host = p.forest.place_host(kind, None, None, number=card, turn=self.turn)
+        self._note("play", i, (card,), target=host_id)
+        self._reveal(kind.reveal)
+        return Played(i, host.index, None, None, None, [], True)  # type: ignore[arg-type]
+
+    def _reveal(self, n: int) -> None:
+        for _ in range(n):
+            c = self._draw_top()
+            self.clearing.append(c)
+            self._note("move", -1, (c,), source="deck", target="clearing")
+
+    def _placed_of(self, forest: Forest, played: Played) -> Placed:
+        host = forest.hosts[played.host]
+        if played.slot is None:
+            return host.card
+        return host.slots[played.slot][-1]
+
+    def _end_of_turn(self) -> None:
+        if len(self.clearing) >= self.cardset.setup.clearing_limit:
+            self.removed.extend(self.clearing)
+            self._note("flush", -1, tuple(self.clearing), source="clearing", target="removed")
+            self.clearing.clear()

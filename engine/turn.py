@@ -1,0 +1,165 @@
+"""A player's turn: the actions it offers, and what the chosen one does.
+
+A turn draws two cards (from the deck or the clearing), or plays one hand card paying its cost
+with others (as a host, into a slot of a host, or face down as a sapling), whose effect and
+bonus then run (engine/effects.py). A player who can do neither takes the edition's stuck turn.
+The turn's offers are the engine's hottest path, so what a hand card can be played as is worked
+out once per card and card set (`_Plan`, kept in the memo), and a turn offers its actions as
+their texts (spelt by engine/action.py), reading only the one chosen into a value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from dataclasses import dataclass
+
+from engine import action as act
+from engine.action import (
+    Action,
+    Decision,
+    FaceDown,
+    Play,
+    card_of,
+    face_down_text,
+    host_place_text,
+    pick_text,
+    play_prefix,
+    play_text,
+)
+from engine.effects import after_play, pay, triggers
+from engine.live import Half
+from engine.table import Table
+
+Steps = Generator[Decision, Action, None]
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """A card's turn plays, with the hand cards each needs beside it (see `turn_options`)."""
+
+    hosts: tuple[tuple[int, str], ...]  # (cards needed to pay, `play <card> <host kind>`)
+    halves: tuple[tuple[int, Half, str], ...]  # (cards needed, the half, `play <card> `)
+    face_down: tuple[str, ...]  # `<host kind> <card>`
+    repeats: bool  # two halves are played alike (one side; two host halves): a play may repeat
+
+
+def turn_options(game: Table, i: int) -> list[str]:
+    """Draws, then per hand card: as a host, into each slot it fits, face down.
+
+    Where a half fits comes from the live forest (`engine/live.py`), which answers again
+    only for a host that a card joined since it was last asked."""
+    p = game.players[i]
+    opts: list[str] = []
+    if len(p.hand) < game.cardset.setup.hand_limit:
+        if game.deck:
+            opts.append(act.DRAW_DECK.text)
+        opts += map(game.actions.draw_texts.__getitem__, game.clearing)
+    spare = len(p.hand) - 1  # hand cards left to pay with
+    where = game._forests.where
+    plans = game.memo.plans
+    repeats = False  # only a card with two halves played alike can offer a play twice
+    for c in dict.fromkeys(p.hand):
+        plan = plans[c] or _plan(game, c)
+        for need, play in plan.hosts:
+            if need <= spare:
+                opts.append(play)
+        for need, half, prefix in plan.halves:
+            if need <= spare:  # a slot's label (engine/live.py) completes the play's text
+                opts += [prefix + w for w in where(i, half)]
+        opts += plan.face_down
+        if plan.repeats:
+            repeats = True
+    return list(dict.fromkeys(opts)) if repeats else opts
+
+
+def _plan(game: Table, card: int) -> _Plan:
+    """What a hand card can be played as, worked out once per card and card set."""
+    halves = game.memo.halves[card]
+    hosts: list[tuple[int, str]] = []
+    sided = []
+    first: dict[str, int] = {}  # side -> cost of the first half on it, as `species_for` reads
+    for sp, side, sym in halves:
+        if side is None:
+            # a river beneath a tree is one more card from hand
+            hosts += [(sp.cost + (h.play == "with_tree"), play_text(host_place_text(card, h.id)))
+                      for h in game.memo.hosts_from.get(sp.kind, ())]
+        else:
+            sided.append((first.setdefault(side, sp.cost), game._forests.half(sp, sym, side),
+                          play_prefix(card)))
+    sides = [side for _, side, _ in halves]
+    plan = _Plan(tuple(hosts), tuple(sided),
+                 tuple(face_down_text(h, card) for h in game.memo.action_hosts),
+                 len(set(sides)) < len(sides))
+    game.memo.plans[card] = plan
+    return plan
+
+
+def turn(game: Table, i: int) -> Steps:
+    p = game.players[i]
+    opts = turn_options(game, i)
+    if not opts:
+        yield from _stuck(game, i)
+        return
+    choice = yield Decision(i, "turn", tuple(opts), "draw two cards or play a card", game.actions)
+    if isinstance(choice, act.Draw):
+        _take(game, i, choice)
+        if len(p.hand) < game.cardset.setup.hand_limit and (game.deck or game.clearing):
+            second = [act.DRAW_DECK.text] if game.deck else []
+            second += map(game.actions.draw_texts.__getitem__, game.clearing)
+            choice = yield Decision(i, "draw", tuple(second), "draw a second card", game.actions)
+            if not isinstance(choice, act.Draw):
+                raise act.IllegalAction(f"{choice.text!r} draws no card")
+            _take(game, i, choice)
+        return
+    if isinstance(choice, FaceDown):  # a face-down host as the action (a sapling)
+        played = game._place_face_down(i, choice.card, choice.kind)
+        yield from triggers(game, i, played)
+        return
+    if not isinstance(choice, Play):
+        raise act.IllegalAction(f"{choice.text!r} is no turn")
+    place = choice.place
+    card = place.card
+    sp = game.species_for(place)
+    river = None
+    host = game.cardset.hosts.get(place.kind) if place.kind is not None else None
+    if host is not None and host.play == "with_tree":
+        river_opts = tuple(pick_text("river", c) for c in p.hand if c != card)
+        river = card_of((yield Decision(i, "river", river_opts,
+                                        "a card to lie beneath as a river", game.actions)))
+    payment = yield from pay(game, i, sp.cost, exclude={card, river})
+    played = game._place(i, place, card, river=river)
+    played.payment = payment
+    yield from after_play(game, i, played)
+
+
+def _take(game: Table, i: int, choice: act.Draw) -> None:
+    if choice.card is None:
+        game._to_hand(i)
+    else:
+        c = choice.card
+        game.clearing.remove(c)
+        game.players[i].hand.append(c)
+        game._note("move", i, (c,), source="clearing", target="hand")
+
+
+def _stuck(game: Table, i: int) -> Steps:
+    """Neither action is possible: the edition's special case, if it has one."""
+    p = game.players[i]
+    rule = dict(game.cardset.flags.get("stuck_turn") or {})
+    most = int(rule.get("cards", 0))
+    target = p.cave if rule.get("to", "cave") == "cave" else game.clearing
+    moved = 0
+    while moved < most and p.hand:
+        opts = (*(pick_text("choose", c) for c in p.hand), act.STOP.text)
+        choice = yield Decision(i, "choose", opts, f"a card to put into the {rule.get('to')}",
+                                game.actions)
+        if choice == act.STOP:
+            break
+        c = card_of(choice)
+        p.hand.remove(c)
+        target.append(c)
+        game._note("move", i, (c,), source="hand", target=str(rule.get("to", "cave")))
+        moved += 1
+    game._note("stuck", i)
+    for _ in range(moved):
+        game._to_hand(i, limit=False)
