@@ -17,6 +17,7 @@ equal on every YAML file of the project.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,7 +52,9 @@ class Document:
         for i, step in enumerate(path):
             last = i == len(path) - 1
             if isinstance(node, CommentedMap) and step in node:
-                if last and key:
+                if step not in (node.lc.data or {}):  # brought in by a merge key (`<<: *x`)
+                    line, col = self._merge_at(node)
+                elif last and key:
                     line, col = node.lc.key(step)
                 else:
                     line, col = node.lc.value(step)
@@ -67,6 +70,16 @@ class Document:
             token = _token_at(text, col)
             end_col = col + 1 + len(token) if token else None
         return Span(self.path, line + 1, col + 1, line + 1 if end_col else None, end_col)
+
+    def _merge_at(self, node: CommentedMap) -> tuple[int, int]:
+        """(line, col), from 0, of the first merge key `<<` at or after where `node` starts: a key
+        a merge brought in has no position of its own, so it is placed at the merge."""
+        line, col = node.lc.line or 0, node.lc.col or 0
+        for n in range(line, min(len(self.lines), line + 1000)):
+            at = self.lines[n].find("<<", col if n == line else 0)
+            if at >= 0:
+                return n, at
+        return line, col
 
     def text_origin(self, path: Sequence[PathKey]) -> tuple[int, int]:
         """(line, col) where the characters of the string at `path` begin in the file."""
@@ -132,7 +145,10 @@ def _scalar(node: Any, constructor: Any) -> Any:
     method = _SCALARS.get(node.tag)
     if method is None or (node.value == "" and not node.style):
         raise _Refused(node.tag)  # an empty value: the two place it on different lines
-    return getattr(constructor, method)(node)
+    try:
+        return getattr(constructor, method)(node)
+    except (KeyError, IndexError, ValueError, TypeError, AttributeError):
+        raise _Refused(node.tag) from None  # `!!bool base`: the events' check reports the tag
 
 
 def _build(node: Any, built: dict[int, Any], constructor: Any, depth: int = 0) -> Any:
@@ -319,10 +335,15 @@ def _check_tag(ev: Any, path: str) -> None:
     implicit = getattr(ev, "implicit", True)  # a pair for scalars, a bool for collections
     if not ev.tag or (implicit[0] if isinstance(implicit, tuple) else implicit):
         return
-    if ev.tag in _PLAIN_TAGS[type(ev).__name__]:  # `!!str [a]` is a tag that does not fit
-        return
     mark = ev.start_mark
     tag = str(ev.tag).replace(_CORE, "!!", 1) if str(ev.tag).startswith(_CORE) else str(ev.tag)
+    if ev.tag in _PLAIN_TAGS[type(ev).__name__]:  # `!!str [a]` is a tag that does not fit
+        if type(ev).__name__ != "ScalarEvent" or _fits(ev.tag, ev.value):
+            return
+        raise DiagnosticError([error(
+            "YAML-TAG", Span(path, mark.line + 1, mark.column + 1),
+            f"the value '{escape(shorten(str(ev.value), 80))}' is not a {tag}",
+            "leave the tag out, or write a value of that type")])
     raise DiagnosticError([error(
         "YAML-TAG", Span(path, mark.line + 1, mark.column + 1),
         f"a YAML tag grove does not read: {escape(shorten(tag, 80))}",
@@ -330,17 +351,63 @@ def _check_tag(ev: Any, path: str) -> None:
         "mappings")])
 
 
+def _fits(tag: str, value: str) -> bool:
+    """Whether the round-trip loader builds `value` under the plain scalar `tag` (`!!bool base`
+    and `!!float name` fail inside it with KeyError and IndexError)."""
+    from ruamel.yaml.nodes import ScalarNode
+
+    try:
+        getattr(_yaml().constructor, _SCALARS[tag])(ScalarNode(tag, value))
+    except (KeyError, IndexError, ValueError, TypeError, AttributeError, YAMLError):
+        return False
+    return True
+
+
+_LINE_PREFIX = re.compile(r"^[ \t?-]*", re.M)
+
+
+# libyaml's composer recurses in C once per level and crashes the process (a segmentation fault,
+# no exception) near 30,000 levels; 20,000 were read. A text that may nest deeper than this has
+# its events checked (YAML-TOO-DEEP past `MAX_YAML_DEPTH`) before that composer sees it.
+C_COMPOSER_SAFE_DEPTH = 1_000
+
+
+def _may_nest_deep(raw: str) -> bool:
+    """Whether the text may nest deeper than `C_COMPOSER_SAFE_DEPTH`, by a bound read off the raw
+    text in linear time without parsing: open flow brackets (`[`, `{`, quotes and comments counted
+    too) plus twice the longest run of spaces, tabs, dashes and question marks starting a line
+    (block nesting: each level indents, or stands compact after `- ` or `? `, or is a sequence
+    under a key at the key's own column)."""
+    block = max((len(m) for m in _LINE_PREFIX.findall(raw)), default=0)
+    budget = C_COMPOSER_SAFE_DEPTH - 2 * block - 2
+    if raw.count("[") + raw.count("{") <= budget:
+        return False
+    if budget < 0:
+        return True
+    depth = 0
+    for ch in raw:
+        if ch in "[{":
+            depth += 1
+            if depth > budget:
+                return True
+        elif ch in "]}" and depth:
+            depth -= 1
+    return False
+
+
 def loads(raw: str, path: str = "<string>") -> Document:
     """A document from YAML text; beyond its limits (aliases, depth) a `DiagnosticError` says
     where, before anything is built: the events are checked first where the text has an anchor
-    (`&`), and always before the round-trip loader, which recurses as deep as the text nests."""
-    if "&" in raw:
+    (`&`) or may nest deep enough to crash libyaml's composer, which recurses in C, and
+    always before the round-trip loader, which recurses as deep as the text nests."""
+    checked = "&" in raw or _may_nest_deep(raw)
+    if checked:
         _check_events(raw, path)
     lines = tuple(raw.splitlines())
     fast, data = _fast_load(raw)
     if fast:
         return Document(path, data, lines)
-    if "&" not in raw:
+    if not checked:
         _check_events(raw, path)
     try:
         data = _yaml().load(raw)

@@ -105,6 +105,37 @@ def test_deep_nesting_without_libyaml(monkeypatch: pytest.MonkeyPatch) -> None:
     assert _codes(exc) == ["YAML-TOO-DEEP"]
 
 
+@pytest.mark.parametrize("text", [
+    "q: " + "[" * 30_000 + "]" * 30_000,
+    "q: " + "{a: " * 30_000 + "1" + "}" * 30_000,
+    "q:\n" + "- " * 40_000 + "x",
+], ids=["lists", "mappings", "block-sequences"])
+def test_nesting_that_crashed_libyaml_is_refused(text: str) -> None:
+    # about 30,000 levels (60 KB, within a forest file's limit) crashed libyaml's composer, which
+    # recurses in C, with a segmentation fault before the depth check ran: in a child, so that a
+    # crash fails this test instead of ending the suite
+    code = ("import sys; from compiler import yaml_source as ys\n"
+            "from dsl.diagnostics import DiagnosticError\n"
+            "try:\n    ys.loads(sys.stdin.read(), 'deep.yaml')\n"
+            "except DiagnosticError as exc:\n    print(exc.diagnostics[0].code)\n")
+    ran = subprocess.run([sys.executable, "-c", code], input=text, capture_output=True,
+                         text=True, timeout=60, cwd=Path(__file__).resolve().parents[1])
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    assert ran.stdout.strip() == "YAML-TOO-DEEP"
+
+
+def test_shipped_files_keep_the_fast_path() -> None:
+    """The bound that sends a text to the event check before libyaml's composer is not met by
+    any shipped YAML file, so reading them costs no second parse; one past it is."""
+    root = Path(__file__).resolve().parents[1]
+    files = [p for p in root.rglob("*.yaml") if ".venv" not in p.parts]
+    assert files
+    deep = [str(p) for p in files if ys._may_nest_deep(p.read_text(encoding="utf-8"))]
+    assert not deep
+    assert ys._may_nest_deep("q: " + "[" * (ys.C_COMPOSER_SAFE_DEPTH + 1))
+    assert ys._may_nest_deep("q:\n" + "- " * ys.C_COMPOSER_SAFE_DEPTH + "x")
+
+
 # -- file size
 
 

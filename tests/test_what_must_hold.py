@@ -270,12 +270,10 @@ def _digests(folder: Path) -> dict[str, str]:
             for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-# What grove does not hold yet, each for a reason outside grove/cli.py (reported on issue 13)
-KNOWN = {
-    "deeper nesting, within the size limit": "30,000 nested brackets (60 KB, within a forest "
-    "file's 128 KiB) crash the C composer of the YAML fast path with a segmentation fault "
-    "before compiler/yaml_source.py checks the depth (5,000 are refused as YAML-TOO-DEEP)",
-}
+# What grove does not hold yet, each for a reason outside grove/cli.py (reported on issue 13);
+# none now: 30,000 nested brackets, which crashed libyaml's composer before the depth check ran,
+# are refused as YAML-TOO-DEEP like 5,000
+KNOWN: dict[str, str] = {}
 
 
 @pytest.mark.parametrize("name", [

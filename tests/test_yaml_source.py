@@ -104,3 +104,31 @@ def test_generated_documents_read_the_same_both_ways(value, flow: bool):
     fast, data = ys._fast_load(raw)
     if fast:
         assert _shape(data, []) == _shape(_round_trip(raw), [])
+
+
+@pytest.mark.parametrize("key", [False, True])
+def test_a_merged_key_is_placed_at_its_merge(key: bool):
+    # `span` of a key a merge brought in ended in KeyError (beside keys of the mapping's own) and
+    # TypeError (the mapping has no key of its own)
+    doc = ys.loads("base: &b {card: oak}\nplayers:\n  - name: Ana\n    <<: *b\n  - {<<: *b}\n")
+    first, second = doc.span(["players", 0, "card"], key=key), doc.span(["players", 1, "card"],
+                                                                        key=key)
+    assert (first.line, first.col) == (4, 5)
+    assert (second.line, second.col) == (5, 6)
+    own = doc.span(["players", 0, "name"], key=key)
+    assert (own.line, own.col) == (3, 5 if key else 11)
+
+
+@pytest.mark.parametrize(("raw", "col"), [
+    ("edition: !!bool base\n", 10), ("edition: !!int x\n", 10), ("edition: !!float name\n", 10),
+    ("- !!float name: Ana\n", 3)])
+def test_a_plain_tag_its_value_does_not_fit(raw: str, col: int):
+    with pytest.raises(DiagnosticError) as exc:
+        ys.loads(raw, "f.yaml")
+    (d,) = exc.value.diagnostics
+    assert (d.code, d.span.line, d.span.col) == ("YAML-TAG", 1, col)
+
+
+def test_a_plain_tag_its_value_fits_still_loads():
+    doc = ys.loads("a: !!bool true\nb: !!int 3\nc: !!float 1.5\nd: !!str 7\n")
+    assert (doc.data["a"], doc.data["b"], doc.data["c"], doc.data["d"]) == (True, 3, 1.5, "7")
