@@ -95,12 +95,9 @@ class GreedyPlayer:
         return saplings[0] if saplings else decision.actions[0]
 
     def _total(self, game: Game, i: int, choice: Place, tally: Tally) -> int:
-        """Player i's score against the other forests if `choice` were played now: the play is
-        made in the game's own forest for a moment (`Game.trial`), not in a copy of it."""
-        trial = game.trial(i, choice)
-        with trial:
-            assert trial.card is not None
-            return tally.total_with(trial.card)
+        """Player i's score against the other forests if `choice` were played now, weighed by
+        what the play changes (`Tally.weigh`)."""
+        return tally.weigh(*game.placing(choice))
 
 
 KINDS = {"random": RandomPlayer, "greedy": GreedyPlayer}

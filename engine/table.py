@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from compiler.cardset import CardSet, PhysicalCard, Species
 from compiler.codegen import Pred
+from compiler.model import HostKind
 from engine.action import Action, Place, host_place_text, parse_place, slot_place_text
 from engine.events import Event
 from engine.live import LiveForests
@@ -226,13 +227,17 @@ class Table:
         if choice is None:
             return self._forests.trial(i, None, None, None)
         place = parse_place(choice) if isinstance(choice, str) else choice
+        return self._forests.trial(i, *self.placing(place))
+
+    def placing(self, place: Place) -> tuple[Species, str | None, HostKind | tuple[int, str]]:
+        """What a play to `place` puts where: the card's half (species and tree symbol) and
+        the new host's kind, or `(host, slot)`, as `Forest.trial` and `Tally.weigh` take it."""
         card = place.card
         if place.kind is not None:
-            kind = self.cardset.hosts[place.kind]
             sp, _, sym = next(x for x in self._halves[card] if x[1] is None)
-            return self._forests.trial(i, sp, sym, kind)
+            return sp, sym, self.cardset.hosts[place.kind]
         sp, _, sym = next(x for x in self._halves[card] if x[1] == place.side)
-        return self._forests.trial(i, sp, sym, (place.host, place.slot))
+        return sp, sym, (place.host, place.slot)  # type: ignore[return-value]
 
     def _place(self, i: int, choice: Place, hand_card: int, *, river: int | None = None,
                source: str = "hand") -> Played:

@@ -20,6 +20,8 @@ every play of many games.
 
 from __future__ import annotations
 
+from typing import Any
+
 from compiler.cardset import CardSet
 from engine.scoring import card_points, cave_card_points, first_carriers
 from forest.model import Forest, Placed
@@ -27,7 +29,7 @@ from forest.model import Forest, Placed
 
 class Tally:
     __slots__ = ("forest", "total", "points", "firsts", "readers", "everywhere", "groups_reading",
-                 "cave_card", "cave_reads", "reached", "local")
+                 "cave_card", "cave_reads", "reached", "local", "weighed")
 
     def __init__(self, forest: Forest, cardset: CardSet):
         self.forest = forest
@@ -40,6 +42,7 @@ class Tally:
         self.local: set[Placed] = set()  # cards whose rules (or groups) read their own host
         self.groups_reading: dict[str, list[str]] = {}  # token -> group keys whose value reads it
         self.reached: dict[tuple, tuple[frozenset[Placed], frozenset[str], bool]] = {}
+        self.weighed: dict[tuple, int] = {}  # see `weigh`
         # a drafted cave's own rule sees the forest too (scored in the cave row)
         self.cave_card = cave_card_points(forest)
         prog = forest.cave_card.score if forest.cave_card is not None else None
@@ -98,6 +101,52 @@ class Tally:
                                    not self.cave_reads.isdisjoint(tokens))
         return hit
 
+    def weigh(self, species: Any, symbol: str | None, at: Any) -> int:
+        """The forest's total with a card half placed at `at` (a new host's kind, or
+        `(host, slot)`), as `Forest.trial` takes it.
+
+        A half put into a slot where nothing it changes depends on the host (no card there reads
+        its host, its own rule reads only counters, nothing reads the cards on that side of
+        hosts or which hosts are full, it carries no group and no `counts as`, and the host does
+        not double it) scores the same at every such slot: that total is kept per half, so the
+        same card weighed at another host is not placed again."""
+        key = self._anywhere(species, symbol, at)
+        if key is not None:
+            hit = self.weighed.get(key)
+            if hit is not None:
+                return hit
+        trial = self.forest.trial(species, symbol, at)
+        with trial:
+            assert trial.card is not None
+            total = self.total_with(trial.card)
+        if key is not None:
+            self.weighed[key] = total
+        return total
+
+    def _anywhere(self, species: Any, symbol: str | None, at: Any) -> tuple | None:
+        """The key under which a half placed at `at` weighs the same at any slot, or None."""
+        if not isinstance(at, tuple) or self.everywhere or species.modifier is not None:
+            return None
+        host = self.forest.hosts[at[0]]
+        slot = host.kind.slot(at[1])
+        if slot is None or any(c in self.local for c in (host.card, *host.attached())):
+            return None
+        side = slot.side
+        prog = species.score
+        if prog is not None and (prog.group_keys or not all(map(_counter, prog.reads))):
+            return None
+        hc = host.card.species
+        if side == "bottom" and hc is not None and hc.modifier is not None and (
+                hc.modifier.double_below):
+            return None
+        # it fills the host, or not: which hosts are full is read by name below
+        full = not host.slots[slot.id] and all(
+            host.slots[s.id] for s in host.kind.slots if s.id != slot.id)
+        for token in (f"side:{side}", "full") if full else (f"side:{side}",):
+            if token in self.readers or token in self.groups_reading or token in self.cave_reads:
+                return None
+        return (species.key, symbol, side, full)
+
     def total_with(self, new: Placed) -> int:
         """The forest's total with `new`, the card just placed (and kept placed meanwhile)."""
         forest = self.forest
@@ -129,3 +178,9 @@ class Tally:
         for c in todo:
             total += card_points(c, forest, firsts) - points.get(c, 0)
         return total
+
+
+def _counter(token: str) -> bool:
+    """Whether a token names a forest counter: the same wherever in the forest a card goes."""
+    return token.startswith(("tag:", "species:", "symbol:", "extra:")) or token in (
+        "symbols", "cards", "cave")

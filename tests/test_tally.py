@@ -31,10 +31,9 @@ def test_a_play_weighed_by_its_changes_scores_as_the_whole_forest(edition, exps)
             for option in d.actions:
                 if not isinstance(option, Play):
                     continue
-                trial = game.trial(d.player, option.place)
-                with trial as forest:
+                with game.trial(d.player, option.place) as forest:
                     want = score(forest, cset).total
-                    got = tally.total_with(trial.card)
+                got = tally.weigh(*game.placing(option.place))
                 assert got == want, (f"{edition} seed {100 + seed}, turn {game.turn}: "
                                      f"{option.text!r} weighs {got}, the whole forest {want}")
                 weighed += 1
