@@ -271,7 +271,8 @@ def compile_condition(
 #   "full"         which hosts are full
 #   "side:<side>"  the cards on that side of hosts (below and atop a host)
 #   "hosts"        the hosts themselves
-#   "any"          anything in the forest
+#   "others"       the other players' forests (a majority)
+#   "any"          anything in the forest, or beyond it
 # so that a player weighing a play re-runs only the rules it can change (`engine/tally.py`).
 ANY = frozenset({"any"})
 LOCAL = frozenset({"local"})
@@ -323,8 +324,10 @@ def count_reads(c: ast.Count, scope: NameScope, owner: str, boosted: frozenset[s
 def condition_reads(c: ast.Condition, scope: NameScope, owner: str, boosted: frozenset[str]
                     ) -> frozenset[str]:
     match c:
-        case ast.Compare(count=cnt) | ast.Most(count=cnt):
+        case ast.Compare(count=cnt):
             return count_reads(cnt, scope, owner, boosted)
+        case ast.Most(count=cnt):  # against the other players' forests too
+            return count_reads(cnt, scope, owner, boosted) | {"others"}
     return LOCAL  # the card's host: what it is, holds, shares, whether it is full
 
 

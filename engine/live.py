@@ -16,6 +16,10 @@ Where a card half fits:
 - is kept per forest and half, host by host, with the list of changes since: an answer is
   brought up to date by redoing only the hosts that changed, and of those only where the change
   bears on the half's side.
+
+A player's forest scored card by card (`engine/tally.py`), for weighing plays, is kept here too:
+it holds while the forest's log and cave stand still (and, where a point reads the other forests,
+while theirs do), so a player who drew last turn weighs its plays against the same tally.
 """
 
 from __future__ import annotations
@@ -25,11 +29,12 @@ from dataclasses import dataclass, field
 from itertools import chain
 from typing import Protocol
 
-from compiler.cardset import Species
+from compiler.cardset import CardSet, Species
 from compiler.model import HostKind, SlotDef
 from engine import placement
 from engine.action import slot_label
 from engine.memo import Memo
+from engine.tally import Tally
 from forest.model import Forest, Host, Placed, Trial, table
 
 
@@ -141,6 +146,7 @@ class LiveForests:
         self._slot_answers: dict[tuple, bool] = memo.slot_answers  # placement.fit_key -> fits
         self._halves: dict[tuple, Half] = memo.halves_by_key
         self._labels: dict[tuple, tuple[str, ...]] = memo.labels  # (side, host, slots) -> labels
+        self._tallies: list[tuple[tuple, tuple, Tally] | None] = [None] * len(players)
 
     def _fits_at(self, host: Host) -> HostFits:
         if not host.has_rules:
@@ -172,6 +178,7 @@ class LiveForests:
     def clear(self) -> None:
         """Forget every answer: the next question works them out from the forests."""
         self._live = [None] * len(self.players)
+        self._tallies = [None] * len(self.players)
 
     def _get(self, i: int) -> Live:
         """Player i's answers, brought up to date with the placements they have not seen."""
@@ -206,6 +213,25 @@ class LiveForests:
             forest.cave_card = p.cave_card
             forest.memo.clear()
         return forest
+
+    def tally(self, i: int, cardset: CardSet) -> Tally:
+        """Player i's forest scored card by card against the others as they are now: the one
+        worked out before while nothing it reads has changed since."""
+        forests = self.views()
+        forest = forests[i]
+        mine = _stamp(forest) + (forest.cave, forest.cave_card)
+        theirs = tuple(_stamp(f) for f in forest.others)
+        kept = self._tallies[i]
+        if kept is not None and kept[0] == mine:
+            tally = kept[2]
+            if kept[1] != theirs:
+                if tally.reads_others:
+                    tally.others_changed()
+                self._tallies[i] = (mine, theirs, tally)
+            return tally
+        tally = Tally(forest, cardset)
+        self._tallies[i] = (mine, theirs, tally)
+        return tally
 
     def views(self) -> list[Forest]:
         """Every player's forest, up to date, each with the others set (for majorities)."""
@@ -290,3 +316,10 @@ class LiveForests:
         """Player i's forest with one more card for a moment (a new host of kind `at`, or a
         card at `(host, slot)`), the others set; taken back on leaving, whatever happened."""
         return self.view(i).trial(sp, sym, at)
+
+
+def _stamp(forest: Forest) -> tuple[int, Placed | None]:
+    """Where a forest's log stands: grown only by placing and taken back only by undoing the
+    latest placement, a forest with the same length and last entry holds the same cards."""
+    log = forest.log
+    return (len(log), log[-1] if log else None)

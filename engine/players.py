@@ -6,9 +6,8 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from engine.action import DRAW_DECK, SKIP, STOP, YES, Action, Draw, Place, Play, card_of
+from engine.action import DRAW_DECK, SKIP, STOP, YES, Action, Draw, Play, card_of
 from engine.game import Decision, Game
-from engine.tally import Tally
 
 
 class Player(Protocol):
@@ -66,20 +65,13 @@ class GreedyPlayer:
         tally = game.tally(i)  # the forest scored once; each play re-runs what it changes
         base = tally.total
         best, best_gain = None, 0.5
-        # a play's worth depends only on which half goes where: copies share it
-        worth: dict[tuple, int] = {}
         for o in decision.actions:
             if not isinstance(o, Play):
                 continue
-            place = o.place
-            card = place.card
-            sp = game.species_for(place)
-            sym = next(s for k, sd, s in game.halves(card) if sd == place.side)
-            key = (sp.key, sym, place.kind, place.side, place.host, place.slot)
-            total = worth.get(key)
-            if total is None:
-                total = worth[key] = self._total(game, i, place, tally)
-            gain = total - base
+            # a play's worth depends only on which half goes where: the tally keeps it for
+            # copies, and for the next turn while the forest stands still
+            sp, sym, at = game.placing(o.place)
+            gain = tally.weigh(sp, sym, at) - base
             if not o.free:
                 gain -= 0.75 * sp.cost
             if gain > best_gain:
@@ -94,10 +86,6 @@ class GreedyPlayer:
             return SKIP
         return saplings[0] if saplings else decision.actions[0]
 
-    def _total(self, game: Game, i: int, choice: Place, tally: Tally) -> int:
-        """Player i's score against the other forests if `choice` were played now, weighed by
-        what the play changes (`Tally.weigh`)."""
-        return tally.weigh(*game.placing(choice))
 
 
 KINDS = {"random": RandomPlayer, "greedy": GreedyPlayer}

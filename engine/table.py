@@ -217,7 +217,7 @@ class Table:
     def tally(self, i: int) -> Tally:
         """Player i's forest scored card by card, against the others as they are now, to weigh
         plays with `Tally.total_with` inside `trial`."""
-        return Tally(self._forests.views()[i], self.cardset)
+        return self._forests.tally(i, self.cardset)
 
     def trial(self, i: int, choice: Place | str | None) -> Trial:
         """Player i's forest with a play (a `Place`, or its text: `<card> <host kind>` or

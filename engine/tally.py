@@ -29,7 +29,7 @@ from forest.model import Forest, Placed
 
 class Tally:
     __slots__ = ("forest", "total", "points", "firsts", "readers", "everywhere", "groups_reading",
-                 "cave_card", "cave_reads", "reached", "local", "weighed")
+                 "cave_card", "cave_reads", "reached", "local", "weighed", "plays", "reads_others")
 
     def __init__(self, forest: Forest, cardset: CardSet):
         self.forest = forest
@@ -43,6 +43,7 @@ class Tally:
         self.groups_reading: dict[str, list[str]] = {}  # token -> group keys whose value reads it
         self.reached: dict[tuple, tuple[frozenset[Placed], frozenset[str], bool]] = {}
         self.weighed: dict[tuple, int] = {}  # see `weigh`
+        self.plays: dict[tuple, int] = {}  # (species key, symbol, host kind or (host, slot)) -> total
         # a drafted cave's own rule sees the forest too (scored in the cave row)
         self.cave_card = cave_card_points(forest)
         prog = forest.cave_card.score if forest.cave_card is not None else None
@@ -64,6 +65,29 @@ class Tally:
             for key, reads in zip(prog.group_keys, prog.group_reads, strict=True):
                 for token in reads:
                     self.groups_reading.setdefault(token, []).append(key)
+        # whether a point depends on the other players' forests (a majority), so that a tally
+        # kept while this forest stands still must be worked out again when theirs change
+        self.reads_others = bool(self.everywhere) or any(
+            t in ("others", "any") for t in (*self.readers, *self.groups_reading, *self.cave_reads))
+
+    def others_changed(self) -> None:
+        """The other forests changed and this one did not: score again only the cards whose
+        points read them, and forget the plays weighed against them."""
+        forest = self.forest
+        cards = {*self.readers.get("others", ()), *self.everywhere}
+        for token in ("others", "any"):
+            cards.update(self.firsts[k] for k in self.groups_reading.get(token, ())
+                         if k in self.firsts)
+        for c in cards:
+            now = card_points(c, forest, self.firsts)
+            self.total += now - self.points[c]
+            self.points[c] = now
+        if not self.cave_reads.isdisjoint(("others", "any")):
+            now = cave_card_points(forest)
+            self.total += now - self.cave_card
+            self.cave_card = now
+        self.plays.clear()
+        self.weighed.clear()
 
     def _reached(self, new: Placed) -> tuple[frozenset[Placed], frozenset[str], bool]:
         """The cards whose per-copy rules, and the group keys whose values, a card of this kind
@@ -110,6 +134,14 @@ class Tally:
         hosts or which hosts are full, it carries no group and no `counts as`, and the host does
         not double it) scores the same at every such slot: that total is kept per half, so the
         same card weighed at another host is not placed again."""
+        play = (species.key, symbol, at if isinstance(at, tuple) else at.id)
+        hit = self.plays.get(play)
+        if hit is not None:
+            return hit
+        total = self.plays[play] = self._weigh(species, symbol, at)
+        return total
+
+    def _weigh(self, species: Any, symbol: str | None, at: Any) -> int:
         key = self._anywhere(species, symbol, at)
         if key is not None:
             hit = self.weighed.get(key)
