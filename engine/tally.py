@@ -26,10 +26,13 @@ from compiler.cardset import CardSet
 from engine.scoring import card_points, cave_card_points, first_carriers
 from forest.model import Forest, Placed
 
+OTHERS = frozenset({"others", "any"})  # the tokens of a rule that may read the other forests
+
 
 class Tally:
     __slots__ = ("forest", "total", "points", "firsts", "readers", "everywhere", "groups_reading",
-                 "cave_card", "cave_reads", "reached", "local", "weighed", "plays", "reads_others")
+                 "cave_card", "cave_reads", "reached", "local", "weighed", "plays", "reads_others",
+                 "others_cards", "slot_keys", "plain")
 
     def __init__(self, forest: Forest, cardset: CardSet):
         self.forest = forest
@@ -42,8 +45,12 @@ class Tally:
         self.local: set[Placed] = set()  # cards whose rules (or groups) read their own host
         self.groups_reading: dict[str, list[str]] = {}  # token -> group keys whose value reads it
         self.reached: dict[tuple, tuple[frozenset[Placed], frozenset[str], bool]] = {}
-        self.weighed: dict[tuple, int] = {}  # see `weigh`
-        self.plays: dict[tuple, int] = {}  # (species key, symbol, host kind or (host, slot)) -> total
+        # a play's total, and whether it re-scored a card whose points read the other forests
+        self.weighed: dict[tuple, tuple[int, bool]] = {}  # see `weigh`
+        self.plays: dict[tuple, tuple[int, bool]] = {}  # (species key, symbol, host kind or
+        #                                                  (host, slot)) -> as `weighed`
+        self.slot_keys: dict[tuple[int, str], tuple[str, bool] | None] = {}  # see `_anywhere`
+        self.plain: dict[str, bool] = {}  # species key -> its rule reads only forest counters
         # a drafted cave's own rule sees the forest too (scored in the cave row)
         self.cave_card = cave_card_points(forest)
         prog = forest.cave_card.score if forest.cave_card is not None else None
@@ -67,27 +74,29 @@ class Tally:
                     self.groups_reading.setdefault(token, []).append(key)
         # whether a point depends on the other players' forests (a majority), so that a tally
         # kept while this forest stands still must be worked out again when theirs change
-        self.reads_others = bool(self.everywhere) or any(
-            t in ("others", "any") for t in (*self.readers, *self.groups_reading, *self.cave_reads))
+        self.others_cards: set[Placed] = {*self.readers.get("others", ()), *self.everywhere}
+        for token in OTHERS:
+            self.others_cards.update(self.firsts[k] for k in self.groups_reading.get(token, ())
+                                     if k in self.firsts)
+        self.reads_others = bool(self.others_cards) or not self.cave_reads.isdisjoint(OTHERS)
 
     def others_changed(self) -> None:
         """The other forests changed and this one did not: score again only the cards whose
         points read them, and forget the plays weighed against them."""
         forest = self.forest
-        cards = {*self.readers.get("others", ()), *self.everywhere}
-        for token in ("others", "any"):
-            cards.update(self.firsts[k] for k in self.groups_reading.get(token, ())
-                         if k in self.firsts)
-        for c in cards:
+        before = self.total
+        for c in self.others_cards:
             now = card_points(c, forest, self.firsts)
             self.total += now - self.points[c]
             self.points[c] = now
-        if not self.cave_reads.isdisjoint(("others", "any")):
+        if not self.cave_reads.isdisjoint(OTHERS):
             now = cave_card_points(forest)
             self.total += now - self.cave_card
             self.cave_card = now
-        self.plays.clear()
-        self.weighed.clear()
+        # a play that re-scored none of those changes the total by what it did before
+        moved = self.total - before
+        self.plays = {k: (t + moved, False) for k, (t, o) in self.plays.items() if not o}
+        self.weighed = {k: (t + moved, False) for k, (t, o) in self.weighed.items() if not o}
 
     def _reached(self, new: Placed) -> tuple[frozenset[Placed], frozenset[str], bool]:
         """The cards whose per-copy rules, and the group keys whose values, a card of this kind
@@ -136,12 +145,11 @@ class Tally:
         same card weighed at another host is not placed again."""
         play = (species.key, symbol, at if isinstance(at, tuple) else at.id)
         hit = self.plays.get(play)
-        if hit is not None:
-            return hit
-        total = self.plays[play] = self._weigh(species, symbol, at)
-        return total
+        if hit is None:
+            hit = self.plays[play] = self._weigh(species, symbol, at)
+        return hit[0]
 
-    def _weigh(self, species: Any, symbol: str | None, at: Any) -> int:
+    def _weigh(self, species: Any, symbol: str | None, at: Any) -> tuple[int, bool]:
         key = self._anywhere(species, symbol, at)
         if key is not None:
             hit = self.weighed.get(key)
@@ -150,23 +158,35 @@ class Tally:
         trial = self.forest.trial(species, symbol, at)
         with trial:
             assert trial.card is not None
-            total = self.total_with(trial.card)
+            hit = self._total_with(trial.card)
         if key is not None:
-            self.weighed[key] = total
-        return total
+            self.weighed[key] = hit
+        return hit
 
     def _anywhere(self, species: Any, symbol: str | None, at: Any) -> tuple | None:
         """The key under which a half placed at `at` weighs the same at any slot, or None."""
         if not isinstance(at, tuple) or self.everywhere or species.modifier is not None:
             return None
-        host = self.forest.hosts[at[0]]
-        slot = host.kind.slot(at[1])
+        plain = self.plain.get(species.key)
+        if plain is None:
+            prog = species.score
+            plain = self.plain[species.key] = prog is None or (
+                not prog.group_keys and all(map(_counter, prog.reads)))
+        if not plain:
+            return None
+        where = self.slot_keys.get(at, False)
+        if where is False:
+            where = self.slot_keys[at] = self._slot_key(*at)
+        return None if where is None else (species.key, symbol, *where)
+
+    def _slot_key(self, hi: int, slot_id: str) -> tuple[str, bool] | None:
+        """The slot's side and whether a card there fills its host, where what a card placed
+        there changes does not depend on the host; else None."""
+        host = self.forest.hosts[hi]
+        slot = host.kind.slot(slot_id)
         if slot is None or any(c in self.local for c in (host.card, *host.attached())):
             return None
         side = slot.side
-        prog = species.score
-        if prog is not None and (prog.group_keys or not all(map(_counter, prog.reads))):
-            return None
         hc = host.card.species
         if side == "bottom" and hc is not None and hc.modifier is not None and (
                 hc.modifier.double_below):
@@ -177,10 +197,14 @@ class Tally:
         for token in (f"side:{side}", "full") if full else (f"side:{side}",):
             if token in self.readers or token in self.groups_reading or token in self.cave_reads:
                 return None
-        return (species.key, symbol, side, full)
+        return (side, full)
 
     def total_with(self, new: Placed) -> int:
         """The forest's total with `new`, the card just placed (and kept placed meanwhile)."""
+        return self._total_with(new)[0]
+
+    def _total_with(self, new: Placed) -> tuple[int, bool]:
+        """`total_with`, and whether it re-scored a card whose points read the other forests."""
         forest = self.forest
         host = new.host
         assert host is not None
@@ -204,12 +228,16 @@ class Tally:
                 todo.add(firsts[key])
         todo.discard(new)
         total = self.total + card_points(new, forest, firsts)
+        others = not self.others_cards.isdisjoint(todo) or (prog is not None and not (
+            OTHERS.isdisjoint(prog.reads) and all(map(OTHERS.isdisjoint, prog.group_reads))))
         if cave:
             total += cave_card_points(forest) - self.cave_card
+            others = others or not self.cave_reads.isdisjoint(OTHERS)
         points = self.points
         for c in todo:
             total += card_points(c, forest, firsts) - points.get(c, 0)
-        return total
+        return total, others
+
 
 
 def _counter(token: str) -> bool:

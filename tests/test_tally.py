@@ -27,7 +27,9 @@ def test_a_play_weighed_by_its_changes_scores_as_the_whole_forest(edition, exps)
         players = [GreedyPlayer(seed + k) if k % 2 else RandomPlayer(seed + k) for k in range(n)]
         while game.decision is not None:
             d = game.decision
-            tally = game.tally(d.player)
+            tally = game.tally(d.player)  # kept from an earlier turn where nothing it read moved
+            with game.trial(d.player, None) as forest:
+                assert tally.total == score(forest, cset).total
             for option in d.actions:
                 if not isinstance(option, Play):
                     continue
