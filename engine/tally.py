@@ -50,7 +50,7 @@ class Tally:
         self.plays: dict[tuple, tuple[int, bool]] = {}  # (species key, symbol, host kind or
         #                                                  (host, slot)) -> as `weighed`
         self.slot_keys: dict[tuple[int, str], tuple[str, bool] | None] = {}  # see `_anywhere`
-        self.plain: dict[str, bool] = {}  # species key -> its rule reads only forest counters
+        self.plain: dict[str, str] = {}  # species key -> what its rule reads (`_reads`)
         # a drafted cave's own rule sees the forest too (scored in the cave row)
         self.cave_card = cave_card_points(forest)
         prog = forest.cave_card.score if forest.cave_card is not None else None
@@ -164,24 +164,33 @@ class Tally:
         return hit
 
     def _anywhere(self, species: Any, symbol: str | None, at: Any) -> tuple | None:
-        """The key under which a half placed at `at` weighs the same at any slot, or None."""
+        """A key under which a half placed at `at` weighs the same elsewhere, or None.
+
+        Where what the half reads is forest counters and what it changes is read by no rule
+        that looks at a host, the total is the same at every slot of its side (filling its host
+        or not): which card carries a group's value moves, the sum does not. Where it or a card
+        at the host reads the host, the total is the same at the same slot of a host holding the
+        same cards."""
         if not isinstance(at, tuple) or self.everywhere or species.modifier is not None:
             return None
-        plain = self.plain.get(species.key)
-        if plain is None:
-            prog = species.score
-            plain = self.plain[species.key] = prog is None or (
-                not prog.group_keys and all(map(_counter, prog.reads)))
-        if not plain:
+        reads = self.plain.get(species.key)
+        if reads is None:
+            reads = self.plain[species.key] = _reads(species.score)
+        if reads == "any":
             return None
         where = self.slot_keys.get(at, False)
         if where is False:
             where = self.slot_keys[at] = self._slot_key(*at)
-        return None if where is None else (species.key, symbol, *where)
+        if where is not None and reads == "counters":
+            return (species.key, symbol, *where)
+        host = self.forest.hosts[at[0]]
+        return (species.key, symbol, at[1], host.kind.id, _cards(host.card),
+                tuple(map(_cards, host.beneath)), tuple(
+                    tuple(map(_cards, cards)) for cards in host.slots.values()))
 
     def _slot_key(self, hi: int, slot_id: str) -> tuple[str, bool] | None:
-        """The slot's side and whether a card there fills its host, where what a card placed
-        there changes does not depend on the host; else None."""
+        """The slot's side and whether a card there fills its host, where nothing a card placed
+        there changes is read by a rule that looks at hosts; else None."""
         host = self.forest.hosts[hi]
         slot = host.kind.slot(slot_id)
         if slot is None or any(c in self.local for c in (host.card, *host.attached())):
@@ -194,7 +203,7 @@ class Tally:
         # it fills the host, or not: which hosts are full is read by name below
         full = not host.slots[slot.id] and all(
             host.slots[s.id] for s in host.kind.slots if s.id != slot.id)
-        for token in (f"side:{side}", "full") if full else (f"side:{side}",):
+        for token in (f"side:{side}", "full", "hosts") if full else (f"side:{side}", "hosts"):
             if token in self.readers or token in self.groups_reading or token in self.cave_reads:
                 return None
         return (side, full)
@@ -240,7 +249,25 @@ class Tally:
 
 
 
+def _cards(c: Placed) -> tuple:
+    return (c.key, c.symbol)
+
+
+def _reads(prog: Any) -> str:
+    """What a score rule reads, as far as where its card goes: "counters" (the same anywhere),
+    "host" (the same at a host holding the same cards), or "any"."""
+    if prog is None:
+        return "counters"
+    reads = prog.reads.union(*prog.group_reads)
+    if all(map(_counter, reads)):
+        return "counters"
+    if all(_counter(t) or t in ("local", "full", "hosts") or t.startswith("side:")
+           for t in reads):
+        return "host"
+    return "any"
+
+
 def _counter(token: str) -> bool:
     """Whether a token names a forest counter: the same wherever in the forest a card goes."""
     return token.startswith(("tag:", "species:", "symbol:", "extra:")) or token in (
-        "symbols", "cards", "cave")
+        "symbols", "cards", "cave", "others")
