@@ -224,9 +224,8 @@ class LiveForests:
         kept = self._tallies[i]
         if kept is not None and kept[0] == mine:
             tally = kept[2]
-            if kept[1] != theirs:
-                if tally.reads_others:
-                    tally.others_changed()
+            if kept[1] != theirs:  # a play weighed may read them even where no card here does
+                tally.others_changed()
                 self._tallies[i] = (mine, theirs, tally)
             return tally
         tally = Tally(forest, cardset)

@@ -31,8 +31,8 @@ OTHERS = frozenset({"others", "any"})  # the tokens of a rule that may read the 
 
 class Tally:
     __slots__ = ("forest", "total", "points", "firsts", "readers", "everywhere", "groups_reading",
-                 "cave_card", "cave_reads", "reached", "local", "weighed", "plays", "reads_others",
-                 "others_cards", "slot_keys", "plain")
+                 "cave_card", "cave_reads", "reached", "local", "weighed", "plays", "others_cards",
+                 "slot_keys", "plain")
 
     def __init__(self, forest: Forest, cardset: CardSet):
         self.forest = forest
@@ -72,13 +72,12 @@ class Tally:
             for key, reads in zip(prog.group_keys, prog.group_reads, strict=True):
                 for token in reads:
                     self.groups_reading.setdefault(token, []).append(key)
-        # whether a point depends on the other players' forests (a majority), so that a tally
-        # kept while this forest stands still must be worked out again when theirs change
+        # the cards whose points depend on the other players' forests (a majority): a tally
+        # kept while this forest stands still scores them again when theirs change
         self.others_cards: set[Placed] = {*self.readers.get("others", ()), *self.everywhere}
         for token in OTHERS:
             self.others_cards.update(self.firsts[k] for k in self.groups_reading.get(token, ())
                                      if k in self.firsts)
-        self.reads_others = bool(self.others_cards) or not self.cave_reads.isdisjoint(OTHERS)
 
     def others_changed(self) -> None:
         """The other forests changed and this one did not: score again only the cards whose

@@ -14,7 +14,8 @@ from engine.game import Game
 from engine.players import GreedyPlayer, RandomPlayer
 from engine.scoring import score
 
-EDITIONS = [("base", ["alpine", "woodland_edge"]), ("dartmoor", []), ("smoky_mountains", [])]
+EDITIONS = [("base", ["alpine", "woodland_edge"]), ("base", []), ("dartmoor", []),
+            ("smoky_mountains", [])]
 
 
 @pytest.mark.parametrize(("edition", "exps"), EDITIONS)
