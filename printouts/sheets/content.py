@@ -186,8 +186,8 @@ def species_names(cs: CardSet, lang: str) -> dict[str, str]:
 
 
 def _icons(cs: CardSet, lang: str) -> dict[str, tuple[Icon, str]]:
-    """Tree and type symbols with an icon: the card set's own (`icons/` beside an edition's
-    files, the later edition first) or grove's."""
+    """Tree and type symbols with an icon: from the `icons/` folders beside the card set's
+    edition files (a later edition's first, so an expansion may draw a base symbol its way)."""
     folders = [e.folder for e in reversed(cs.editions) if getattr(e, "folder", None)]
     out = {}
     for s in cs.symbols:
