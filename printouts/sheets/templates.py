@@ -58,7 +58,8 @@ def labels(lang: str) -> Labels:
     m: Any = environment().get_template("_labels.j2").make_module(vars=_language(lang))
     return Labels(
         sides={s: _plain(m.side(s)) for s in ("top", "bottom", "left", "right")},
-        water=_plain(m.water()), dry=_plain(m.dry()), face_down=_plain(m.face_down()),
+        water=_plain(m.water()), dry=_plain(m.dry()), either=_plain(m.either()),
+        face_down=_plain(m.face_down()),
         capacity=_plain(m.capacity()),
     )
 
@@ -97,6 +98,7 @@ def _context(sheet: Sheet, svg: dict[str, str] | None) -> dict[str, Any]:
         "svg": {k: Markup(v) for k, v in (svg or {}).items()},
         "water_slots": any(sl.water for h in sheet.hosts for sl in h.slots),
         "dry_slots": any(sl.dry for h in sheet.hosts for sl in h.slots),
+        "either_slots": any(sl.either for h in sheet.hosts for sl in h.slots),
     }
 
 
