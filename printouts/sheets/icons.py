@@ -191,8 +191,12 @@ def _read_tree(text: str) -> tuple[_Element, bytes]:
         (stack[-1].children if stack else roots).append(e)
         stack.append(e)
 
-    def doctype(*_args) -> None:
-        raise IconError("no DOCTYPE or entities in an icon file", *here(), unsafe=True)
+    def doctype(*_args) -> None:  # at the "<!" that opens the declaration
+        i = data.rfind(b"<!", 0, parser.CurrentByteIndex + 2)
+        before = data[:max(i, 0)]
+        col = len(before[before.rfind(b"\n") + 1:].decode("utf-8", "replace")) + 1
+        raise IconError("no DOCTYPE or entities in an icon file", before.count(b"\n") + 1, col,
+                        unsafe=True)
 
     def instruction(target: str, _data: str) -> None:
         raise IconError(f"no processing instruction (<?{target} ...?>) in an icon file", *here(),
