@@ -156,7 +156,10 @@ def lint(paths: list[str], provisional: bool = False, roots: Roots | None = None
                         if str(Path(e.folder).resolve()) in asked)
         files = sorted(str(p.resolve()) for p in map(Path, paths)
                        if not p.is_dir() and p.parent.resolve() in {Path(a) for a in asked})
-        k = cache.key("lint", universe.key, *wanted, "|", *asked, "|", *files)
+        from printouts.sheets import icon_lint
+
+        k = cache.key("lint", universe.key, icon_lint.digest(universe), *wanted, "|", *asked,
+                      "|", *files)
         found = cache.cached("lint", k, lambda: _lint_cards(all_roots, wanted, asked, files))
         out.extend(found)
         if provisional:
@@ -172,12 +175,14 @@ def _lint_cards(roots: Roots, wanted: list[str], folders: list[str], files: list
     """Every finding for the editions asked: loading, checking, printed sheets, rule-book text."""
     from compiler import cardset as cs
     from printouts import text_lint
+    from printouts.sheets import icon_lint
     from printouts.sheets import lint as sheet_lint
 
     found = cs.lint(roots, wanted, folders)
     if files:  # single card files asked: their findings only
         found = [d for d in found if d.span is None or str(Path(d.span.file).resolve()) in files]
     found += sheet_lint.lint(roots, wanted)  # text that overflows its box, glyphs fonts lack
+    found += icon_lint.lint(roots, wanted)  # icons a sheet cannot draw, or draws for nothing
     found += text_lint.lint(roots, wanted)  # a phrase, name or lexicon entry missing
     return found
 

@@ -1,7 +1,8 @@
 """`grove new`: the first five minutes of an author, a card set that works before it is changed.
 
 A standalone set or an expansion of an edition on the search path is written from the templates
-in grove/templates/new: an edition.yaml, a species file, a deck and an example forest, each with a
+in grove/templates/new: an edition.yaml, a species file, a deck, an example forest and a sample
+icon (`icons/<symbol>.svg`, as every shipped edition carries its own), the YAML files each with a
 `# yaml-language-server: $schema=` line naming the schemas of this grove, so an editor checks them
 from the first keystroke. The new set lints clean (strict), scores its example forest, plays a
 game and prints a sheet in en, de, it and th; the tests hold it to that.
@@ -31,6 +32,7 @@ ID = re.compile(r"^[a-z][a-z0-9_]*$")
 TEMPLATE_IDS = frozenset({"rowan", "aspen", "robin", "violet", "wren", "clover", "tree", "bird",
                           "plant", "trees", "top", "bottom", "cave"})
 FOREST_FILE = "forests/example.yaml"  # below the edition folder, whose own files are card files
+ICON_FOLDER = "icons"  # <symbol id>.svg: the set's icons, card data like the rest
 # nouns an expansion's template species need, declared by the expansion if its base lacks them
 _TYPES = {
     "bird": {"names": "{en: Bird, de: Vogel, it: Uccello, th: นก}",
@@ -124,9 +126,11 @@ def create(name: str, out: str | None = None, expansion_of: str | None = None,
         context.update(_expansion_context(expansion_of, name, roots))
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), keep_trailing_newline=True,
                              undefined=jinja2.StrictUndefined, autoescape=False)  # noqa: S701 - YAML
-    names = {"edition": "edition.yaml", "species": "species.yaml", "deck": "deck.yaml",
-             "forest": FOREST_FILE}
-    rendered = {file: env.get_template(f"{kind}_{part}.yaml.j2").render(context)
+    icon = "rowan" if kind == "standalone" else name  # a tree symbol; the expansion's own
+    names = {"edition.yaml": "edition.yaml", "species.yaml": "species.yaml",
+             "deck.yaml": "deck.yaml", "forest.yaml": FOREST_FILE,
+             "icon.svg": f"{ICON_FOLDER}/{icon}.svg"}
+    rendered = {file: env.get_template(f"{kind}_{part}.j2").render(context)
                 for part, file in names.items()}
     folder.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))

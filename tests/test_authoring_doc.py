@@ -115,3 +115,25 @@ def test_new_never_overwrites(tmp_path: Path, monkeypatch):
     exit_code, _, err = _new(tmp_path, "my_woods", "-o", "taken")
     assert exit_code == 2 and "IO-EXISTS" in err
     assert [p.name for p in (tmp_path / "taken").iterdir()] == ["notes.txt"]
+
+
+def test_new_sets_carry_an_icon_that_lints_clean_and_is_drawn(tmp_path: Path, monkeypatch):
+    """Icons are card data: a new set carries one, as every shipped edition does, and the
+    sheet draws it beside its symbol."""
+    from compiler import cardset
+    from compiler.search_path import search_path
+    from printouts.sheets import icon_lint
+    from printouts.sheets.content import build_sheet
+
+    monkeypatch.chdir(tmp_path)
+    _new(tmp_path, "my_woods")
+    _new(tmp_path, "hedge", "--expansion-of", "base")
+    for folder, symbol, edition, expansions in (("my_woods", "rowan", "my_woods", []),
+                                                ("hedge", "hedge", "base", ["hedge"])):
+        [icon] = icon_lint.icon_files(tmp_path / folder)
+        assert icon.name == f"{symbol}.svg"
+        cs = cardset.build(edition, expansions, search_path([tmp_path / folder], env={}))
+        assert icon_lint.check_file(icon, [s.id for s in cs.symbols], folder) == []
+        sheet = build_sheet(cs, "en")
+        assert symbol in sheet.icons
+        assert sheet.icons["bird"] if folder == "hedge" else "bird" not in sheet.icons

@@ -6,15 +6,18 @@ from __future__ import annotations
 
 import re
 import shutil
+from pathlib import Path
 
 import pytest
 
+from cards import __file__ as _cards_init
 from compiler import cardset as cs
 from compiler.search_path import search_path
 from grove import api
 from printouts.sheets import html, icons, pdf
 from printouts.sheets.content import build_sheet
 
+CARDS = Path(_cards_init).parent
 EDITIONS = {"base+alpine+woodland_edge": ("base", ("alpine", "woodland_edge")),
             "dartmoor": ("dartmoor", ()), "smoky_mountains": ("smoky_mountains", ())}
 GOOD = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><title>x</title>'
@@ -44,7 +47,9 @@ def test_icon_files_parse():
     assert icon.shapes[0].ops[0] == ("M", 2.0, 2.0) and icon.shapes[0].ops[-1] == ("Z",)
     assert icon.shapes[0].fill == "#00aa00" and icon.shapes[0].stroke == "currentColor"
     assert {op[0] for s in icon.shapes for op in s.ops} <= {"M", "L", "C", "Z"}
-    for path in sorted(icons.ICON_DIR.glob("*.svg")):
+    shipped = sorted(CARDS.glob("*/icons/*.svg"))
+    assert len(shipped) > 40
+    for path in shipped:
         icons.parse(path.read_text(encoding="utf-8"), path.stem)
 
 
@@ -63,22 +68,26 @@ def test_bad_icon_files_are_refused(text, why):
 
 
 def test_a_card_set_brings_its_own_icons(tmp_path, cardsets):
-    """An edition folder's icons/<symbol>.svg wins over grove's; a broken one leaves the name
-    alone (no icon) rather than breaking the sheet."""
+    """An edition folder's icons/<symbol>.svg is found before a later folder's (an expansion's
+    before its base game's); a broken one leaves the name alone (no icon) rather than breaking
+    the sheet; grove itself has no icons of its own to fall back on."""
     own = tmp_path / "icons"
     own.mkdir()
     (own / "bird.svg").write_text(GOOD, encoding="utf-8")
     (own / "fish.svg").write_text("<svg", encoding="utf-8")
-    folders = [str(tmp_path)]
+    base = str(CARDS / "base")
+    folders = [str(tmp_path), base]
     assert icons.find(folders, "bird") == icons.parse(GOOD, "bird")
     assert icons.find(folders, "fish") is None
-    assert icons.find(folders, "insect") == icons.load(icons.ICON_DIR / "insect.svg", "insect")
+    assert icons.find(folders, "insect") == icons.load(CARDS / "base" / "icons" / "insect.svg",
+                                                       "insect")
+    assert icons.find([str(tmp_path)], "insect") is None
     # through a card set: a copy of Dartmoor, found first on the search path, with a moor of
     # its own
     src = cs.build("dartmoor", []).root.folder
     copy = tmp_path / "cards" / "dartmoor"
     shutil.copytree(src, copy)
-    (copy / "icons").mkdir()
+    assert (copy / "icons" / "moor.svg").is_file()  # the shipped edition's own, replaced here
     (copy / "icons" / "moor.svg").write_text(GOOD, encoding="utf-8")
     [out] = api.sheet("dartmoor", [], ["en"], str(tmp_path / "d.html"), fmt="html",
                       roots=search_path([tmp_path / "cards"], env={}))

@@ -28,8 +28,9 @@ class Slot:
     id: str
     side: str
     capacity: int
-    water: bool
-    dry: bool
+    water: bool  # takes only cards with the water requirement
+    dry: bool  # takes only cards without it
+    either: bool = False  # takes both, in a card set where the requirement matters at all
 
 
 @dataclass(frozen=True)
@@ -153,10 +154,18 @@ def sort_key(text: str, lang: str) -> str:
 
 
 def _hosts(cs: CardSet, lang: str, icons: dict) -> tuple[Host, ...]:
+    """The hosts with their slots. Where the water requirement matters in a card set (a slot
+    takes only water or only dry cards, or a species has the requirement), a slot that says
+    neither takes both, and the sheet says so (`Slot.either`): left unmarked beside slots marked
+    "dry", a reader cannot tell "any card" from "not stated" (Smoky Mountains' tree with a river
+    takes any card at the top, left and right, rules.md §5.4)."""
+    water_matters = any(s.water or s.dry for h in cs.hosts.values() for s in h.slots) or any(
+        sp.water for sp in cs.species.values())
     out = []
     for h in cs.hosts.values():
         counts = tuple(_name(s.names, lang, s.id) for t in h.types if (s := cs.symbol(t)))
-        slots = tuple(Slot(s.id, s.side, s.capacity, s.water, s.dry) for s in h.slots)
+        slots = tuple(Slot(s.id, s.side, s.capacity, s.water, s.dry,
+                           water_matters and not (s.water or s.dry)) for s in h.slots)
         base = next((b for b in cs.hosts.values() if h.play == "with_tree"
                      and b.from_kind == h.from_kind and b.play is None), None)
         icon = next((t for t in (h.from_kind, *h.types) if t in icons), None)
@@ -186,8 +195,8 @@ def species_names(cs: CardSet, lang: str) -> dict[str, str]:
 
 
 def _icons(cs: CardSet, lang: str) -> dict[str, tuple[Icon, str]]:
-    """Tree and type symbols with an icon: the card set's own (`icons/` beside an edition's
-    files, the later edition first) or grove's."""
+    """Tree and type symbols with an icon: from the `icons/` folders beside the card set's
+    edition files (a later edition's first, so an expansion may draw a base symbol its way)."""
     folders = [e.folder for e in reversed(cs.editions) if getattr(e, "folder", None)]
     out = {}
     for s in cs.symbols:

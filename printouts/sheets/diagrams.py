@@ -20,6 +20,7 @@ LABEL_SIZE = 6.5  # points
 LABEL_PAD = 2.0  # each side of a label inside its box
 ICON_SIZE = 12.0  # a host's type icon, at the top of its card
 ICON_TOP = 4.0
+HATCH_STEP = 5.0  # between the strokes across a face-down card
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,8 @@ class Box:
     role: str  # "host", "under" (the face-down card beneath), "slot"
     water: bool = False
     face_down: bool = False
+    either: bool = False  # a slot that takes cards with or without the water requirement
+    slot: str | None = None  # the id of the slot a slot box stands for
     lines: tuple[str, ...] = ()  # centred text lines
     icon: str | None = None  # a symbol icon drawn at the top of the box (ICON_SIZE)
 
@@ -55,6 +58,7 @@ class Labels:
     sides: dict  # side id -> short name
     water: str
     dry: str
+    either: str
     face_down: str
     capacity: str  # "×%(n)s"-style, already formatted per capacity via `times`
 
@@ -74,7 +78,26 @@ def _slot_lines(slot, labels: Labels) -> tuple[str, ...]:
         lines.append(labels.water)
     elif slot.dry:
         lines.append(labels.dry)
+    elif slot.either:
+        lines.append(labels.either)
     return tuple(lines)
+
+
+def hatch(box: Box) -> tuple[tuple[float, float, float, float], ...]:
+    """The strokes across a face-down card, rising to the right at 45°: (x1, y1, x2, y2) in the
+    diagram's coordinates, each running past the box; both painters clip them to its outline,
+    so the PDF and the HTML page draw the same lines."""
+    out, x = [], -box.h
+    while x < box.w:
+        out.append((box.x + x, box.y + box.h, box.x + x + box.h, box.y))
+        x += HATCH_STEP
+    return tuple(out)
+
+
+def water_corner(box: Box) -> tuple[tuple[float, float], ...]:
+    """The half of an "either" slot painted as water: the triangle below its rising diagonal
+    (clipped to the box's outline by the painters)."""
+    return ((box.x + box.w, box.y), (box.x + box.w, box.y + box.h), (box.x, box.y + box.h))
 
 
 def layout(host: Host, labels: Labels) -> Diagram:
@@ -92,7 +115,7 @@ def layout(host: Host, labels: Labels) -> Diagram:
         """A row of half-card slots above or below the host, centred; the y after it."""
         for i, s in enumerate(slots):
             boxes.append(Box(cx - row_w / 2 + i * (HALF[0] + GAP), y, *HALF, "slot", s.water,
-                             lines=_slot_lines(s, labels)))
+                             either=s.either, slot=s.id, lines=_slot_lines(s, labels)))
         return y + HALF[1] + GAP if slots else y
 
     boxes: list[Box] = []
@@ -105,7 +128,8 @@ def layout(host: Host, labels: Labels) -> Diagram:
         total = _row(len(slots), SIDE[1])
         for i, s in enumerate(slots):
             sy = card_y + (ch - total) / 2 + i * (SIDE[1] + GAP)
-            boxes.append(Box(x, sy, *SIDE, "slot", s.water, lines=_slot_lines(s, labels)))
+            boxes.append(Box(x, sy, *SIDE, "slot", s.water, either=s.either, slot=s.id,
+                             lines=_slot_lines(s, labels)))
     y = card_y + ch + GAP
     if under:  # the face-down card beneath a tree: shown sideways under it
         uw, uh = CARD_WIDE[0], CARD_WIDE[1] / 2

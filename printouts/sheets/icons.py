@@ -4,35 +4,51 @@ symbols on the cards on the table.
 An icon is an SVG file named after its symbol, `<symbol id>.svg`, with the view box
 `0 0 24 24`, made of `path`, `circle`, `ellipse`, `rect`, `polygon` and `polyline` elements
 (`fill`, `stroke`, `stroke-width`, `stroke-linecap`, `stroke-linejoin`; colours as `#rgb`,
-`#rrggbb`, `none` or `currentColor`; path commands M L H V C S Q T Z, no arcs). A card set brings
-its own in an `icons/` folder beside its `edition.yaml`; a symbol with none there is drawn with
-grove's own (`printouts/sheets/icons/`), and a symbol with neither is printed by name alone.
+`#rrggbb`, `none` or `currentColor`; path commands M L H V C S Q T Z, no arcs). Icons are card
+data: each edition carries its own in an `icons/` folder beside its `edition.yaml`, the shipped
+editions as much as an author's, and a symbol with none there is printed by name alone.
 
 Nothing of the file is copied into a sheet as it is: it is read into numbers and colours, and the
-PDF draws those on its canvas while the HTML page writes them out again as an SVG element.
+PDF draws those on its canvas while the HTML page writes them out again as an SVG element. So a
+script or an external reference in a file could do no harm on a sheet; it is refused all the same
+(`IconError.unsafe`), because whoever opens the file itself in a browser or an editor gets it.
 """
 
 from __future__ import annotations
 
 import re
-import xml.etree.ElementTree as ET
-from dataclasses import dataclass
+import xml.parsers.expat
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-ICON_DIR = Path(__file__).resolve().parent / "icons"
 VIEW = 24.0
 MAX_BYTES = 32 * 1024
-_SVG = "{http://www.w3.org/2000/svg}"
 _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 _TOKEN = re.compile(rf"[MmLlHhVvCcSsQqTtZzAa]|{_NUMBER}")
 _COLOUR = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
 _ARITY = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "S": 4, "Q": 4, "T": 2, "Z": 0}
 _K = 0.5522847498  # cubic Bézier handle for a quarter circle
+SHAPES = frozenset({"path", "circle", "ellipse", "rect", "polygon", "polyline"})
+# elements that run code, pull in other files or styles: refused as unsafe, not only unsupported
+_UNSAFE_ELEMENTS = frozenset({"script", "foreignObject", "image", "use", "a", "style", "iframe",
+                              "object", "embed", "feImage", "animate", "animateMotion",
+                              "animateTransform", "set", "handler", "listener"})
+# a reference out of the file (an internal url(#id) is only unsupported: there is nothing to name)
+_EXTERNAL = re.compile(r"url\s*\(\s*['\"]?\s*(?!#)|javascript:|data:", re.IGNORECASE)
+# attributes that would change the drawing in ways the reader does not follow
+_UNSUPPORTED = frozenset({"transform", "style", "clip-path", "mask", "filter", "fill-rule",
+                          "opacity", "fill-opacity", "stroke-opacity", "stroke-dasharray"})
 
 
 class IconError(ValueError):
-    """An icon file that is not the small SVG described above."""
+    """An icon file that is not the small SVG described above: where in the file (1-based line
+    and column, where known) and whether it is unsafe (script, event handler, external
+    reference, DOCTYPE) rather than only unsupported."""
+
+    def __init__(self, message: str, line: int = 1, col: int = 1, unsafe: bool = False):
+        super().__init__(message)
+        self.message, self.line, self.col, self.unsafe = message, line, col, unsafe
 
 
 @dataclass(frozen=True)
@@ -94,9 +110,9 @@ def _path(d: str) -> tuple[tuple, ...]:
         elif not cmd or cmd in "Zz":
             raise IconError("a number without a command in path data")
         n = _ARITY[cmd.upper()]
-        args = [float(t) for t in tokens[i:i + n]]
-        if len(args) < n or any(t.isalpha() for t in tokens[i:i + n]):
+        if len(tokens[i:i + n]) < n or any(t.isalpha() for t in tokens[i:i + n]):
             raise IconError(f"path command {cmd} needs {n} numbers")
+        args = [float(t) for t in tokens[i:i + n]]
         i += n
         rel = cmd.islower()
         up = cmd.upper()
@@ -147,65 +163,179 @@ def _ellipse(cx: float, cy: float, rx: float, ry: float) -> tuple[tuple, ...]:
             ("C", cx + kx, cy - ry, cx + rx, cy - ky, cx + rx, cy), ("Z",))
 
 
-def _ops(e: ET.Element) -> tuple[tuple, ...]:
-    tag = e.tag.removeprefix(_SVG)
-    a = e.attrib
+@dataclass(frozen=True)
+class _Element:
+    """An element of an icon file with where it starts, for messages at line and column."""
+
+    tag: str
+    attrs: dict
+    line: int
+    col: int
+    offset: int  # byte offset of its "<" in the file
+    children: list = field(default_factory=list)
+
+
+def _read_tree(text: str) -> tuple[_Element, bytes]:
+    """The file's elements, parsed by expat with their positions. A DOCTYPE (entities, external
+    subsets) or a processing instruction (an xml-stylesheet) stops the parse as unsafe."""
+    data = text.encode("utf-8")
+    parser = xml.parsers.expat.ParserCreate()
+    stack: list[_Element] = []
+    roots: list[_Element] = []
+
+    def here() -> tuple[int, int]:
+        return parser.CurrentLineNumber, parser.CurrentColumnNumber + 1
+
+    def start(tag: str, attrs: dict) -> None:
+        e = _Element(tag, attrs, *here(), parser.CurrentByteIndex)
+        (stack[-1].children if stack else roots).append(e)
+        stack.append(e)
+
+    def doctype(*_args) -> None:  # at the "<!" that opens the declaration
+        i = data.rfind(b"<!", 0, parser.CurrentByteIndex + 2)
+        before = data[:max(i, 0)]
+        col = len(before[before.rfind(b"\n") + 1:].decode("utf-8", "replace")) + 1
+        raise IconError("no DOCTYPE or entities in an icon file", before.count(b"\n") + 1, col,
+                        unsafe=True)
+
+    def instruction(target: str, _data: str) -> None:
+        raise IconError(f"no processing instruction (<?{target} ...?>) in an icon file", *here(),
+                        unsafe=True)
+
+    parser.StartElementHandler = start
+    parser.EndElementHandler = lambda _tag: stack.pop()
+    parser.StartDoctypeDeclHandler = doctype
+    parser.EntityDeclHandler = doctype
+    parser.ProcessingInstructionHandler = instruction
+    try:
+        parser.Parse(data, True)
+    except xml.parsers.expat.ExpatError as exc:
+        raise IconError(f"not XML: {xml.parsers.expat.ErrorString(exc.code)}", exc.lineno,
+                        exc.offset + 1) from None
+    return roots[0], data
+
+
+def _local(name: str) -> str:
+    return name.rsplit(":", 1)[-1]
+
+
+def _attr_at(data: bytes, e: _Element, name: str) -> tuple[int, int]:
+    """Line and column of attribute `name` in the start tag of `e` (the tag's own where the
+    attribute cannot be found)."""
+    end = data.find(b">", e.offset)
+    m = re.compile(rb"\s(" + re.escape(name.encode("utf-8")) + rb")\s*=").search(
+        data, e.offset, end if end >= 0 else len(data))
+    if m is None:
+        return e.line, e.col
+    before = data[:m.start(1)]
+    line_start = before.rfind(b"\n") + 1
+    return before.count(b"\n") + 1, len(before[line_start:].decode("utf-8", "replace")) + 1
+
+
+def _check_element(e: _Element, data: bytes) -> None:
+    tag = _local(e.tag)
+    if tag in _UNSAFE_ELEMENTS:
+        raise IconError(f"element <{tag}> is not allowed in an icon: it can run code or load "
+                        "other files", e.line, e.col, unsafe=True)
+    for name, value in e.attrs.items():
+        local = _local(name).lower()
+        if local.startswith("on"):
+            raise IconError(f"event handler '{name}' is not allowed in an icon",
+                            *_attr_at(data, e, name), unsafe=True)
+        if local == "href" or _EXTERNAL.search(value):
+            raise IconError(f"external reference in '{name}' is not allowed in an icon",
+                            *_attr_at(data, e, name), unsafe=True)
+        if local in _UNSUPPORTED:
+            raise IconError(f"attribute '{name}' is not supported: give each shape its own "
+                            "coordinates and fill, stroke and stroke-width",
+                            *_attr_at(data, e, name))
+
+
+def _ops(e: _Element, data: bytes) -> tuple[tuple, ...]:
+    tag = _local(e.tag)
+    a = e.attrs
 
     def num(name: str, default: float = 0.0) -> float:
         v = _numbers(a.get(name, ""))
         return v[0] if v else default
 
-    if tag == "path":
-        return _path(a.get("d", ""))
-    if tag == "circle":
-        r = num("r")
-        return _ellipse(num("cx"), num("cy"), r, r)
-    if tag == "ellipse":
-        return _ellipse(num("cx"), num("cy"), num("rx"), num("ry"))
-    if tag == "rect":
-        x, y, w, h = num("x"), num("y"), num("width"), num("height")
-        return (("M", x, y), ("L", x + w, y), ("L", x + w, y + h), ("L", x, y + h), ("Z",))
-    if tag in ("polygon", "polyline"):
+    try:
+        if tag == "path":
+            return _path(a.get("d", ""))
+        if tag == "circle":
+            r = num("r")
+            return _ellipse(num("cx"), num("cy"), r, r)
+        if tag == "ellipse":
+            return _ellipse(num("cx"), num("cy"), num("rx"), num("ry"))
+        if tag == "rect":
+            x, y, w, h = num("x"), num("y"), num("width"), num("height")
+            return (("M", x, y), ("L", x + w, y), ("L", x + w, y + h), ("L", x, y + h), ("Z",))
         pts = _numbers(a.get("points", ""))
         if len(pts) < 4 or len(pts) % 2:
             raise IconError(f"{tag} needs pairs of points")
         ops = [("M", pts[0], pts[1])] + [("L", pts[k], pts[k + 1]) for k in range(2, len(pts), 2)]
         return tuple(ops + ([("Z",)] if tag == "polygon" else []))
-    raise IconError(f"element <{tag}> is not allowed in an icon")
+    except IconError as exc:
+        if exc.line == 1 and exc.col == 1:  # at the attribute that holds the shape's numbers
+            name = {"path": "d", "polygon": "points", "polyline": "points"}.get(tag)
+            line, col = _attr_at(data, e, name) if name else (e.line, e.col)
+            raise IconError(exc.message, line, col) from None
+        raise
 
 
 def parse(text: str, symbol: str = "") -> Icon:
-    """An icon file's text -> its shapes (IconError for anything else)."""
+    """An icon file's text -> its shapes (IconError, at its line and column, for anything
+    else)."""
     if len(text.encode("utf-8")) > MAX_BYTES:
         raise IconError(f"larger than {MAX_BYTES // 1024} KiB")
-    if "<!ENTITY" in text or "<!DOCTYPE" in text:
-        raise IconError("no DOCTYPE or entities")
-    try:
-        root = ET.fromstring(text)
-    except ET.ParseError as exc:
-        raise IconError(f"not XML: {exc}") from None
-    if root.tag.removeprefix(_SVG) != "svg":
-        raise IconError("the root element must be <svg>")
-    box = _numbers(root.get("viewBox", ""))
+    root, data = _read_tree(text)
+    if _local(root.tag) != "svg":
+        raise IconError("the root element must be <svg>", root.line, root.col)
+    _check_element(root, data)
+    box = _numbers(root.attrs.get("viewBox", ""))
     if box != [0.0, 0.0, VIEW, VIEW]:
-        raise IconError(f'viewBox must be "0 0 {VIEW:g} {VIEW:g}"')
-    inherited = {k: root.get(k) for k in ("fill", "stroke", "stroke-width", "stroke-linecap",
-                                          "stroke-linejoin")}
+        raise IconError(f'viewBox must be "0 0 {VIEW:g} {VIEW:g}"',
+                        *_attr_at(data, root, "viewBox"))
+    inherited = {k: root.attrs.get(k) for k in ("fill", "stroke", "stroke-width",
+                                                "stroke-linecap", "stroke-linejoin")}
     shapes = []
-    for e in root.iter():
-        tag = e.tag.removeprefix(_SVG)
-        if e is root or tag in ("title", "desc", "g"):
-            if tag == "g":
-                raise IconError("groups are not supported: give each shape its colours")
+    for e in root.children:
+        tag = _local(e.tag)
+        _check_element(e, data)
+        if tag in ("title", "desc"):
+            if e.children:
+                raise IconError(f"<{tag}> holds text only", e.children[0].line,
+                                e.children[0].col)
             continue
-        attrs = {k: e.get(k, v) for k, v in inherited.items()}
+        if tag == "g":
+            raise IconError("groups are not supported: give each shape its colours",
+                            e.line, e.col)
+        if tag not in SHAPES:
+            raise IconError(f"element <{tag}> is not allowed in an icon", e.line, e.col)
+        if e.children:
+            _check_element(e.children[0], data)
+            raise IconError(f"<{tag}> has no elements inside it in an icon",
+                            e.children[0].line, e.children[0].col)
+        attrs = {k: e.attrs.get(k, v) for k, v in inherited.items()}
         width = _numbers(attrs["stroke-width"] or "1")
-        shapes.append(Shape(_ops(e), _colour(attrs["fill"], "currentColor"),
-                            _colour(attrs["stroke"], None), width[0] if width else 1.0,
+        fill, stroke = (_colour_of(e, root, data, "fill", "currentColor"),
+                        _colour_of(e, root, data, "stroke", None))
+        shapes.append(Shape(_ops(e, data), fill, stroke, width[0] if width else 1.0,
                             attrs["stroke-linecap"] or "butt", attrs["stroke-linejoin"] or "miter"))
     if not shapes:
-        raise IconError("no shapes")
+        raise IconError("no shapes", root.line, root.col)
     return Icon(symbol, tuple(shapes))
+
+
+def _colour_of(e: _Element, root: _Element, data: bytes, name: str, default: str | None
+               ) -> str | None:
+    """A shape's colour, its own or the one it inherits from <svg>; an error at whichever
+    attribute gave it."""
+    owner = e if name in e.attrs else root
+    try:
+        return _colour(owner.attrs.get(name), default)
+    except IconError as exc:
+        raise IconError(exc.message, *_attr_at(data, owner, name)) from None
 
 
 @lru_cache(maxsize=512)
@@ -215,22 +345,23 @@ def _read(path: str, mtime_ns: int, size: int, symbol: str) -> Icon:
 
 def load(path: Path, symbol: str) -> Icon:
     st = path.stat()
+    if st.st_size > MAX_BYTES:  # refused before it is read
+        raise IconError(f"larger than {MAX_BYTES // 1024} KiB")
     return _read(str(path), st.st_mtime_ns, st.st_size, symbol)
 
 
 def icon_path(folders: list[str], symbol: str) -> Path | None:
-    """The icon file of a symbol: the first card-set folder with one, else grove's own."""
+    """The icon file of a symbol: the first card-set folder with one."""
     for folder in folders:
         p = Path(folder) / "icons" / f"{symbol}.svg"
         if p.is_file():
             return p
-    p = ICON_DIR / f"{symbol}.svg"
-    return p if p.is_file() else None
+    return None
 
 
 def find(folders: list[str], symbol: str) -> Icon | None:
     """The icon of `symbol` (None when there is none, or when its file is broken: `grove lint`
-    reports that, a sheet prints the name alone)."""
+    reports that as ICON-BAD, a sheet prints the name alone)."""
     path = icon_path(folders, symbol)
     if path is None:
         return None
@@ -316,10 +447,5 @@ def draw(canvas, icon: Icon, x: float, y: float, size: float, ink=None) -> None:
     canvas.restoreState()
 
 
-def check(text: str) -> None:
-    """Raise IconError if `text` is not an icon file grove can draw."""
-    parse(text)
-
-
-__all__ = ["ICON_DIR", "Icon", "IconError", "Shape", "check", "draw", "find", "icon_path",
+__all__ = ["Icon", "IconError", "Shape", "draw", "find", "icon_path",
            "load", "nested_svg", "parse", "path_data", "svg"]

@@ -12,6 +12,7 @@ import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from io import BytesIO
+from pathlib import Path
 from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
@@ -38,11 +39,11 @@ from printouts.sheets.diagrams import Diagram
 from printouts.sheets.diagrams import layout as diagram_layout
 from printouts.sheets.draw import DiagramFlowable
 from printouts.sheets.fonts import register, require_shaping, with_fallback
-from printouts.sheets.icons import ICON_DIR
 from printouts.sheets.icons import draw as draw_icon
 from printouts.sheets.thai import SegmentedParagraph
 
 _ICON_SPAN = re.compile(r'<span class="icon" data-icon="([^"]+)"\s*(?:/>|></span>)')
+PIXEL = Path(__file__).resolve().parent / "pixel.png"
 _icon_uris: dict[str, str] = {}  # symbol id -> the placeholder image that stands for its icon
 _uri_icons: dict[str, str] = {}  # and back
 
@@ -50,11 +51,11 @@ _uri_icons: dict[str, str] = {}  # and back
 def _placeholder(symbol: str) -> str:
     """The file name of a one-pixel image that stands for a symbol's icon in paragraph markup:
     reportlab lays out <img> inline with the text, and `_Canvas` draws the icon in its place.
-    Every symbol spells the path of the same file its own way ("icons/./././pixel.png"), so
+    Every symbol spells the path of the same file its own way ("sheets/./././pixel.png"), so
     the name tells the canvas which icon it is."""
     uri = _icon_uris.get(symbol)
     if uri is None:
-        uri = str(ICON_DIR) + "/." * (len(_icon_uris) + 1) + "/pixel.png"
+        uri = str(PIXEL.parent) + "/." * (len(_icon_uris) + 1) + "/" + PIXEL.name
         _icon_uris[symbol], _uri_icons[uri] = uri, symbol
     return uri
 

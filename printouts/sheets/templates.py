@@ -53,12 +53,18 @@ def _plain(markup: Any) -> str:
 
 
 @cache
+def _label_module(lang: str) -> Any:
+    return environment().get_template("_labels.j2").make_module(vars=_language(lang))
+
+
+@cache
 def labels(lang: str) -> Labels:
     """The words printed inside the slot diagrams, from the templates' label macros."""
-    m: Any = environment().get_template("_labels.j2").make_module(vars=_language(lang))
+    m = _label_module(lang)
     return Labels(
         sides={s: _plain(m.side(s)) for s in ("top", "bottom", "left", "right")},
-        water=_plain(m.water()), dry=_plain(m.dry()), face_down=_plain(m.face_down()),
+        water=_plain(m.water()), dry=_plain(m.dry()), either=_plain(m.either()),
+        face_down=_plain(m.face_down()),
         capacity=_plain(m.capacity()),
     )
 
@@ -89,14 +95,24 @@ def name_share(sheet: Sheet) -> float:
     return round(max(shares), 3)
 
 
+def species_widths(sheet: Sheet) -> tuple[float, ...]:
+    """The species table's column widths (`columns.py`), as shares of the page width."""
+    from printouts.sheets import columns
+
+    lang = sheet.lang
+    slot = columns.slot_share(sheet, labels(lang), _plain(_label_module(lang).cave()))
+    return columns.species_widths(sheet, name_share(sheet), slot)
+
+
 def _context(sheet: Sheet, svg: dict[str, str] | None) -> dict[str, Any]:
     return {
         **_language(sheet.lang),
         "s": sheet,
-        "name_share": name_share(sheet),
+        "species_widths": " ".join(f"{w:.3f}" for w in species_widths(sheet)),
         "svg": {k: Markup(v) for k, v in (svg or {}).items()},
         "water_slots": any(sl.water for h in sheet.hosts for sl in h.slots),
         "dry_slots": any(sl.dry for h in sheet.hosts for sl in h.slots),
+        "either_slots": any(sl.either for h in sheet.hosts for sl in h.slots),
     }
 
 

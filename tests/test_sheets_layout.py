@@ -1,0 +1,73 @@
+"""The species table's columns (printouts/sheets/columns.py): no slot cell breaks a line, and
+German base with both expansions is back on four A4 pages, with the type sizes every language
+shares."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from compiler import cardset as cs
+from printouts.sheets import columns, layout, pdf, templates
+from printouts.sheets.content import build_sheet
+
+LANGS = ("en", "de", "it", "th")
+EDITIONS = {"base+alpine+woodland_edge": ("base", ("alpine", "woodland_edge")),
+            "smoky_mountains": ("smoky_mountains", ())}
+
+
+@pytest.fixture(scope="module")
+def cardsets():
+    return {k: cs.build(e, list(x)) for k, (e, x) in EDITIONS.items()}
+
+
+def _line_count(cell) -> int:
+    para = cell.paragraph()
+    para.wrap(cell.width, 10_000)
+    return len(para.blPara.lines)
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_slot_cell_breaks_a_line(cardsets, edition, lang):
+    """Italian "sinistra / destra" wrapped in every row of the 8.5% slot column; the column now
+    takes the width of the widest line a slot cell prints, from the effect column."""
+    story = pdf.story(build_sheet(cardsets[edition], lang), measure_only=True)
+    slots = [c for c in story.cells if c.table == "species" and c.col == 3 and c.key]
+    assert len(slots) > 50
+    wrapped = [c.text for c in slots
+               if _line_count(c) != len(re.findall(r"<br\s*/?>", c.markup)) + 1]
+    assert not wrapped, wrapped[:3]
+
+
+def test_the_italian_slot_column_is_wider_than_it_was(cardsets):
+    sheet = build_sheet(cardsets["base+alpine+woodland_edge"], "it")
+    widths = templates.species_widths(sheet)
+    assert abs(sum(widths) - 1.0) < 1e-6
+    assert widths[3] > 0.085  # the old fixed share, which "sinistra / destra" did not fit
+    assert columns.SLOT_SHARE[0] <= widths[3] <= columns.SLOT_SHARE[1]
+
+
+def test_german_base_with_both_expansions_fits_on_four_pages(cardsets):
+    """It ran to a fifth A4 page holding two rows: the bonus "Mache einen weiteren Zug" did not
+    fit the bonus column, so those rows took two lines. The columns are split per sheet now;
+    the type sizes are the ones every language prints in."""
+    cset = cardsets["base+alpine+woodland_edge"]
+    assert layout.styles().cell.fontSize == 7.2 and layout.styles().body.fontSize == 8.6
+    counts = {lang: pdf.page_starts(build_sheet(cset, lang), "a4").count for lang in ("de", "it")}
+    assert counts == {"de": 4, "it": 4}
+
+
+def test_the_split_ranks_by_lines(cardsets):
+    """The estimate the split is chosen by: a greedy wrap; a wider column never needs more
+    lines, and the German bonus takes one line in the column chosen for it."""
+    sheet = build_sheet(cardsets["base+alpine+woodland_edge"], "de")
+    font, size = layout.register().regular, layout.styles().cell.fontSize
+    words = ["Mache", "einen", "weiteren", "Zug"]
+    frame = layout.page("a4").frame_width
+    counts = [columns.lines(words, frame * share - 2 * layout.CELL_PAD, font, size)
+              for share in (0.12, 0.16, 0.17, 0.2)]
+    assert counts == sorted(counts, reverse=True) and counts[0] > 1
+    bonus = templates.species_widths(sheet)[5]
+    assert columns.lines(words, frame * bonus - 2 * layout.CELL_PAD, font, size) == 1
