@@ -228,7 +228,17 @@ class LiveForests:
                 tally.others_changed()
                 self._tallies[i] = (mine, theirs, tally)
             return tally
-        tally = Tally(forest, cardset)
+        n, last = kept[0][:2] if kept is not None else (0, None)
+        log = forest.log
+        if kept is not None and kept[0][2:] == mine[2:] and n < len(log) and (
+                n == 0 or log[n - 1] is last):
+            # the forest grew since, and a grown log holds its old entries
+            tally = kept[2]
+            tally.advance(log[n:])
+            if kept[1] != theirs:
+                tally.others_changed()
+        else:
+            tally = Tally(forest, cardset)
         self._tallies[i] = (mine, theirs, tally)
         return tally
 

@@ -20,6 +20,7 @@ every play of many games.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from compiler.cardset import CardSet
@@ -59,25 +60,83 @@ class Tally:
         self.total = (sum(self.points.values()) + forest.cave * cardset.setup.cave_points
                       + self.cave_card)
         for c in forest.cards:
-            prog = c.species.score if c.species is not None else None
-            if prog is None:
-                continue
-            if "any" in prog.reads:
-                self.everywhere.append(c)
-            else:
-                for token in prog.reads:
-                    self.readers.setdefault(token, []).append(c)
-            if "local" in prog.reads or any("local" in r for r in prog.group_reads):
-                self.local.add(c)
-            for key, reads in zip(prog.group_keys, prog.group_reads, strict=True):
-                for token in reads:
-                    self.groups_reading.setdefault(token, []).append(key)
-        # the cards whose points depend on the other players' forests (a majority): a tally
-        # kept while this forest stands still scores them again when theirs change
-        self.others_cards: set[Placed] = {*self.readers.get("others", ()), *self.everywhere}
+            self._index(c)
+        self.others_cards: set[Placed] = set()
+        self._others_cards()
+
+    def _index(self, c: Placed) -> None:
+        """File a card under what its rule reads."""
+        prog = c.species.score if c.species is not None else None
+        if prog is None:
+            return
+        if "any" in prog.reads:
+            self.everywhere.append(c)
+        else:
+            for token in prog.reads:
+                self.readers.setdefault(token, []).append(c)
+        if "local" in prog.reads or any("local" in r for r in prog.group_reads):
+            self.local.add(c)
+        for key, reads in zip(prog.group_keys, prog.group_reads, strict=True):
+            for token in reads:
+                self.groups_reading.setdefault(token, []).append(key)
+
+    def _others_cards(self) -> None:
+        """The cards whose points depend on the other players' forests (a majority): a tally
+        kept while this forest stands still scores them again when theirs change."""
+        self.others_cards = {*self.readers.get("others", ()), *self.everywhere}
         for token in OTHERS:
             self.others_cards.update(self.firsts[k] for k in self.groups_reading.get(token, ())
                                      if k in self.firsts)
+
+    def advance(self, placed: Iterable[Placed]) -> None:
+        """The forest grew by `placed` (in the order placed; the cave as it was): score again
+        only what they reach, as `total_with` weighs a trial card, and file them.
+
+        Cheaper than a new tally by the cards the new ones leave alone; equal to one, which
+        the tally test checks every decision."""
+        forest = self.forest
+        todo: set[Placed] = set()
+        keys: set[str] = set()
+        cave = False
+        for new in placed:
+            host = new.host
+            assert host is not None
+            is_host = new.slot is None
+            added = (new, *host.beneath) if is_host else (new,)
+            tokens = _tokens(new, is_host, host.is_full)
+            cards, reached, reads_cave = self._readers(tokens)
+            todo.update(cards)
+            keys.update(reached)
+            cave = cave or reads_cave
+            # the cards at its host whose rules read their host
+            todo.update(c for c in (host.card, *host.attached()) if c in self.local)
+            for c in added:
+                self._index(c)
+                todo.add(c)
+                prog = c.species.score if c.species is not None else None
+                if prog is not None:
+                    keys.update(prog.group_keys)
+        # a group's first carrier may be another card now, and its value another
+        firsts = self.firsts
+        todo.update(firsts[k] for k in keys if k in firsts)
+        firsts = self.firsts = first_carriers(forest)
+        todo.update(firsts[k] for k in keys if k in firsts)
+        points = self.points
+        for c in todo:
+            if c.species is None:
+                continue
+            now = card_points(c, forest, firsts)
+            self.total += now - points.get(c, 0)
+            points[c] = now
+        if cave:
+            now = cave_card_points(forest)
+            self.total += now - self.cave_card
+            self.cave_card = now
+        self._others_cards()
+        self.reached.clear()
+        self.weighed.clear()
+        self.plays.clear()
+        self.slot_keys.clear()
 
     def others_changed(self) -> None:
         """The other forests changed and this one did not: score again only the cards whose
@@ -110,28 +169,19 @@ class Tally:
         full = host.is_full and (is_host or len(host.slots[new.slot]) == 1)  # type: ignore[index]
         sig = (new.key, new.symbol, host.kind.id if is_host else new.side, full)
         hit = self.reached.get(sig)
-        if hit is not None:
-            return hit
-        added = (new, *host.beneath) if is_host else (new,)
-        tokens = {"any", "cards", "hosts" if is_host else f"side:{new.side}"}
-        if full:
-            tokens.add("full")
-        for c in added:
-            tokens.update(f"tag:{t}" for t in c.tags)
-            if c.key is not None:
-                tokens.add(f"species:{c.key}")
-            if c.symbol is not None:
-                tokens.update((f"symbol:{c.symbol}", "symbols"))
-            if c.species is not None and c.species.modifier is not None:
-                tokens.update(f"extra:{o}" for _, owners, _ in c.species.counts_as for o in owners)
+        if hit is None:
+            hit = self.reached[sig] = self._readers(_tokens(new, is_host, full))
+        return hit
+
+    def _readers(self, tokens: frozenset[str]) -> tuple[frozenset[Placed], frozenset[str], bool]:
+        """The cards and group keys whose rules read any of `tokens`, and whether the cave's
+        does."""
         cards: set[Placed] = set(self.everywhere)
         keys: set[str] = set()
         for token in tokens:
             cards.update(self.readers.get(token, ()))
             keys.update(self.groups_reading.get(token, ()))
-        hit = self.reached[sig] = (frozenset(cards), frozenset(keys),
-                                   not self.cave_reads.isdisjoint(tokens))
-        return hit
+        return frozenset(cards), frozenset(keys), not self.cave_reads.isdisjoint(tokens)
 
     def weigh(self, species: Any, symbol: str | None, at: Any) -> int:
         """The forest's total with a card half placed at `at` (a new host's kind, or
@@ -246,6 +296,24 @@ class Tally:
             total += card_points(c, forest, firsts) - points.get(c, 0)
         return total, others
 
+
+
+def _tokens(new: Placed, is_host: bool, full: bool) -> frozenset[str]:
+    """What placing `new` changes, in the tokens rules read (`codegen.term_reads`)."""
+    host = new.host
+    assert host is not None
+    tokens = {"any", "cards", "hosts" if is_host else f"side:{new.side}"}
+    if full:
+        tokens.add("full")
+    for c in (new, *host.beneath) if is_host else (new,):
+        tokens.update(f"tag:{t}" for t in c.tags)
+        if c.key is not None:
+            tokens.add(f"species:{c.key}")
+        if c.symbol is not None:
+            tokens.update((f"symbol:{c.symbol}", "symbols"))
+        if c.species is not None and c.species.modifier is not None:
+            tokens.update(f"extra:{o}" for _, owners, _ in c.species.counts_as for o in owners)
+    return frozenset(tokens)
 
 
 def _cards(c: Placed) -> tuple:

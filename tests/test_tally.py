@@ -13,6 +13,7 @@ from engine.action import Play
 from engine.game import Game
 from engine.players import GreedyPlayer, RandomPlayer
 from engine.scoring import score
+from engine.tally import Tally
 
 EDITIONS = [("base", ["alpine", "woodland_edge"]), ("base", []), ("dartmoor", []),
             ("smoky_mountains", [])]
@@ -28,9 +29,11 @@ def test_a_play_weighed_by_its_changes_scores_as_the_whole_forest(edition, exps)
         players = [GreedyPlayer(seed + k) if k % 2 else RandomPlayer(seed + k) for k in range(n)]
         while game.decision is not None:
             d = game.decision
-            tally = game.tally(d.player)  # kept from an earlier turn where nothing it read moved
+            # kept from an earlier turn, brought up to date with the cards placed since
+            tally = game.tally(d.player)
             with game.trial(d.player, None) as forest:
                 assert tally.total == score(forest, cset).total
+                assert tally.points == Tally(forest, cset).points
             for option in d.actions:
                 if not isinstance(option, Play):
                     continue
