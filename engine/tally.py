@@ -250,8 +250,7 @@ class Tally:
                 hc.modifier.double_below):
             return None
         # it fills the host, or not: which hosts are full is read by name below
-        full = not host.slots[slot.id] and all(
-            host.slots[s.id] for s in host.kind.slots if s.id != slot.id)
+        full = host.empty == 1 and not host.slots[slot.id]
         for token in (f"side:{side}", "full", "hosts") if full else (f"side:{side}", "hosts"):
             if token in self.readers or token in self.groups_reading or token in self.cave_reads:
                 return None

@@ -96,8 +96,8 @@ def loose(species: Card, symbol: str | None = None) -> Placed:
 class Host:
     """A host card with its slots; what a forest precomputes per host is kept current with it."""
 
-    __slots__ = ("kind", "card", "slots", "index", "beneath", "_attached", "is_full", "_sides",
-                 "has_rules")
+    __slots__ = ("kind", "card", "slots", "index", "beneath", "_attached", "is_full", "empty",
+                 "_sides", "has_rules")
 
     def __init__(self, kind: HostKind, index: int):
         self.kind = kind
@@ -108,6 +108,7 @@ class Host:
         self.beneath: list[Placed] = []
         self._attached: tuple[Placed, ...] | None = None
         self.is_full = False
+        self.empty = len(kind.slots)  # slots holding no card
         self.has_rules = False  # a card here has a placement rule (sharing, limits, overrides)
         self._sides: dict[str, list[Placed]] | None = None
 
@@ -158,8 +159,9 @@ class Host:
         """`_settle` for one card just put last into its slot, redoing only what it changes."""
         self._attached = None
         self._sides = None
-        if not self.is_full and len(self.slots[card.slot]) == 1:  # type: ignore[index]
-            self.is_full = self.full
+        if len(self.slots[card.slot]) == 1:  # type: ignore[index]
+            self.empty -= 1
+            self.is_full = not self.empty
         if card.species is not None and card.species.placement is not None:
             self.has_rules = True
 
@@ -167,7 +169,8 @@ class Host:
         """`_settle` for the last card of its slot just taken out again (see `_grew`)."""
         self._attached = None
         self._sides = None
-        if self.is_full and not self.slots[card.slot]:  # type: ignore[index]
+        if not self.slots[card.slot]:  # type: ignore[index]
+            self.empty += 1
             self.is_full = False
         if card.species is not None and card.species.placement is not None:
             self.has_rules = any(c.species is not None and c.species.placement is not None
@@ -178,7 +181,8 @@ class Host:
         self._attached = None
         self._sides = None
         attached = self.attached()
-        self.is_full = self.full
+        self.empty = sum(not cards for cards in self.slots.values())
+        self.is_full = not self.empty
         self.has_rules = any(c.species is not None and c.species.placement is not None
                              for c in (self.card, *attached))
 
