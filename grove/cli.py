@@ -387,7 +387,7 @@ def play(edition: str, with_: str, n_players: int | None, ai: str | None, seed: 
             from grove.terminal.app import play_on_screen
 
             out = play_on_screen(cset, kinds, seed, names=names, record=fh, lang=lang,
-                                 resume=resume, record_path=record_path)
+                                 resume=resume)
         else:
             from grove.terminal.line import LinePlayer
 

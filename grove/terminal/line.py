@@ -91,7 +91,7 @@ class LinePlayer:
 
     def _help(self, view: View) -> None:
         w = view.words
-        self.say(w("line.help"), f"  1, 2, ...       {w('line.number')}",
+        self.say(w("line.help"), f"  1, 2, ...        {w('line.number')}",
                  f"  help, ?          {w('line.help_cmd')}", f"  hand             {w('line.hand')}",
                  f"  clearing         {w('line.clearing')}",
                  f"  forest [PLAYER]  {w('line.forest')}", f"  scores           {w('line.scores')}",
@@ -123,7 +123,8 @@ class LinePlayer:
         p = players[i]
         self.say(f"  {view.words('forest', player=p.name)} "
                  f"({view.words('cave', count=len(p.cave))})",
-                 *("    " + line for line in grid_text(view.forest(i))))
+                 *("    " + line for line in grid_text(view.forest(i))),
+                 *([f"    {view.words('empty')}"] if not p.forest.hosts else []))
 
 
 def _paid(game: Game) -> list[int]:
