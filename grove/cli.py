@@ -335,6 +335,13 @@ def play(edition: str, with_: str, n_players: int | None, ai: str | None, seed: 
     _language(lang)
     resume: list[str] = []
     if resume_path:
+        ctx = click.get_current_context()
+        given = [f"--{name.rstrip('_').replace('n_', '')}" for name in
+                 ("edition", "with_", "n_players", "ai", "seed")
+                 if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE]
+        if given:
+            _usage(f"--resume plays on with the record's edition, players and seed; leave out "
+                   f"{', '.join(given)}")
         r, cset = _resumable(resume_path, roots)
         resume = [a["action"] for a in r.actions]
         edition, seed = cset.root.id, int(r.header["seed"])

@@ -93,7 +93,7 @@ class View:
             where = self.side_name(side) if side else self.host_name(
                 next((h.id for h in self.game.cardset.hosts.values() if h.from_kind == sp.kind),
                      sp.kind))
-            types = ", ".join(self.symbol_name(t) for t in sp.types)
+            types = ", ".join(n for n in map(self.symbol_name, sp.types) if n != where)
             facts = [self.words("cost", cost=sp.cost)] + ([types] if types else [])
             if sym:
                 facts.append(f"‹{self.symbol_name(sym)}›")
