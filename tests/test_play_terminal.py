@@ -13,6 +13,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -220,9 +221,10 @@ def test_a_whole_game_through_the_screen_with_keys_only(base):
 
     record = io.StringIO()
     app = GameScreen(base, ["human", "random"], 5, names=["Ana", "Random 2"], record=record)
+    app.animation_level = "none"
 
     async def play() -> int:
-        async with app.run_test(size=(100, 32)) as pilot:
+        async with app.run_test(size=(80, 24)) as pilot:
             while app.decision is None:
                 await pilot.pause()
             first = _screen_text(app)
@@ -243,7 +245,9 @@ def test_a_whole_game_through_the_screen_with_keys_only(base):
     assert problems == []
 
 
-def test_the_screen_stops_after_asking_and_speaks_german(base, tmp_path):
+def test_the_screen_stops_after_asking_and_speaks_german(base):
+    """The mouse picks an action and a card to pay with; f, ?, q (n, then y) as keys; every
+    word seen in German."""
     from grove.terminal.app import GameScreen
 
     record = io.StringIO()
@@ -254,9 +258,10 @@ def test_the_screen_stops_after_asking_and_speaks_german(base, tmp_path):
         async with app.run_test(size=(100, 32)) as pilot:
             while app.decision is None:
                 await pilot.pause()
-            await pilot.press("2")  # a tree, paid with one card
+            await pilot.click("#options", offset=(5, 2))  # the mouse: option 2, a tree
             await _until(pilot, lambda: app.payment is not None)
-            await pilot.press("space", "c")
+            await pilot.click("#paylist", offset=(5, 1))  # paid with the first card
+            await pilot.press("c")
             await _until(pilot, lambda: app.decision is not None and app.payment is None)
             await pilot.press("f")  # the other forest
             text = _screen_text(app)
@@ -276,7 +281,7 @@ def test_the_screen_stops_after_asking_and_speaks_german(base, tmp_path):
     assert app.outcome.stopped == "quit"
     lines = [json.loads(x) for x in record.getvalue().splitlines()]
     assert lines[-1] == {"type": "stop", "after": len(lines) - 2}
-    assert [a["action"] for a in lines[1:3]][0].startswith("play ")
+    assert lines[1]["action"] == "play 62 tree" and lines[2]["action"].startswith("pay ")
 
 
 async def _until(pilot, done, seconds: float = 30) -> None:
@@ -322,3 +327,30 @@ def _wait_for(session: str, text: str, seconds: float = 60) -> str:
             return screen
         time.sleep(0.2)
     raise AssertionError(f"{text!r} never showed:\n{screen}")
+
+
+def test_ctrl_c_at_the_prompt_stops_with_a_stop_line(tmp_path):
+    """SIGINT while the prompt waits: the record ends with its stop line, exit 130."""
+    path = tmp_path / "c.jsonl"
+    proc = subprocess.Popen([*GROVE, "play", "--ai", "human,greedy", "--seed", "3", "--plain",
+                             "--record", str(path)], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=tmp_path)
+    try:
+        proc.stdin.write("1\n1\n")  # two draws; then greedy's turn, then the prompt waits
+        proc.stdin.flush()
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and (
+                not path.exists() or path.read_text(encoding="utf-8").count("\n") < 4):
+            time.sleep(0.05)
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err[-1000:]
+    r = rec.read(path)
+    assert r.stop == {"type": "stop", "after": len(r.actions)} and len(r.actions) >= 3
+    assert "Traceback" not in err
+    check = grove("replay", str(path), "--verify")
+    assert check.returncode == 0 and f"stopped after {len(r.actions)} actions" in check.stderr

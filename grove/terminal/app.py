@@ -9,11 +9,11 @@ How the game and the screen meet: the engine plays a game as a loop that asks ea
 `choose` (engine/runner.py). The loop runs unchanged in a worker thread; a human seat's
 `ScreenPlayer.choose` hands the decision to the screen (`call_from_thread`, which waits until the
 screen has drawn it) and then waits on a queue for the player's answer. The screen reads the game
-only while the engine waits on it: when a decision is offered, and after each action through the
-`on_action` hook (which also waits). Stopping puts `QUIT` on the queue, or, while an AI is
-choosing, is seen by the hook after that action; either raises `engine.human.Quit` in the engine's
-thread, which ends the record with its stop line. So nothing of the engine changes for the
-screen, and the same runner writes the same record whoever plays.
+only while the engine waits on it: when a decision is offered, and at the end; the `on_action`
+hook gathers the game log's lines in the engine's thread meanwhile. Stopping puts `QUIT` on the
+queue, or, while an AI is choosing, is seen by the hook after that action; either raises
+`engine.human.Quit` in the engine's thread, which ends the record with its stop line. So nothing
+of the engine changes for the screen, and the same runner writes the same record whoever plays.
 """
 
 from __future__ import annotations
@@ -143,6 +143,7 @@ class GameScreen(App[runner.Outcome | None]):
         self.outcome: runner.Outcome | None = None
         self.log_lines: list[str] = []
         self._gamelog: GameLog | None = None
+        self._logged = 0  # log lines shown
 
     # ---- layout --------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -184,29 +185,25 @@ class GameScreen(App[runner.Outcome | None]):
     def _acted(self, game: Game, action: Action) -> None:
         if self._gamelog is None:
             self._gamelog = GameLog(game, self.lang)
-        lines = self._gamelog.new_lines()
-        if len(game.history) > len(self.resume):  # the resumed part: said in one go, below
-            self.call_from_thread(self._logged, game, lines)
-        else:
-            self.log_lines.extend(lines)
+        # shown with the next decision or the end: an AI's turn takes a moment, and a redraw
+        # per action would cost more than the turn
+        self.log_lines.extend(self._gamelog.new_lines())
         if self.stopping.is_set():
             raise Quit("the player stopped the game")
 
     # ---- the screen's side ---------------------------------------------------------------------
-    def _logged(self, game: Game, lines: list[str]) -> None:
-        self.game = game
-        self.log_lines.extend(lines)
+    def _show_log(self) -> None:
+        """The game log's lines not yet shown (the panel keeps the last `LOG_LINES`)."""
         log = self.query_one("#log", RichLog)
-        if log.lines == [] and len(self.log_lines) > len(lines):
-            for line in self.log_lines[-LOG_LINES:-len(lines) or None]:
-                log.write(Text(line))
-        for line in lines:
+        for line in self.log_lines[max(self._logged, len(self.log_lines) - LOG_LINES):]:
             log.write(Text(line))
+        self._logged = len(self.log_lines)
 
     def offer(self, game: Game, decision: Decision) -> None:
         """Show the table and what `decision` asks; the answer goes on `answers`."""
         self.game, self.decision = game, decision
         view = View(game, self.lang)
+        self._show_log()
         if decision.player != self.shown and self.kinds[self.shown] != "human":
             self.shown = decision.player
         self._draw(view)
@@ -339,6 +336,7 @@ class GameScreen(App[runner.Outcome | None]):
         view = View(out.game, self.lang)
         self.decision = None
         self._draw(view)
+        self._show_log()
         self.query_one("#options", OptionList).clear_options()
         self.query_one("#ask", Static).update(Text(self.words(
             "over", winners=", ".join(out.winners)), style="bold"))
