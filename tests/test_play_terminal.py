@@ -211,6 +211,7 @@ def _screen_text(app) -> str:
     parts = [str(w.render()) for w in app.query(Static)]
     for table in app.query(DataTable):
         parts.append(str(table.border_title))
+        parts.append(" ".join(str(c.label) for c in table.columns.values()))
         parts += [" ".join(str(c) for c in table.get_row_at(k)) for k in range(table.row_count)]
     parts += [str(w.border_title) for w in app.query("#hand, #clearing, #scores, #log")]
     return "\n".join(parts)
@@ -258,9 +259,9 @@ def test_the_screen_stops_after_asking_and_speaks_german(base):
         async with app.run_test(size=(100, 32)) as pilot:
             while app.decision is None:
                 await pilot.pause()
-            await pilot.click("#options", offset=(5, 2))  # the mouse: option 2, a tree
+            await pilot.click("#options", offset=(5, 1))  # the mouse: option 2, a tree
             await _until(pilot, lambda: app.payment is not None)
-            await pilot.click("#paylist", offset=(5, 1))  # paid with the first card
+            await pilot.click("#paylist", offset=(5, 0))  # paid with the first card
             await pilot.press("c")
             await _until(pilot, lambda: app.decision is not None and app.payment is None)
             await pilot.press("f")  # the other forest

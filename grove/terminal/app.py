@@ -25,7 +25,7 @@ from typing import IO, Any
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, OptionList, RichLog, SelectionList, Static
 
@@ -101,18 +101,22 @@ class QuitScreen(ModalScreen[bool]):
 class GameScreen(App[runner.Outcome | None]):
     """The table, the player's forest and the others', the scores, the log and the choices."""
 
+    # room for a small terminal (80 x 24): panels have a top border only (it carries the title),
+    # the scores are a row per player, and the hand and the options get what is left
     CSS = """
     #table { height: 1fr; }
-    #left { width: 3fr; }
-    #right { width: 2fr; }
-    #hand, #clearing, #forest, #scores, #log, #choices { border: round $primary; }
+    #left { width: 1fr; }
+    #right { width: 1fr; }
+    #hand, #clearing, #forest, #scores, #log, #choices {
+        border: none; border-top: round $primary; }
     #hand { height: 1fr; }
-    #clearing { height: auto; max-height: 8; }
+    #clearing { height: auto; max-height: 4; }
     #forest { height: 1fr; }
-    #scores { height: auto; max-height: 12; }
     #log { height: 1fr; }
+    #scores { height: auto; max-height: 8; }
     #choices { height: 40%; }
     #status, #ask, #pay { height: auto; }
+    #options, #paylist { height: 1fr; }
     #help, #quit { width: 70; height: auto; border: thick $accent; background: $panel;
                    padding: 1 2; }
     HelpScreen, QuitScreen { align: center middle; }
@@ -150,17 +154,17 @@ class GameScreen(App[runner.Outcome | None]):
         yield Static(id="status")
         with Horizontal(id="table"):
             with Vertical(id="left"):
-                yield VerticalScroll(Static(id="hand_text"), id="hand")
+                yield DataTable(id="hand", show_cursor=False, zebra_stripes=True)
                 yield Static(id="clearing")
-                yield DataTable(id="forest", show_cursor=False, zebra_stripes=True)
             with Vertical(id="right"):
-                yield DataTable(id="scores", show_cursor=False)
+                yield DataTable(id="forest", show_cursor=False, zebra_stripes=True)
                 yield RichLog(id="log", wrap=True, max_lines=LOG_LINES)
+        yield DataTable(id="scores", show_cursor=False)
         with Vertical(id="choices"):
             yield Static(id="ask")
             yield Static(id="pay")
-            yield OptionList(id="options", markup=False)
-            yield SelectionList[int](id="paylist")
+            yield OptionList(id="options", markup=False, compact=True)
+            yield SelectionList[int](id="paylist", compact=True)
 
     def on_mount(self) -> None:
         w = self.words
@@ -171,6 +175,7 @@ class GameScreen(App[runner.Outcome | None]):
         self.query_one("#log").border_title = w("log")
         self.query_one("#choices").border_title = w("actions")
         self.query_one("#paylist").display = False
+        self.query_one("#pay").display = False
         self.query_one("#status", Static).update(Text(w("waiting")))
         self.run_worker(self._play, thread=True, exit_on_error=True)
 
@@ -220,10 +225,11 @@ class GameScreen(App[runner.Outcome | None]):
                                  for c in view.hand(decision.player, decision)])
             paylist.highlighted = 0
             options.display, paylist.display = False, True
+            self.query_one("#pay").display = True
             self._pay_note()
             paylist.focus()
             return
-        self.query_one("#pay", Static).update("")
+        self.query_one("#pay").display = False
         self.options = view.options(decision)
         options.clear_options()
         options.add_options([Text(f"{k}. {o.label}") if k <= 9 else Text(f"   {o.label}")
@@ -240,12 +246,13 @@ class GameScreen(App[runner.Outcome | None]):
                                game.players[me].name, view.table_line(), w("hint")))
         self.query_one("#status", Static).update(Text(status))
         hand = view.hand(me, self.decision)
-        self.query_one("#hand_text", Static).update(Text(
-            "\n".join(view.card_details(c) for c in hand) or w("empty")))
+        grid = view.hand_grid(hand)
+        _fill(self.query_one("#hand", DataTable), grid if grid.rows else Grid(
+            grid.columns, ((w("empty"), "", "", "", ""),)))
         self.query_one("#clearing", Static).update(Text(
             ", ".join(view.card_name(c) for c in view.clearing()) or w("empty")))
         self._draw_forest(view)
-        _fill(self.query_one("#scores", DataTable), view.scores())
+        _fill(self.query_one("#scores", DataTable), view.scores_by_player())
 
     def _draw_forest(self, view: View) -> None:
         p = view.game.players[self.shown]
@@ -302,7 +309,7 @@ class GameScreen(App[runner.Outcome | None]):
         paylist = self.query_one("#paylist", SelectionList)
         paylist.clear_options()
         paylist.display = False
-        self.query_one("#pay", Static).update("")
+        self.query_one("#pay").display = False
         self.query_one("#ask", Static).update(Text(self.words("waiting")))
         self.answers.put(decision.read(Pick("pay", picked[0]).text))
 

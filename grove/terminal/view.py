@@ -86,19 +86,36 @@ class View:
         syms = dict.fromkeys(sym for _, _, sym in halves if sym)
         return name + "".join(f" ‹{self.symbol_name(s)}›" for s in syms)
 
-    def card_details(self, card: int) -> str:
-        """A hand card in full: each half with where it goes, its cost, types and symbol."""
-        parts = []
+    def halves(self, card: int) -> list[tuple[str, str, int, str, str]]:
+        """A card's halves as a player reads them: name, where it goes (a side, or the host it
+        makes), cost, types (but the host's own) and tree symbol."""
+        out = []
         for sp, side, sym in self.game.halves(card):
             where = self.side_name(side) if side else self.host_name(
                 next((h.id for h in self.game.cardset.hosts.values() if h.from_kind == sp.kind),
                      sp.kind))
             types = ", ".join(n for n in map(self.symbol_name, sp.types) if n != where)
-            facts = [self.words("cost", cost=sp.cost)] + ([types] if types else [])
-            if sym:
-                facts.append(f"‹{self.symbol_name(sym)}›")
-            parts.append(f"{shown(sp.name(self.lang))} [{where}; {'; '.join(facts)}]")
+            out.append((shown(sp.name(self.lang)), where, sp.cost, types,
+                        f"‹{self.symbol_name(sym)}›" if sym else ""))
+        return out
+
+    def card_details(self, card: int) -> str:
+        """A hand card in full on one line: each half with where it goes, cost, types, symbol."""
+        parts = []
+        for name, where, cost, types, sym in self.halves(card):
+            facts = [where, self.words("cost", cost=cost), *(x for x in (types, sym) if x)]
+            parts.append(f"{name} [{'; '.join(facts)}]")
         return " | ".join(parts)
+
+    def hand_grid(self, cards: list[int]) -> Grid:
+        """Hand cards as a table: a row per half, a split card's second half indented."""
+        w = self.words
+        rows = []
+        for card in cards:
+            for k, (name, where, cost, types, sym) in enumerate(self.halves(card)):
+                rows.append(("  └ " + name if k else name, where, str(cost), types, sym))
+        return Grid((w("col.card"), w("col.where"), w("col.cost"), w("col.types"),
+                     w("col.symbol")), tuple(rows))
 
     # ---- the table -----------------------------------------------------------------------------
     def hand(self, player: int, decision: Decision | None = None) -> list[int]:
@@ -153,6 +170,14 @@ class View:
                  *(str(s.get(r, 0)) for s in by_player)) for r in g.cardset.scorepad]
         rows.append((self.words("total"), *(str(sum(s.values())) for s in by_player)))
         return Grid(("", *(shown(p.name) for p in g.players)), tuple(rows))
+
+    def scores_by_player(self) -> Grid:
+        """`scores` turned: a row per player, a column per scorepad row (the screen's, where
+        the players are fewer than the rows)."""
+        grid = self.scores()
+        return Grid((grid.columns[0], *(r[0] for r in grid.rows)),
+                    tuple((name, *(r[k + 1] for r in grid.rows))
+                          for k, name in enumerate(grid.columns[1:])))
 
     # ---- the decision --------------------------------------------------------------------------
     def ask(self, decision: Decision) -> str:
