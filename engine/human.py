@@ -9,6 +9,12 @@ from engine.action import Action, CaveCard, Draw, FaceDown, IllegalAction, Pick,
 from engine.game import Decision, Game
 
 
+class Quit(Exception):
+    """A player stops the game: `runner.play` ends its record with a stop line, from which
+    `grove play --resume` goes on. Raised from a player's `choose` (or from the `on_action`
+    hook, for a stop asked for while another player is choosing)."""
+
+
 def describe(game: Game, action: Action, lang: str = "en") -> str:
     """An action put into words, with card names in the chosen language."""
 
@@ -59,7 +65,7 @@ class HumanPlayer:
             print("choose a number: ", end="", file=self.stdout, flush=True)
             line = self.stdin.readline()
             if not line:
-                raise EOFError("no more input")
+                raise Quit("no more input")
             line = line.strip()
             if line.isdigit() and 1 <= int(line) <= len(decision.actions):
                 return decision.actions[int(line) - 1]

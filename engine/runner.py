@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from typing import IO, Any
@@ -11,6 +11,7 @@ from compiler.cardset import CardSet
 from engine import record as rec
 from engine.action import Action, IllegalAction, parse
 from engine.game import Game
+from engine.human import Quit
 from engine.players import Player, make
 from engine.scoring import PlayerScore, score, winners
 
@@ -25,42 +26,77 @@ def grove_version() -> str:
 @dataclass
 class Outcome:
     game: Game
-    scores: list[PlayerScore]
+    scores: list[PlayerScore]  # empty for a stopped game
     winners: list[str]
+    stopped: str | None = None  # "quit" or "interrupt": the record ends with a stop line
+    actions: int = 0  # the actions taken (and recorded), resumed ones included
 
 
 def final_scores(game: Game) -> list[PlayerScore]:
     return [score(v, game.cardset, cards=True) for v in game.views()]
 
 
+def seats(kinds: list[str], seed: int, given: Sequence[Player | None] = ()) -> list[Player]:
+    """A player for every seat: the one `given` for it, else a new one of its kind, seeded from
+    the game's seed and the seat (so a game, and a resumed one, repeats)."""
+    return [given[i] if i < len(given) and given[i] is not None else make(k, seed * 31 + i)
+            for i, k in enumerate(kinds)]  # type: ignore[misc]
+
+
 def play(cardset: CardSet, kinds: list[str], seed: int, *, names: list[str] | None = None,
          record: IO[str] | None = None, on_action: Callable[[Game, Action], None] | None = None,
-         players: list[Player] | None = None) -> Outcome:
+         players: list[Player] | None = None, resume: Sequence[str] = ()) -> Outcome:
+    """Play a game to its end, or until a player stops it (`Quit`, or Ctrl-C).
+
+    `resume` holds the actions of a stopped game's record (their texts): they are taken first,
+    in order, and recorded again, so the new record starts as the old one did. An AI is asked
+    for each of its resumed actions all the same, so its random draws stay in step and the game
+    goes on exactly as one never stopped; a human's are simply taken. A stopped game's record
+    ends with a stop line after every action taken."""
     names = names or [f"P{i + 1}" for i in range(len(kinds))]
     game = Game(cardset, names, seed)
-    players = players or [make(k, seed * 31 + i) for i, k in enumerate(kinds)]
+    players = players or seats(kinds, seed)
     writer = rec.Writer(record) if record else None
     if writer:
         writer.line({"type": "header", "format": rec.FORMAT, "grove": grove_version(),
                      "edition": cardset.root.id, "with": list(cardset.expansions),
                      "digest": rec.digest(cardset), "seed": seed,
                      "players": [{"name": n, "ai": k} for n, k in zip(names, kinds, strict=True)]})
-    while game.decision is not None:
-        d = game.decision
-        action = players[d.player].choose(game, d)
-        turn = game.turn
-        game.apply(action)
+    done = 0
+    try:
+        while game.decision is not None:
+            d = game.decision
+            if done < len(resume):
+                action = _resumed(game, resume[done], done)
+                if kinds[d.player] != "human":
+                    players[d.player].choose(game, d)  # the AI's draws, as when it first chose
+            else:
+                action = players[d.player].choose(game, d)
+            turn = game.turn
+            game.apply(action)
+            if writer:
+                writer.line({"type": "action", "turn": turn, "player": d.player,
+                             "action": action.text})
+            done += 1
+            if on_action:
+                on_action(game, action)
+    except (Quit, KeyboardInterrupt) as exc:
         if writer:
-            writer.line({"type": "action", "turn": turn, "player": d.player,
-                         "action": action.text})
-        if on_action:
-            on_action(game, action)
+            writer.line(rec.stop_line(done))
+        return Outcome(game, [], [], "quit" if isinstance(exc, Quit) else "interrupt", done)
     scores = final_scores(game)
     for s, k in zip(scores, kinds, strict=True):
         s.ai = k
     if writer:
         writer.line(end_line(game, scores))
-    return Outcome(game, scores, winners(scores))
+    return Outcome(game, scores, winners(scores), None, done)
+
+
+def _resumed(game: Game, text: str, n: int) -> Action:
+    """The n-th action of a record being resumed, which must be legal where it stands."""
+    if text not in game.legal_actions():
+        raise IllegalAction(f"action {n + 1} of the record, {text!r}, is not legal there")
+    return game.actions.read(text)
 
 
 def end_line(game: Game, scores: list[PlayerScore], shorthand: bool = True) -> dict[str, Any]:

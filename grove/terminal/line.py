@@ -1,0 +1,140 @@
+"""The line mode: a human player at a prompt, when stdin or stdout is no terminal, or with
+`grove play --plain`. Each decision prints the player's hand (while paying, the cards still free
+to pay with), the question and its options, numbered, each once; at the prompt a number picks an
+option and a few words show the table (`help` lists them). The game log, which the command prints
+as the game goes, tells the player what the others did. docs/play.md has the commands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TextIO
+
+from engine.action import Action
+from engine.game import Decision, Game
+from engine.human import Quit
+from grove.terminal.view import Grid, View
+
+COMMANDS = ("help", "hand", "clearing", "forest", "scores", "log", "quit")
+LOG_LINES = 30  # lines of the game log `log` shows
+
+
+def grid_text(grid: Grid) -> list[str]:
+    """A grid as aligned text lines (a column as wide as its widest cell)."""
+    widths = [max(len(r[k]) for r in (grid.columns, *grid.rows)) for k in range(len(grid.columns))]
+    return ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
+            for row in (grid.columns, *grid.rows)]
+
+
+class LinePlayer:
+    """A human seat played at a prompt; `quit`, an empty stdin (EOF) or Ctrl-C stop the game
+    (`engine.human.Quit`: the record gets its stop line). `log` gives the game log's lines so
+    far, which the command keeps."""
+
+    def __init__(self, stdin: TextIO, out: TextIO, lang: str = "en",
+                 log: Callable[[], list[str]] = list):
+        self.stdin = stdin
+        self.out = out
+        self.lang = lang
+        self.log = log
+
+    def say(self, *lines: str) -> None:
+        for line in lines:
+            print(line, file=self.out)
+        self.out.flush()
+
+    def choose(self, game: Game, decision: Decision) -> Action:
+        view = View(game, self.lang)
+        w = view.words
+        options = view.options(decision)
+        player = game.players[decision.player]
+        self.say("", w("ask", player=player.name, ask=view.ask(decision)))
+        self._hand(view, decision)
+        if decision.kind == "pay":
+            pay = view.payment(decision)
+            if pay is not None:
+                self.say("  " + view.bonus_note(pay, [c for c in _paid(game)]))
+        for k, o in enumerate(options, 1):
+            self.say(f"  {k:>3}. {o.label}")
+        while True:
+            print(w("line.prompt", count=len(options)), end="", file=self.out, flush=True)
+            line = self.stdin.readline()
+            if not line:
+                raise Quit("no more input")
+            text = line.strip()
+            word, _, rest = text.partition(" ")
+            word = word.lower()
+            if text.isdigit():
+                n = int(text)
+                if 1 <= n <= len(options):
+                    return options[n - 1].action
+                self.say("  " + w("line.range", number=n, count=len(options)))
+            elif not text:
+                self.say("  " + w("line.empty"))
+            elif word in ("help", "?"):
+                self._help(view)
+            elif word == "hand":
+                self._hand(view, decision)
+            elif word == "clearing":
+                self._clearing(view)
+            elif word == "forest":
+                self._forest(view, rest.strip(), decision.player)
+            elif word == "scores":
+                self.say(*("  " + line for line in grid_text(view.scores())))
+            elif word == "log":
+                lines = self.log()[-LOG_LINES:]
+                self.say(*(lines or ["  " + w("line.log_empty")]))
+            elif word in ("quit", "q"):
+                raise Quit("the player quit")
+            else:
+                self.say("  " + w("line.bad", text=text[:40], count=len(options)))
+
+    def _help(self, view: View) -> None:
+        w = view.words
+        self.say(w("line.help"), f"  1, 2, ...        {w('line.number')}",
+                 f"  help, ?          {w('line.help_cmd')}", f"  hand             {w('line.hand')}",
+                 f"  clearing         {w('line.clearing')}",
+                 f"  forest [PLAYER]  {w('line.forest')}", f"  scores           {w('line.scores')}",
+                 f"  log              {w('line.log')}", f"  quit             {w('line.quit')}")
+
+    def _hand(self, view: View, decision: Decision) -> None:
+        cards = view.hand(decision.player, decision)
+        self.say(f"  {view.words('hand')}:",
+                 *(f"    {view.card_details(c)}" for c in cards),
+                 *([f"    {view.words('empty')}"] if not cards else []))
+
+    def _clearing(self, view: View) -> None:
+        cards = view.clearing()
+        self.say(f"  {view.words('clearing')}: "
+                 + (", ".join(view.card_name(c) for c in cards) or view.words("empty")),
+                 f"  {view.table_line()}")
+
+    def _forest(self, view: View, who: str, me: int) -> None:
+        players = view.game.players
+        i = me
+        if who:
+            found = [k for k, p in enumerate(players) if p.name.lower() == who.lower()
+                     or str(k + 1) == who]
+            if not found:
+                self.say("  " + view.words("line.no_player", name=who[:40], players=", ".join(
+                    f"{k + 1} {p.name}" for k, p in enumerate(players))))
+                return
+            i = found[0]
+        p = players[i]
+        self.say(f"  {view.words('forest', player=p.name)} "
+                 f"({view.words('cave', count=len(p.cave))})",
+                 *("    " + line for line in grid_text(view.forest(i))),
+                 *([f"    {view.words('empty')}"] if not p.forest.hosts else []))
+
+
+def _paid(game: Game) -> list[int]:
+    """The cards paid so far for the play being paid for: the pays since the last play."""
+    from engine.action import Pick, Play
+
+    out = []
+    for a in reversed(game.history):
+        if isinstance(a, Play):
+            break
+        if isinstance(a, Pick) and a.verb == "pay":
+            out.append(a.card)
+    return out[::-1]

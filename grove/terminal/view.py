@@ -1,0 +1,273 @@
+"""What a human player sees of a game, as plain values and words: the hand, the clearing, a
+forest as a grid, the score by scorepad row, the decision's options. The full-screen view and
+the line mode both lay these out, so they never disagree about the game.
+
+Everything is read from the engine's state between two actions (the engine waits on the
+player while these run) and worded in the player's language: card, host and symbol names from
+the card data, the rest from the `screen` catalogs (`words.py`) and the game log's side names.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engine.action import (
+    Action,
+    CaveCard,
+    Decision,
+    Draw,
+    FaceDown,
+    Pick,
+    Play,
+    Say,
+)
+from engine.game import Game
+from engine.scoring import score_rows
+from grove.game_log import sentences
+from grove.report import row_name, shown
+from grove.terminal.words import Words
+
+SIDES = ("top", "left", "right", "bottom")  # the order a forest's grid shows its sides in
+
+
+@dataclass(frozen=True)
+class Option:
+    """One line of the options list: its words and the action it takes."""
+
+    label: str
+    action: Action
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A table of words: column headings and rows."""
+
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+
+class View:
+    """A game as one player's language words it."""
+
+    def __init__(self, game: Game, lang: str = "en"):
+        self.game = game
+        self.lang = lang
+        self.words = Words(lang)
+        self._log = sentences(lang)
+
+    # ---- names ---------------------------------------------------------------------------------
+    def symbol_name(self, sid: str | None) -> str:
+        if not sid:
+            return ""
+        sym = self.game.cardset.symbol(sid)
+        return shown(sym.names.get(self.lang) or sym.names.get("en") or sid) if sym else sid
+
+    def host_name(self, kind: str) -> str:
+        host = self.game.cardset.hosts.get(kind)
+        return shown(host.names.get(self.lang) or host.names.get("en") or kind) if host else kind
+
+    def side_name(self, side: str) -> str:
+        return self._log.get(f"log.side.{side}", side)
+
+    def slot_name(self, slot: str) -> str:
+        side, _, number = slot.partition("_")
+        word = self.side_name(side)
+        return self._log.get("log.side.numbered", "{side}_{number}").format(
+            side=word, number=number) if number else word
+
+    def card_name(self, card: int) -> str:
+        """A card's name with its tree symbol: two cards of the same name and symbol are the
+        same to a player, so options naming them are one option."""
+        halves = self.game.halves(card)
+        if not halves:
+            return "?"  # a winter card: never in a hand or the clearing
+        name = shown(self.game.card_name(card, self.lang))
+        syms = dict.fromkeys(sym for _, _, sym in halves if sym)
+        return name + "".join(f" ‹{self.symbol_name(s)}›" for s in syms)
+
+    def halves(self, card: int) -> list[tuple[str, str, int, str, str]]:
+        """A card's halves as a player reads them: name, where it goes (a side, or the host it
+        makes), cost, types (but the host's own) and tree symbol."""
+        out = []
+        for sp, side, sym in self.game.halves(card):
+            where = self.side_name(side) if side else self.host_name(
+                next((h.id for h in self.game.cardset.hosts.values() if h.from_kind == sp.kind),
+                     sp.kind))
+            types = ", ".join(n for n in map(self.symbol_name, sp.types) if n != where)
+            out.append((shown(sp.name(self.lang)), where, sp.cost, types,
+                        f"‹{self.symbol_name(sym)}›" if sym else ""))
+        return out
+
+    def card_details(self, card: int) -> str:
+        """A hand card in full on one line: each half with where it goes, cost, types, symbol."""
+        parts = []
+        for name, where, cost, types, sym in self.halves(card):
+            facts = [where, self.words("cost", cost=cost), *(x for x in (types, sym) if x)]
+            parts.append(f"{name} [{'; '.join(facts)}]")
+        return " | ".join(parts)
+
+    def hand_grid(self, cards: list[int]) -> Grid:
+        """Hand cards as a table: a row per half, a split card's second half indented."""
+        w = self.words
+        rows = []
+        for card in cards:
+            for k, (name, where, cost, types, sym) in enumerate(self.halves(card)):
+                rows.append(("  └ " + name if k else name, where, str(cost), types, sym))
+        return Grid((w("col.card"), w("col.where"), w("col.cost"), w("col.types"),
+                     w("col.symbol")), tuple(rows))
+
+    # ---- the table -----------------------------------------------------------------------------
+    def hand(self, player: int, decision: Decision | None = None) -> list[int]:
+        """The player's hand as it stands for them: while paying, without the card being played
+        and the cards already paid (the engine moves them only once the payment is complete),
+        so the hand is exactly the cards still free to pay with."""
+        if decision is not None and decision.kind == "pay" and decision.player == player:
+            return [_card(a) for a in decision.actions]
+        return list(self.game.players[player].hand)
+
+    def table_line(self) -> str:
+        g = self.game
+        return "  ".join((self.words("deck", count=len(g.deck)),
+                          self.words("winter", drawn=len(g.winter),
+                                     total=g.cardset.setup.winter_cards)))
+
+    def clearing(self) -> list[int]:
+        return list(self.game.clearing)
+
+    def forest(self, player: int) -> Grid:
+        """Player's forest: a row per host, a column per side, each slot's cards named; a slot
+        that is free shows `·`, a side the host has no slot on stays blank."""
+        cols = [s for s in SIDES if any(sd.side == s for h in self.game.cardset.hosts.values()
+                                        for sd in h.slots)]
+        rows = []
+        for h in self.game.players[player].forest.hosts:
+            sp = h.card.species
+            name = (shown(sp.name(self.lang)) if sp is not None
+                    else f"{self.host_name(h.kind.id)} ({self.words('face_down')})")
+            cells = []
+            for side in cols:
+                slots = [sd for sd in h.kind.slots if sd.side == side]
+                if not slots:
+                    cells.append("")
+                    continue
+                names = [shown(c.species.name(self.lang)) for sd in slots
+                         for c in h.slots[sd.id]]
+                free = sum(1 for sd in slots if not h.slots[sd.id])
+                cells.append(", ".join(names + ["·"] * free))
+            rows.append((str(h.index + 1), name, *cells))
+        return Grid(("#", self.words("host"), *(self.side_name(s) for s in cols)), tuple(rows))
+
+    def scores(self) -> Grid:
+        """The score so far, a row per scorepad row and a column per player, as the final
+        scoreboard counts it (each forest against the others as they are now)."""
+        g = self.game
+        by_player = [score_rows(v, g.cardset) for v in g.views()]
+        from compiler.model import scorepad_names
+
+        names = scorepad_names(g.cardset.editions)
+        rows = [(shown(row_name(names.get(r), r, self.lang)),
+                 *(str(s.get(r, 0)) for s in by_player)) for r in g.cardset.scorepad]
+        rows.append((self.words("total"), *(str(sum(s.values())) for s in by_player)))
+        return Grid(("", *(shown(p.name) for p in g.players)), tuple(rows))
+
+    def scores_by_player(self) -> Grid:
+        """`scores` turned: a row per player, a column per scorepad row (the screen's, where
+        the players are fewer than the rows)."""
+        grid = self.scores()
+        return Grid((grid.columns[0], *(r[0] for r in grid.rows)),
+                    tuple((name, *(r[k + 1] for r in grid.rows))
+                          for k, name in enumerate(grid.columns[1:])))
+
+    # ---- the decision --------------------------------------------------------------------------
+    def ask(self, decision: Decision) -> str:
+        """What the decision asks, in words: by its kind, and for a payment how many more."""
+        about = decision.about
+        m = re.fullmatch(r"pay (\d+) more", about)
+        key = {"a card to play for free": "free", "a drawn card for your cave": "cave_draw",
+               "another card to play": "another",
+               "a clearing card for your forest": "from_clearing"}.get(about, decision.kind)
+        if m:
+            return self.words("ask.pay", count=int(m[1]))
+        text = self.words(f"ask.{key}")
+        return text if text != f"ask.{key}" else self.words("ask.choose")
+
+    def options(self, decision: Decision) -> list[Option]:
+        """The decision's actions in words, each once: actions that read the same (two copies of
+        a card with the same symbol) are the same choice, and the first stands for them."""
+        seen: dict[str, Option] = {}
+        for action in decision.actions:
+            label = self.describe(action, decision.player)
+            seen.setdefault(label, Option(label, action))
+        return list(seen.values())
+
+    def describe(self, action: Action, player: int) -> str:
+        w = self.words
+        match action:
+            case Draw(card=None):
+                return w("do.draw_deck")
+            case Draw(card=int() as card):
+                return w("do.take", card=self.card_name(card))
+            case Play(place=place, free=free):
+                card = self.card_name(place.card)
+                if place.kind is not None:
+                    return w("do.free_host" if free else "do.host", card=card,
+                             host=self.host_name(place.kind))
+                host = self.game.players[player].forest.hosts[place.host]
+                where = (shown(host.card.species.name(self.lang)) if host.card.species
+                         else self.host_name(host.kind.id))
+                half = shown(self.game.species_for(place).name(self.lang))
+                return w("do.free_slot" if free else "do.slot", card=card, half=half,
+                         where=where, number=place.host + 1, slot=self.slot_name(place.slot))
+            case FaceDown(kind=kind, card=card):
+                return w("do.face_down", card=self.card_name(card), host=self.host_name(kind))
+            case Pick(verb=verb, card=card):
+                return w(f"do.{verb}", card=self.card_name(card))
+            case CaveCard(species=sid):
+                sp = next((s for s in self.game.cardset.caves if s.id == sid), None)
+                return w("do.cave_card", card=shown(sp.name(self.lang)) if sp else sid)
+            case Say(word=word):
+                return w(f"do.{word}")
+        return action.text
+
+    def payment(self, decision: Decision) -> Payment | None:
+        """For a payment decision: the card being paid for, how many cards are still to pay,
+        and the symbol all of them must show for the bonus (with the bonus's words)."""
+        if decision.kind != "pay":
+            return None
+        m = re.fullmatch(r"pay (\d+) more", decision.about)
+        count = int(m[1]) if m else 1
+        play = next((a for a in reversed(self.game.history)
+                     if isinstance(a, Play) and not a.free), None)
+        if play is None:
+            return Payment("", count, None, None)
+        sp, sym, _ = self.game.placing(play.place)
+        bonus = None
+        if sp.bonus is not None:
+            from printouts.rules_text import card_text
+
+            bonus = card_text(sp, self.game.cardset, self.lang).get("bonus", "")
+        return Payment(self.card_name(play.card), count, sym, bonus)
+
+    def bonus_note(self, pay: Payment, picked: list[int]) -> str:
+        """Whether the cards picked so far earn the played card's bonus, said before confirming:
+        every paid card must show the played card's tree symbol (engine/effects.py)."""
+        if pay.bonus is None:
+            return self.words("no_bonus")
+        earned = bool(picked) and all(any(sym == pay.symbol for _, _, sym in self.game.halves(c))
+                                      for c in picked)
+        return self.words("bonus_yes" if earned else "bonus_no",
+                          symbol=f"‹{self.symbol_name(pay.symbol)}›", bonus=pay.bonus)
+
+
+@dataclass(frozen=True)
+class Payment:
+    card: str  # the card paid for, named
+    count: int  # cards still to pay
+    symbol: str | None  # its tree symbol: the bonus needs every paid card to show it
+    bonus: str | None  # its bonus in words; None: it has none
+
+
+def _card(action: Action) -> int:
+    assert isinstance(action, Pick)
+    return action.card
