@@ -1,6 +1,6 @@
 """The line mode: a human player at a prompt, when stdin or stdout is no terminal, or with
 `grove play --plain`. Each decision prints the player's hand (while paying, the cards still free
-to pay with), the question and its options, numbered, each once; at the prompt a number picks an
+to pay with; at a turn, the clearing and the player's forest first), the question and its options, numbered, each once; at the prompt a number picks an
 option and a few words show the table (`help` lists them). The game log, which the command prints
 as the game goes, tells the player what the others did. docs/play.md has the commands.
 """
@@ -49,6 +49,9 @@ class LinePlayer:
         options = view.options(decision)
         player = game.players[decision.player]
         self.say("", w("ask", player=player.name, ask=view.ask(decision)))
+        if decision.kind == "turn":  # what a turn is chosen from: the table and one's forest
+            self._clearing(view)
+            self._forest(view, "", decision.player)
         self._hand(view, decision)
         if decision.kind == "pay":
             pay = view.payment(decision)
