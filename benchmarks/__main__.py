@@ -281,12 +281,19 @@ def bench_sheets(opts: Options) -> dict[str, Any]:
     return run(opts)
 
 
+def bench_lsp(opts: Options) -> dict[str, Any]:
+    from benchmarks.lsp import bench_lsp as run
+
+    return run(opts)
+
+
 BENCHMARKS: list[Callable[[Options], dict[str, Any]]] = [
     bench_commands,
     bench_compile,
     bench_scoring,
     bench_games,
     bench_sheets,
+    bench_lsp,
 ]
 
 

@@ -172,15 +172,21 @@ def _lint_cards(roots: Roots, wanted: list[str], folders: list[str], files: list
                 universe: Universe | None = None) -> list[Diagnostic]:
     """Every finding for the editions asked: loading, checking, printed sheets, rule-book text."""
     from compiler import cardset as cs
-    from printouts import text_lint
-    from printouts.sheets import lint as sheet_lint
 
     found = cs.lint(roots, wanted, folders, universe)
     if files:  # single card files asked: their findings only
         found = [d for d in found if d.span is None or str(Path(d.span.file).resolve()) in files]
-    found += sheet_lint.lint(roots, wanted, universe)  # text that overflows its box, glyphs fonts lack
-    found += text_lint.lint(roots, wanted, universe)  # a phrase, name or lexicon entry missing
-    return found
+    return found + _lint_printouts(roots, wanted, universe)
+
+
+def _lint_printouts(roots: Roots, wanted: list[str], universe: Universe | None = None
+                    ) -> list[Diagnostic]:
+    """The findings of the printed word: sheets (text that overflows its box, glyphs fonts
+    lack) and rule-book text (a phrase, name or lexicon entry missing)."""
+    from printouts import text_lint
+    from printouts.sheets import lint as sheet_lint
+
+    return sheet_lint.lint(roots, wanted, universe) + text_lint.lint(roots, wanted, universe)
 
 
 def lint_roots(folder: str | Path, roots: Roots | None = None) -> Roots:
@@ -189,14 +195,21 @@ def lint_roots(folder: str | Path, roots: Roots | None = None) -> Roots:
     return tuple(dict.fromkeys([str(Path(folder).resolve()), *base]))
 
 
-def lint_edition(universe: Universe, folder: str | Path) -> list[Diagnostic]:
+def lint_edition(universe: Universe, folder: str | Path, *, cards: bool = True,
+                 printouts: bool = True) -> list[Diagnostic]:
     """What `grove lint FOLDER` finds in one edition folder, in a universe given whole (the
     language server's holds an editor's unsaved text); never read from or kept in the cache.
-    `universe` is loaded on `lint_roots(folder)`."""
+    `universe` is loaded on `lint_roots(folder)`. `cards` (loading and checking) and
+    `printouts` (sheets and rules text, the slower part) together are all of lint's findings;
+    the language server asks for them one after the other."""
+    from compiler import cardset as cs
+
     asked = [str(Path(folder).resolve())]
     wanted = sorted(e.id for e in universe.editions.values()
                     if str(Path(e.folder).resolve()) in asked)
-    found = _lint_cards(universe.roots, wanted, asked, [], universe)
+    found = cs.lint(universe.roots, wanted, asked, universe) if cards else []
+    if printouts:
+        found += _lint_printouts(universe.roots, wanted, universe)
     return sorted(dict.fromkeys(found), key=sort_key)
 
 

@@ -159,11 +159,13 @@ class Session:
             self._universes.popitem(last=False)
         return found
 
-    def check_edition(self, folder: Path) -> list[Diagnostic]:
-        """What `grove lint FOLDER` reports, for the folder as the editor holds it."""
+    def check_edition(self, folder: Path, *, cards: bool = True, printouts: bool = True
+                      ) -> list[Diagnostic]:
+        """What `grove lint FOLDER` reports, for the folder as the editor holds it (its
+        loading and checking, its printouts, or both: `api.lint_edition`)."""
         from grove.api import lint_edition
 
-        return lint_edition(self.universe(folder), folder)
+        return lint_edition(self.universe(folder), folder, cards=cards, printouts=printouts)
 
     def check_forest(self, path: Path) -> list[Diagnostic]:
         from grove.api import lint_forest_text
@@ -173,10 +175,11 @@ class Session:
             return []
         return lint_forest_text(path, text, self.roots)
 
-    def check(self, target: Target) -> list[Diagnostic]:
+    def check(self, target: Target, *, cards: bool = True, printouts: bool = True
+              ) -> list[Diagnostic]:
         if target.kind == "edition" and target.folder is not None:
-            return self.check_edition(target.folder)
-        if target.kind == "forest":
+            return self.check_edition(target.folder, cards=cards, printouts=printouts)
+        if target.kind == "forest" and cards:
             return self.check_forest(target.path)
         return []
 

@@ -46,6 +46,7 @@ class GroveServer(LanguageServer):
         self.session = session
         self.lang = "en"
         self.published: dict[str, set[str]] = {}  # checked unit -> uris given diagnostics
+        self.printed: dict[str, list[Diagnostic]] = {}  # unit -> its printouts' last findings
 
 
 def _guard(ls: GroveServer, what: str, fn: F) -> F:
@@ -100,9 +101,11 @@ def to_lsp(d: Diagnostic, lines: list[str], enc: str) -> types.Diagnostic:
 
 
 def publish(ls: GroveServer, target: Target, found: list[Diagnostic]) -> None:
+    """The diagnostics of every file that has some, and of the checked file always (an empty
+    list tells the client its file is clean)."""
     unit = str(target.folder or target.path)
     fallback = (target.folder / "edition.yaml") if target.folder else target.path
-    by_file: dict[str, list[Diagnostic]] = {}
+    by_file: dict[str, list[Diagnostic]] = {str(target.path): []}
     for d in found:
         file = Path(d.span.file).resolve() if d.span is not None else fallback
         by_file.setdefault(str(file), []).append(d)
@@ -127,7 +130,50 @@ def _check(ls: GroveServer, uri: str) -> None:
     target = target_of(path)
     if target.kind == "other":
         return
-    publish(ls, target, ls.session.check(target))
+    unit = str(target.folder or target.path)
+    cards = ls.session.check(target, printouts=False)
+    ls.printed[unit] = ls.session.check(target, cards=False)
+    publish(ls, target, _merged(cards, ls.printed[unit]))
+
+
+async def _check_as_typed(ls: GroveServer, uri: str, version: int | None) -> None:
+    """A change's own findings first (loading and checking the edition: what a keystroke
+    breaks), published beside the printouts' findings of the check before; then, unless the
+    author has typed on meanwhile, the printouts' findings anew, so that what stands at the
+    end is all of `grove lint`'s findings."""
+    path = _path(uri)
+    if path is None:
+        return
+    target = target_of(path)
+    if target.kind == "other":
+        return
+    unit = str(target.folder or target.path)
+    cards = ls.session.check(target, printouts=False)
+    publish(ls, target, _merged(cards, ls.printed.get(unit, [])))
+    if target.kind != "edition":
+        return
+    await asyncio.sleep(SETTLE_S)  # a newer change read meanwhile makes the rest needless
+    if _newer(ls, uri, version):
+        return
+    ls.printed[unit] = ls.session.check(target, cards=False)
+    publish(ls, target, _merged(cards, ls.printed[unit]))
+
+
+# How long a change waits, after its first diagnostics, for the next keystroke before the
+# printouts are checked.
+SETTLE_S = 0.05
+
+
+def _merged(*parts: list[Diagnostic]) -> list[Diagnostic]:
+    from dsl.diagnostics import sort_key
+
+    return sorted(dict.fromkeys(d for p in parts for d in p), key=sort_key)
+
+
+def _newer(ls: GroveServer, uri: str, version: int | None) -> bool:
+    doc = ls.workspace.text_documents.get(uri)
+    return bool(doc is not None and doc.version is not None and version is not None
+                and doc.version > version)
 
 
 def _open_text(ls: GroveServer, uri: str) -> tuple[Path, Target, list[str]] | None:
@@ -282,11 +328,10 @@ def build_server(session: Session | None = None) -> GroveServer:
             return
         version = params.text_document.version
         await asyncio.sleep(0)  # a newer change already read makes this check needless
-        doc = ls.workspace.get_text_document(uri)
-        if doc.version is not None and version is not None and doc.version > version:
+        if _newer(ls, uri, version):
             return
-        ls.session.set_text(path, doc.source)
-        _check(ls, uri)
+        ls.session.set_text(path, ls.workspace.get_text_document(uri).source)
+        await _check_as_typed(ls, uri, version)
 
     @on(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(params: types.DidSaveTextDocumentParams) -> None:
