@@ -110,8 +110,17 @@ async def test_completion_of_keywords_and_keys(client: LanguageClient, edition: 
     symbol = pos(text, "    kind: dweller", offset=4)  # where a key of a species entry stands
     keys = labels(await client.text_document_completion_async(types.CompletionParams(
         types.TextDocumentIdentifier(uri(f)), symbol)))
-    assert {"cost", "copies", "score", "effect", "placement"} <= set(keys)
-    assert "players" not in keys
+    assert {"kind", "effect", "bonus", "water", "provisional"} <= set(keys)
+    assert not {"cost", "copies", "score", "placement", "players"} & set(keys)  # written, or elsewhere
+    deck = edition / "deck.yaml"
+    deck_text = deck.read_text(encoding="utf-8")
+    open_doc(client, deck)
+    got = labels(await client.text_document_completion_async(types.CompletionParams(
+        types.TextDocumentIdentifier(uri(deck)), pos(deck_text, "{card: linden", 10))))
+    assert "linden" in got and all(x.startswith("lin") for x in got)
+    got = labels(await client.text_document_completion_async(types.CompletionParams(
+        types.TextDocumentIdentifier(uri(deck)), pos(deck_text, "[european_hare, linden]", 16))))
+    assert "linden" in got and "oak" in got and "european_hare" not in got
 
 
 async def test_hover_names_the_species_in_german(client: LanguageClient, edition: Path):
@@ -218,6 +227,8 @@ async def test_bad_input_never_stops_the_server(client: LanguageClient, edition:
     blob = other / "blob.yaml"
     blob.write_bytes(bytes(range(256)) * 4)
     open_doc(client, blob, text=blob.read_bytes().decode("latin-1"))
+    found = await wait_diagnostics(client, uri(blob), lambda ds: bool(ds))
+    assert [(d.code, d.range.start) for d in found] == [("YAML-SYNTAX", types.Position(0, 0))]
     big = other / "big.yaml"
     big_text = "players:\n" + "# padding\n" * 30_000
     open_doc(client, big, text=big_text)

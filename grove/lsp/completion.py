@@ -235,3 +235,24 @@ def key_items(schema: str, path: tuple[str, ...], present: set[str]) -> list[typ
 
 def is_rule_field(key: str | None, path: tuple[str, ...], schema: str) -> bool:
     return schema == "cardset" and key in FIELDS and path[-1:] == ("[]",)
+
+
+_DECK_SPECIES = re.compile(r"(?:card|top|bottom|left|right)\s*:\s*\[?\s*([a-z0-9_:]*)$")
+_DECK_SYMBOL = re.compile(r"(?:top|bottom|left|right)\s*:\s*\[\s*[a-z0-9_:]+\s*,\s*([a-z0-9_]*)$")
+
+
+def deck_items(head: str, scope: NameScope | None, own: str) -> list[types.CompletionItem] | None:
+    """In deck.yaml, written in flow style (`- {card: linden, count: 9}`, `left: [red_fox, oak]`):
+    the species after `card:` or a side, the tree symbol after a half's species; None elsewhere."""
+    if scope is None:
+        return None
+    m = _DECK_SYMBOL.search(head)
+    if m:
+        return [types.CompletionItem(k, kind=types.CompletionItemKind.Color,
+                                     detail=f"tree symbol: {v.names.get('en', k)}")
+                for k, v in sorted(scope.tree_symbols.items()) if k.startswith(m.group(1))]
+    m = _DECK_SPECIES.search(head)
+    if m:
+        return [types.CompletionItem(n, kind=k, detail=d) for n, d, k in name_items(scope, own)
+                if k == types.CompletionItemKind.Class and n.startswith(m.group(1))]
+    return None

@@ -25,7 +25,15 @@ from dsl.diagnostics import Diagnostic, Severity
 from grove import __version__
 from grove.lsp import actions, completion, hover, names, navigation
 from grove.lsp.documents import Session, Target, target_of
-from grove.lsp.text import MAX_LINE, char_col, context, span_range
+from grove.lsp.text import (
+    MAX_LINE,
+    char_col,
+    context,
+    key_column,
+    sibling_keys,
+    span_range,
+    word_at,
+)
 
 log = logging.getLogger("grove.lsp")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -202,8 +210,11 @@ def _completion(ls: GroveServer, params: types.CompletionParams) -> types.Comple
     if target.kind == "edition" and target.folder is not None:
         scope = ls.session.scope(target.folder)
         own = scope.visible[-1].id if scope is not None else ""
-    if ctx.on_key:
-        present = set()  # keys the mapping already has, at the same indentation
+    deck = completion.deck_items(line[:col], scope, own) if schema == "deck" else None
+    if deck is not None:
+        items = deck
+    elif ctx.on_key:
+        present = sibling_keys(lines, line_no, key_column(line)) - {ctx_word(line, col)}
         items = completion.key_items(schema, ctx.path, present)
     elif completion.is_rule_field(ctx.key, ctx.path, schema):
         items = completion.rule_items(ctx.key or "", ctx.value or "", scope, own) or []
@@ -212,6 +223,11 @@ def _completion(ls: GroveServer, params: types.CompletionParams) -> types.Comple
         if target.kind == "forest":
             items += _forest_values(ls, lines, ctx.value or "")
     return types.CompletionList(is_incomplete=False, items=items)
+
+
+def ctx_word(line: str, col: int) -> str:
+    """The key being typed at the cursor (not yet a key of the mapping)."""
+    return word_at(line, col)[0]
 
 
 def _forest_values(ls: GroveServer, lines: list[str], typed: str) -> list[types.CompletionItem]:

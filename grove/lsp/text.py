@@ -201,3 +201,33 @@ def species_entry(lines: list[str], line_no: int) -> tuple[str, int] | None:
         if n < line_no and re.match(r"^\S", lines[n]):  # a top-level key: outside the list
             return None
     return None
+
+
+def key_column(line: str) -> int:
+    """Where a key on this line starts (after its indentation and any `- ` marks)."""
+    d = _DASHES.match(line)
+    assert d is not None
+    return d.end()
+
+
+def sibling_keys(lines: list[str], line_no: int, key_col: int) -> set[str]:
+    """The keys already written in the mapping whose keys stand at `key_col` around the line,
+    so completion does not offer a key twice."""
+    out: set[str] = set()
+    for step in (-1, 1):
+        n = line_no + step
+        while 0 <= n < len(lines) and abs(n - line_no) < MAX_LINES_UP:
+            line = lines[n][:MAX_LINE]
+            n += step
+            if _blank(line):
+                continue
+            kcol, dashes, k, _ = _indent_of(line)
+            if kcol < key_col:
+                break
+            if kcol == key_col and dashes and step == 1:
+                break  # the next entry of the list
+            if kcol == key_col and k is not None:
+                out.add(k)
+            if kcol == key_col and dashes:
+                break  # the first line of this entry
+    return out
