@@ -132,6 +132,9 @@ async def test_hover_names_the_species_in_german(client: LanguageClient, edition
     shown = hover.contents.value
     assert "**Fuchs**" in shown and "base:red_fox" in shown
     assert "dweller · cost 2 · 5 copies · pawed" in shown
+    hover = await client.text_document_hover_async(types.HoverParams(  # a species in a rule
+        types.TextDocumentIdentifier(uri(f)), pos(text, "any number of european_hare", 20)))
+    assert "**Feldhase** `base:european_hare`" in hover.contents.value
 
 
 async def test_keyword_hover_quotes_the_dsl_doc(client: LanguageClient, edition: Path):

@@ -74,7 +74,7 @@ class Session:
         self.roots: Roots = roots
         self.texts: dict[str, str] = {}  # path -> the editor's text of an open document
         self._read: OrderedDict[tuple[str, str, str], tuple] = OrderedDict()
-        self._universes: OrderedDict[tuple[str, str], Universe] = OrderedDict()
+        self._universes: OrderedDict[tuple, Universe] = OrderedDict()
         self._cardsets: OrderedDict[tuple, CardSet | None] = OrderedDict()
         # folder -> its last card set that built: the rules text while a typo breaks the build
         self._last_good: dict[str, CardSet] = {}
@@ -143,17 +143,20 @@ class Session:
     def universe(self, folder: Path) -> Universe:
         """The universe `grove lint FOLDER` reads, with the folder as the editor holds it."""
         from compiler.loader import load_edition
-        from compiler.universe import with_unsaved
+        from compiler.universe import folder_digests, with_unsaved
 
         folder = folder.resolve()
-        k = (str(folder), self._folder_digest(folder))
+        roots = self.roots_for(folder)
+        # the folder as the editor holds it, and every folder on the path as it is on disk (a
+        # file saved in another edition meanwhile makes another universe)
+        k = (str(folder), self._folder_digest(folder), folder_digests(roots))
         found = self._universes.get(k)
         if found is not None:
             self._universes.move_to_end(k)
             return found
         loaded = load_edition(folder, self._reader())
-        found = with_unsaved(self.roots_for(folder), str(folder),
-                             (loaded.edition, tuple(loaded.diagnostics)), k[1])
+        found = with_unsaved(roots, str(folder), (loaded.edition, tuple(loaded.diagnostics)),
+                             k[1])
         self._universes[k] = found
         while len(self._universes) > 8:
             self._universes.popitem(last=False)

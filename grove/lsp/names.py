@@ -24,7 +24,7 @@ class Named:
     key: str  # species key (edition:id), or the symbol's or host's id
     span: Span | None  # where it is declared
     decl: Any  # the SpeciesDef, Species, Symbol or HostKind
-    cardset: Any = None  # the card set to render a species' rules in
+    cardset: Any = None  # the card set to render a species' rules in (a forest file's game)
 
 
 def forest_game(text: str) -> tuple[str | None, tuple[str, ...]]:
@@ -72,7 +72,7 @@ def _in_edition(session: Session, folder: Path, line: str, word: str, start: int
     if scope is None:
         return None
     own = scope.visible[-1].id
-    cset = session.cardset(folder)
+    cset = None  # built when a hover asks for rules text (`Session.cardset`), not here
     if re.match(r"^\s*-\s+id:\s*$", line[:start]):  # the species this entry declares
         sd = scope.species.get(f"{own}:{word}")
         return Named("species", sd.key, sd.span, sd, cset) if sd else None

@@ -260,17 +260,20 @@ def _hover(ls: GroveServer, params: types.HoverParams) -> types.Hover | None:
                 return types.Hover(types.MarkupContent(types.MarkupKind.Markdown,
                                                        f"`{word}` — {found}"), rng)
         return None
-    return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, _describe(ls, named)), rng)
+    cset = named.cardset
+    if cset is None and named.kind == "species" and target.folder is not None:
+        cset = ls.session.cardset(target.folder)
+    return types.Hover(types.MarkupContent(types.MarkupKind.Markdown,
+                                           _describe(ls, named, cset)), rng)
 
 
-def _describe(ls: GroveServer, named: names.Named) -> str:
+def _describe(ls: GroveServer, named: names.Named, cset: Any) -> str:
     decl = named.decl
     if named.kind != "species":
         what = {"tree": "tree symbol", "type": "type symbol"}.get(named.kind, named.kind)
         name = decl.names.get(ls.lang) or decl.names.get("en") or named.key
         return f"**{name}** `{named.key}` — {what} of {decl.edition}"
     rules: dict[str, str] = {}
-    cset = named.cardset
     compiled = cset.species.get(named.key) if cset is not None else None
     if compiled is not None:
         rules = hover.card_rules(compiled, cset, ls.lang)
