@@ -68,6 +68,8 @@ def span_range(span: Span | None, lines: list[str], enc: str = "utf-16") -> type
         end_col = col
         while end_col < len(text) and _WORD.match(text[end_col]):
             end_col += 1
+        while end_col > col and text[end_col - 1] == ":":  # a key's colon is not its word
+            end_col -= 1
         if end_col == col:
             end_col = min(col + 1, len(text)) if text else col
     return types.Range(types.Position(line, utf16_col(text, col, enc)),
@@ -82,6 +84,10 @@ def word_at(line: str, col: int) -> tuple[str, int, int]:
     end = col
     while end < len(line) and _WORD.match(line[end]):
         end += 1
+    while end > start and line[end - 1] == ":":  # `kind:` is the key kind
+        end -= 1
+    while start < end and line[start] == ":":
+        start += 1
     return line[start:end], start, end
 
 
