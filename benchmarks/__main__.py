@@ -11,8 +11,9 @@ stderr), `--only NAME` runs the benchmarks whose name holds NAME. The figures:
 * scoring large tables of forests with the COMPILED rules against the same rules written BY HAND
   (`benchmarks/handwritten.py`), interleaved side by side in one process, median of several
   rounds, with the ratio compiled / handwritten (`scoring`);
-* complete games per second beside a null game (`games`), and sheets in four languages
-  (`sheets`).
+* complete games per second beside a null game (`games`), sheets in four languages
+  (`sheets`), and `grove lsp` from a didChange of a 60-species file to its diagnostics, through a
+  real client over stdio (`lsp`).
 
 Nothing here asserts on wall-clock time; the numbers are for reading.
 """
@@ -281,12 +282,19 @@ def bench_sheets(opts: Options) -> dict[str, Any]:
     return run(opts)
 
 
+def bench_lsp(opts: Options) -> dict[str, Any]:
+    from benchmarks.lsp import bench_lsp as run
+
+    return run(opts)
+
+
 BENCHMARKS: list[Callable[[Options], dict[str, Any]]] = [
     bench_commands,
     bench_compile,
     bench_scoring,
     bench_games,
     bench_sheets,
+    bench_lsp,
 ]
 
 

@@ -430,6 +430,8 @@ def compile_edition(edition: EditionDef, universe: Universe) -> CompiledEdition:
 
 def checked(universe: Universe, edition_id: str) -> CheckedEdition:
     """An edition checked in its universe, from the on-disk cache when it holds it."""
+    if universe.unsaved:
+        return check_edition(universe.editions[edition_id], universe)
     return cache.cached("checked", cache.key("checked", universe.key, edition_id),
                         lambda: check_edition(universe.editions[edition_id], universe))
 
@@ -446,13 +448,14 @@ _FIND_HINT = "grove finds an author's card set with --cards DIR or GROVE_CARDS"
 
 
 def build(edition: str, expansions: Iterable[str] = (), roots: Roots | None = None, *,
-          programs: bool = True) -> CardSet:
+          programs: bool = True, universe: Universe | None = None) -> CardSet:
     """The compiled card set of an edition with expansions; `DiagnosticError` if it is broken.
 
     With `programs=False` the species carry their facts and rule texts but no compiled rules
     (every program field is None): what a listing of the cards needs, in a fraction of the
-    time."""
-    universe = load_universe(roots)
+    time. `universe`, where given, is the one `roots` would load (the language server's, with
+    an editor's unsaved text in it)."""
+    universe = universe if universe is not None else load_universe(roots)
     eds = universe.editions
     if edition not in eds:
         raise DiagnosticError([error("EDITION-UNKNOWN", None, f"unknown edition '{edition}'",
@@ -505,11 +508,11 @@ def _no_setup_row(base: EditionDef, exps: list[str], eds: Any) -> Diagnostic:
                  f"add `- {row}` under `setup: removed:` in {' or '.join(where)}")
 
 
-def lint(roots: Roots, only: Iterable[str] | None = None, folders: Iterable[str] = ()
-         ) -> list[Diagnostic]:
+def lint(roots: Roots, only: Iterable[str] | None = None, folders: Iterable[str] = (),
+         universe: Universe | None = None) -> list[Diagnostic]:
     """Every finding for the editions in `only` (default: all) and in `folders` (which may hold
     an edition too broken to load), with the other roots as context."""
-    universe = load_universe(roots)
+    universe = universe if universe is not None else load_universe(roots)
     wanted = set(only) if only is not None else set(universe.editions)
     folders = [universe.editions[e].folder for e in wanted if e in universe.editions] + [
         str(Path(f).resolve()) for f in folders]

@@ -6,7 +6,7 @@ lint` can report every problem of a card set in one run.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
@@ -28,7 +28,7 @@ from compiler.model import (
     Symbol,
 )
 from compiler.search_path import EDITION_FILE, edition_files
-from compiler.yaml_source import Document, load
+from compiler.yaml_source import Document, load, load_text
 from dsl.diagnostics import Diagnostic, DiagnosticError, Span, error
 from dsl.parser import FIELDS
 
@@ -62,18 +62,34 @@ def provisional_marks(doc: Document) -> Iterator[tuple[Span, str]]:
     yield from walk(doc.data, [])
 
 
-def _read(path: Path, schema: str, diags: list[Diagnostic]) -> Document | None:
+# How the files of an edition are read: (path, schema) -> the document, if it is fit to use,
+# and what is wrong with it. `read_file` reads the disk; the language server reads the text an
+# editor holds for a file it has open, and keeps what it read of the others.
+Reader = Callable[[Path, str], tuple[Document | None, tuple[Diagnostic, ...]]]
+
+
+def read_document(path: Path, schema: str, raw: str | None = None
+                  ) -> tuple[Document | None, tuple[Diagnostic, ...]]:
+    """One file of an edition read and validated against `schema`: from `raw` where it is
+    given (an editor's unsaved text), else from the disk."""
     try:
-        doc = load(path)
+        doc = load(path) if raw is None else load_text(raw, path)
     except DiagnosticError as exc:
-        diags.extend(exc.diagnostics)
-        return None
+        return None, exc.diagnostics
     if not isinstance(doc.data, CommentedMap):
-        diags.append(error("SCHEMA-TYPE", Span(str(path), 1, 1), "expected a mapping at the top"))
-        return None
-    found = schemas.validate(doc, schema)
+        return None, (error("SCHEMA-TYPE", Span(str(path), 1, 1), "expected a mapping at the top"),)
+    found = tuple(schemas.validate(doc, schema))
+    return (None if found else doc), found
+
+
+def read_file(path: Path, schema: str) -> tuple[Document | None, tuple[Diagnostic, ...]]:
+    return read_document(path, schema)
+
+
+def _read(path: Path, schema: str, diags: list[Diagnostic], read: Reader) -> Document | None:
+    doc, found = read(path, schema)
     diags.extend(found)
-    return None if found else doc
+    return doc
 
 
 def _symbols(doc: Document, edition: str) -> list[Symbol]:
@@ -221,7 +237,7 @@ def _deck(doc: Document) -> list[DeckCard]:
     return out
 
 
-def load_edition(folder: str | Path) -> Loaded:
+def load_edition(folder: str | Path, read: Reader = read_file) -> Loaded:
     """Read one edition folder: `edition.yaml`, `deck.yaml` and every species file beside them."""
     folder = Path(folder)
     diags: list[Diagnostic] = []
@@ -230,7 +246,7 @@ def load_edition(folder: str | Path) -> Loaded:
         diags.append(error("EDITION-MISSING", Span(str(ed_path), 1, 1),
                            f"{folder} has no {EDITION_FILE}"))
         return Loaded(None, diags)
-    doc = _read(ed_path, "edition", diags)
+    doc = _read(ed_path, "edition", diags, read)
     if doc is None:
         return Loaded(None, diags)
     eid = str(doc.data["id"])
@@ -256,7 +272,7 @@ def load_edition(folder: str | Path) -> Loaded:
         if path.name == EDITION_FILE:
             continue
         schema = "deck" if path.name == DECK_FILE else "cardset"
-        d = _read(path, schema, diags)
+        d = _read(path, schema, diags, read)
         if d is None:
             continue
         if str(d.data["edition"]) != eid:

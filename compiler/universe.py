@@ -10,7 +10,7 @@ the base game.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -28,6 +28,9 @@ class Universe:
     diagnostics: tuple[Diagnostic, ...]
     shadowed: tuple[tuple[EditionDef, EditionDef], ...] = ()  # (hidden, the one that wins)
     key: str = field(default="", compare=False)  # digest of every folder on the path and its files
+    # holds text an editor has not saved (see `with_unsaved`): what is built from it is never
+    # written to the on-disk cache, whose entries must name files as they are on disk
+    unsaved: bool = False
 
     def expansions_of(self, root_id: str) -> tuple[str, ...]:
         """The expansions that name `root_id` in `expansion_of`, in id order."""
@@ -75,6 +78,32 @@ def load_universe(roots: Roots | None = None) -> Universe:
 
 @lru_cache(maxsize=16)
 def _universe(roots: Roots, folders: tuple[tuple[str, str], ...]) -> Universe:
+    return _assemble(roots, folders, lambda folder, digest: _load(Path(folder), digest))
+
+
+Loaded = tuple[EditionDef | None, tuple[Diagnostic, ...]]
+
+
+def with_unsaved(roots: Roots, folder: str, loaded: Loaded, digest: str) -> Universe:
+    """The universe of `roots` with one edition folder as an editor holds it: `loaded` is that
+    folder read with its unsaved texts, `digest` names those texts. Every other folder comes
+    from the cache as `load_universe` reads it, so what differs is that one edition alone."""
+    folders = folder_digests(roots)
+    if not any(f == folder for f, _ in folders):
+        folders = ((folder, digest), *folders)
+    folders = tuple((f, f"unsaved:{digest}" if f == folder else d) for f, d in folders)
+
+    def load(f: str, d: str) -> Loaded:
+        if f != folder:
+            return _load(Path(f), d)
+        ed = replace(loaded[0], digest=digest) if loaded[0] is not None else None
+        return ed, loaded[1]
+
+    return _assemble(roots, folders, load, unsaved=True)
+
+
+def _assemble(roots: Roots, folders: tuple[tuple[str, str], ...],
+              load: Callable[[str, str], Loaded], *, unsaved: bool = False) -> Universe:
     editions: dict[str, EditionDef] = {}
     diags: list[Diagnostic] = []
     shadowed: list[tuple[EditionDef, EditionDef]] = []
@@ -84,7 +113,7 @@ def _universe(roots: Roots, folders: tuple[tuple[str, str], ...]) -> Universe:
             root_of.setdefault(str(f), r)
     seen_in_root: dict[tuple[str, str], EditionDef] = {}
     for folder, digest in folders:
-        ed, found = _load(Path(folder), digest)
+        ed, found = load(folder, digest)
         if ed is None:
             diags.extend(found)
             continue
@@ -103,4 +132,4 @@ def _universe(roots: Roots, folders: tuple[tuple[str, str], ...]) -> Universe:
     h = hashlib.sha256()  # every folder read, those that failed to load or are hidden included:
     for folder, digest in folders:  # their diagnostics are part of what lint reports
         h.update(f"{folder}\0{digest}\n".encode())
-    return Universe(roots, editions, tuple(diags), tuple(shadowed), h.hexdigest())
+    return Universe(roots, editions, tuple(diags), tuple(shadowed), h.hexdigest(), unsaved)

@@ -229,8 +229,12 @@ def _read_limited(p: str, max_bytes: int) -> bytes:
             if len(data) <= max_bytes:
                 return data
             size = max(size, len(data))
-    more = "" if size > max_bytes + 1 else "more than "
-    raise DiagnosticError([error(
+    raise _too_large(p, size, max_bytes, exact=size > max_bytes + 1)
+
+
+def _too_large(p: str, size: int, max_bytes: int, *, exact: bool) -> DiagnosticError:
+    more = "" if exact else "more than "
+    return DiagnosticError([error(
         "INPUT-TOO-LARGE", Span(p, 1, 1),
         f"the file has {more}{size} bytes; grove reads at most {max_bytes} bytes "
         f"({max_bytes // 1024} KiB) from such a file",
@@ -253,6 +257,17 @@ def load(path: str | Path, max_bytes: int = MAX_CARD_FILE_BYTES) -> Document:
         ) from None
     except OSError as exc:
         raise DiagnosticError([error("IO-READ", None, f"{p}: {exc.strerror}")]) from None
+    return loads(raw, p)
+
+
+def load_text(raw: str, path: str | Path, max_bytes: int = MAX_CARD_FILE_BYTES) -> Document:
+    """`load` for text an editor holds but has not saved: the same limit on its size (counted
+    in UTF-8 bytes, as the file would have) and the same diagnostics, so an unsaved buffer and
+    the file it becomes are read alike."""
+    p = str(path)
+    size = len(raw.encode("utf-8", "surrogatepass"))
+    if size > max_bytes:
+        raise _too_large(p, size, max_bytes, exact=True)
     return loads(raw, p)
 
 

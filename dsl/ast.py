@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field, fields, is_dataclass
+from functools import cache
 
 from dsl.diagnostics import Span
 
@@ -431,14 +432,18 @@ class ModifierRule:
 Rule = ScoreRule | EffectRule | TriggerRule | PlacementRule | ModifierRule
 
 
+@cache
+def _child_fields(cls: type) -> tuple[str, ...]:
+    """The fields of a node class that may hold nodes: `dataclasses.fields` builds its answer
+    on every call, and walking every rule of an edition asked it thousands of times."""
+    return tuple(f.name for f in fields(cls) if f.name != "span") if is_dataclass(cls) else ()
+
+
 def walk(node: object) -> Iterator[object]:
     """Every node of a rule, the node itself first (spans are not nodes)."""
     yield node
-    if is_dataclass(node):
-        for f in fields(node):
-            if f.name == "span":
-                continue
-            value = getattr(node, f.name)
-            for item in value if isinstance(value, tuple) else (value,):
-                if is_dataclass(item):
-                    yield from walk(item)
+    for name in _child_fields(type(node)):
+        value = getattr(node, name)
+        for item in value if isinstance(value, tuple) else (value,):
+            if is_dataclass(item):
+                yield from walk(item)

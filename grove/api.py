@@ -17,6 +17,7 @@ from dsl.diagnostics import Diagnostic, DiagnosticError, Severity, error, sort_k
 
 if TYPE_CHECKING:
     from compiler.cardset import CardSet
+    from compiler.universe import Universe
     from engine.scoring import PlayerScore
 
 FOREST_SUFFIXES = (".yaml", ".yml", ".json")
@@ -170,21 +171,74 @@ def lint(paths: list[str], provisional: bool = False, roots: Roots | None = None
     return sorted(dict.fromkeys(out), key=sort_key)
 
 
-def _lint_cards(roots: Roots, wanted: list[str], folders: list[str], files: list[str]
-                ) -> list[Diagnostic]:
+def _lint_cards(roots: Roots, wanted: list[str], folders: list[str], files: list[str],
+                universe: Universe | None = None) -> list[Diagnostic]:
     """Every finding for the editions asked: loading, checking, printed sheets, rule-book text."""
     from compiler import cardset as cs
+
+    found = cs.lint(roots, wanted, folders, universe)
+    if files:  # single card files asked: their findings only
+        found = [d for d in found if d.span is None or str(Path(d.span.file).resolve()) in files]
+    return found + _lint_printouts(roots, wanted, universe)
+
+
+def _lint_printouts(roots: Roots, wanted: list[str], universe: Universe | None = None
+                    ) -> list[Diagnostic]:
+    """The findings of the printed word: sheets (text that overflows its box, glyphs fonts
+    lack, icons) and rule-book text (a phrase, name or lexicon entry missing)."""
     from printouts import text_lint
     from printouts.sheets import icon_lint
     from printouts.sheets import lint as sheet_lint
 
-    found = cs.lint(roots, wanted, folders)
-    if files:  # single card files asked: their findings only
-        found = [d for d in found if d.span is None or str(Path(d.span.file).resolve()) in files]
-    found += sheet_lint.lint(roots, wanted)  # text that overflows its box, glyphs fonts lack
-    found += icon_lint.lint(roots, wanted)  # icons a sheet cannot draw, or draws for nothing
-    found += text_lint.lint(roots, wanted)  # a phrase, name or lexicon entry missing
-    return found
+    return (sheet_lint.lint(roots, wanted, universe)  # text that overflows, glyphs fonts lack
+            + icon_lint.lint(roots, wanted)  # icons a sheet cannot draw, or draws for nothing
+            + text_lint.lint(roots, wanted, universe))  # a phrase, name or lexicon entry missing
+
+
+def lint_roots(folder: str | Path, roots: Roots | None = None) -> Roots:
+    """The search path `grove lint FOLDER` checks an edition folder with: the folder first."""
+    base = roots if roots is not None else search_path()
+    return tuple(dict.fromkeys([str(Path(folder).resolve()), *base]))
+
+
+def lint_edition(universe: Universe, folder: str | Path, *, cards: bool = True,
+                 printouts: bool = True) -> list[Diagnostic]:
+    """What `grove lint FOLDER` finds in one edition folder, in a universe given whole (the
+    language server's holds an editor's unsaved text); never read from or kept in the cache.
+    `universe` is loaded on `lint_roots(folder)`. `cards` (loading and checking) and
+    `printouts` (sheets and rules text, the slower part) together are all of lint's findings;
+    the language server asks for them one after the other."""
+    from compiler import cardset as cs
+
+    asked = [str(Path(folder).resolve())]
+    wanted = sorted(e.id for e in universe.editions.values()
+                    if str(Path(e.folder).resolve()) in asked)
+    found = cs.lint(universe.roots, wanted, asked, universe) if cards else []
+    if printouts:
+        found += _lint_printouts(universe.roots, wanted, universe)
+    return sorted(dict.fromkeys(found), key=sort_key)
+
+
+def lint_forest_text(path: str | Path, text: str, roots: Roots | None = None
+                     ) -> list[Diagnostic]:
+    """What `grove lint FILE` finds in a forest file, read from `text` (an editor's buffer);
+    a YAML file that holds no `players` is no forest and gets nothing."""
+    from compiler.yaml_source import MAX_FOREST_FILE_BYTES, load_text
+    from engine import placement
+    from grove import forest_file
+
+    try:
+        doc = load_text(text, path, MAX_FOREST_FILE_BYTES)
+    except DiagnosticError as exc:
+        return list(exc.diagnostics)
+    if not (isinstance(doc.data, dict) and "players" in doc.data):
+        return []
+    try:
+        ff = forest_file.read_doc(doc, roots)
+        found = placement.check_forests(ff.cardset, list(ff.forests), list(ff.positions))
+    except DiagnosticError as exc:
+        found = list(exc.diagnostics)
+    return sorted(dict.fromkeys(found), key=sort_key)
 
 
 def score_file(path: str, explain: bool = False, roots: Roots | None = None) -> dict[str, Any]:

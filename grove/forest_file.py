@@ -233,9 +233,15 @@ def read(path: str | Path, roots: Roots | None = None) -> ForestFile:
     return _read_doc(load(path, MAX_FOREST_FILE_BYTES), roots)
 
 
-def _read_doc(doc: Document, roots: Roots | None) -> ForestFile:
+def read_doc(doc: Document, roots: Roots | None = None) -> ForestFile:
+    """Check a forest document an editor holds: its schema verdict is not kept in the on-disk
+    cache, which would gain an entry for every keystroke."""
+    return _read_doc(doc, roots, cached=False)
+
+
+def _read_doc(doc: Document, roots: Roots | None, *, cached: bool = True) -> ForestFile:
     """Check a forest document wherever it came from (a forest file, or a record's lines)."""
-    diags = schemas.validate_cached(doc, "forest")
+    diags = (schemas.validate_cached if cached else schemas.validate)(doc, "forest")
     if diags:
         raise DiagnosticError(diags)
     edition = str(doc.data["edition"])

@@ -129,17 +129,18 @@ def _belongs(f: rt.Finding, folders: list[str]) -> bool:
     return f.span is None or any(f.span.file.startswith(d) for d in folders)
 
 
-def lint(roots: Roots, wanted: Iterable[str]) -> list[Diagnostic]:
+def lint(roots: Roots, wanted: Iterable[str], universe: Universe | None = None
+         ) -> list[Diagnostic]:
     """TEXT-MISSING-TRANSLATION for the editions in `wanted` (ids), found in every card set
     they take part in; card sets that do not build are left to the other checks."""
-    universe = load_universe(roots)
+    universe = universe if universe is not None else load_universe(roots)
     ids = [e for e in sorted(wanted) if e in universe.editions]
     folders = [os.path.join(universe.editions[e].folder, "") for e in ids]
     sets = dict.fromkeys(c for e in ids for c in combinations(universe, e))
     findings: list[rt.Finding] = []
     for base, expansions in sets:
         try:
-            cset = cs.build(base, expansions, roots)
+            cset = cs.build(base, expansions, roots, universe=universe)
         except DiagnosticError:
             continue
         findings.extend(f for f in rt.translation_findings(cset) if _belongs(f, folders))

@@ -1,8 +1,9 @@
 """The line mode: a human player at a prompt, when stdin or stdout is no terminal, or with
 `grove play --plain`. Each decision prints the player's hand (while paying, the cards still free
-to pay with; at a turn, the clearing and the player's forest first), the question and its options, numbered, each once; at the prompt a number picks an
-option and a few words show the table (`help` lists them). The game log, which the command prints
-as the game goes, tells the player what the others did. docs/play.md has the commands.
+to pay with; at a turn, the clearing and the player's forest first), the question and its
+options, numbered, each once; at the prompt a number picks an option and a few words show the
+table (`help` lists them). The game log, which the command prints as the game goes, tells the
+player what the others did. docs/play.md has the commands.
 """
 
 from __future__ import annotations

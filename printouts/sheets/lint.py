@@ -20,7 +20,7 @@ from reportlab.platypus.paragraph import _getFragWords, _processed_frags
 from compiler import cardset as cs_mod
 from compiler.cardset import CardSet
 from compiler.search_path import Roots
-from compiler.universe import load_universe
+from compiler.universe import Universe, load_universe
 from dsl.diagnostics import Diagnostic, DiagnosticError, Severity
 from printouts.sheets import catalog, fonts, pdf
 from printouts.sheets.content import build_sheet
@@ -134,15 +134,16 @@ def _roots_to_check(universe, wanted: Iterable[str]) -> dict[str, list[list[str]
     return out
 
 
-def lint(roots: Roots, wanted: Iterable[str]) -> list[Diagnostic]:
+def lint(roots: Roots, wanted: Iterable[str], universe: Universe | None = None
+         ) -> list[Diagnostic]:
     """Sheet findings for every standalone edition among (or expanded by) `wanted`, in every
     language with a sheet catalog. Editions that do not build are left to the other checks."""
-    universe = load_universe(roots)
+    universe = universe if universe is not None else load_universe(roots)
     out: list[Diagnostic] = []
     for root, exps in sorted((r, x) for r, xs in _roots_to_check(universe, wanted).items()
                              for x in xs):
         try:
-            cs = cs_mod.build(root, exps, roots)
+            cs = cs_mod.build(root, exps, roots, universe=universe)
         except DiagnosticError:
             continue
         for lang in catalog.languages():

@@ -1,0 +1,251 @@
+"""Open documents -> the edition or forest file they belong to, checked with the editor's text.
+
+An editor's buffer is not the file on disk until it is saved, yet the author wants to see the
+findings of what they have typed. The session keeps the text of every open document; checking
+a card file reads its edition folder with those texts laid over the files on disk (every other
+edition comes from the cache as `grove lint` reads it) and runs the same checks as
+`grove lint FOLDER`, so the codes, messages and positions are lint's own. Only the edition of
+the changed file is read again, and of its files only those whose text changed: what was read
+of the others is kept by their content.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections import OrderedDict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from compiler.search_path import EDITION_FILE, Roots, edition_files, search_path
+from dsl.diagnostics import Diagnostic, DiagnosticError
+
+if TYPE_CHECKING:
+    from compiler.cardset import CardSet
+    from compiler.universe import Universe
+    from compiler.yaml_source import Document
+
+log = logging.getLogger("grove.lsp")
+
+FOREST_SUFFIXES = (".yaml", ".yml", ".json")
+# Files read and validated, kept by (path, schema, content digest): enough for every file of a
+# few editions, so a keystroke reads one file again, not the whole folder.
+_READ_MEMO = 256
+
+
+@dataclass(frozen=True)
+class Target:
+    """What an open document is to grove: a file of an edition folder, a forest file (or a
+    YAML file that may become one), or nothing grove reads."""
+
+    kind: str  # "edition" | "forest" | "other"
+    path: Path
+    folder: Path | None = None  # the edition folder, for kind "edition"
+
+
+def target_of(path: Path) -> Target:
+    path = path.resolve()
+    if path.suffix == ".yaml" and (path.parent / EDITION_FILE).is_file():
+        return Target("edition", path, path.parent)
+    if path.suffix in FOREST_SUFFIXES:
+        return Target("forest", path)
+    return Target("other", path)
+
+
+def digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class Session:
+    """The server's state: the search path, the texts of open documents, what was read.
+
+    One per server; the handlers ask it, never a module-level store."""
+
+    def __init__(self, roots: Roots | None = None):
+        if roots is None:
+            try:
+                roots = search_path()
+            except DiagnosticError as exc:  # GROVE_CARDS names no folder: say so, go on
+                log.warning("%s; using the shipped editions only",
+                            "; ".join(d.message for d in exc.diagnostics))
+                roots = search_path(env={})
+        self.roots: Roots = roots
+        self.texts: dict[str, str] = {}  # path -> the editor's text of an open document
+        self._read: OrderedDict[tuple[str, str, str], tuple] = OrderedDict()
+        self._universes: OrderedDict[tuple, Universe] = OrderedDict()
+        self._cardsets: OrderedDict[tuple, CardSet | None] = OrderedDict()
+        # folder -> its last card set that built: the rules text while a typo breaks the build
+        self._last_good: dict[str, CardSet] = {}
+
+    # -- open documents
+    def set_text(self, path: Path, text: str) -> None:
+        self.texts[str(path.resolve())] = text
+
+    def drop_text(self, path: Path) -> None:
+        self.texts.pop(str(path.resolve()), None)
+
+    def text(self, path: Path) -> str | None:
+        """The editor's text of `path`, else the file's, else None (unreadable or not text)."""
+        p = str(path.resolve())
+        if p in self.texts:
+            return self.texts[p]
+        try:
+            return path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+
+    # -- reading an edition with the editor's texts
+    def _reader(self):
+        from compiler.cache import file_digest
+        from compiler.loader import read_document
+
+        def read(path: Path, schema: str):
+            p = str(path.resolve())
+            raw = self.texts.get(p)
+            try:
+                content = digest(raw) if raw is not None else file_digest(path)
+            except OSError:
+                return read_document(path, schema)  # reports the file as unreadable
+            k = (p, schema, content)
+            found = self._read.get(k)
+            if found is None:
+                found = read_document(path, schema, raw)
+                self._read[k] = found
+                while len(self._read) > _READ_MEMO:
+                    self._read.popitem(last=False)
+            else:
+                self._read.move_to_end(k)
+            return found
+
+        return read
+
+    def _folder_digest(self, folder: Path) -> str:
+        """A digest of the folder's files as the editor sees them."""
+        from compiler.cache import file_digest
+
+        h = hashlib.sha256()
+        for f in edition_files(folder):
+            raw = self.texts.get(str(f.resolve()))
+            try:
+                content = digest(raw) if raw is not None else file_digest(f)
+            except OSError:
+                content = "unreadable"
+            h.update(f"{f.name}\0{content}\n".encode())
+        return h.hexdigest()
+
+    def roots_for(self, folder: Path) -> Roots:
+        from grove.api import lint_roots
+
+        return lint_roots(folder, self.roots)
+
+    def universe(self, folder: Path) -> Universe:
+        """The universe `grove lint FOLDER` reads, with the folder as the editor holds it."""
+        from compiler.loader import load_edition
+        from compiler.universe import folder_digests, with_unsaved
+
+        folder = folder.resolve()
+        roots = self.roots_for(folder)
+        # the folder as the editor holds it, and every folder on the path as it is on disk (a
+        # file saved in another edition meanwhile makes another universe)
+        k = (str(folder), self._folder_digest(folder), folder_digests(roots))
+        found = self._universes.get(k)
+        if found is not None:
+            self._universes.move_to_end(k)
+            return found
+        loaded = load_edition(folder, self._reader())
+        found = with_unsaved(roots, str(folder), (loaded.edition, tuple(loaded.diagnostics)),
+                             k[1])
+        self._universes[k] = found
+        while len(self._universes) > 8:
+            self._universes.popitem(last=False)
+        return found
+
+    def check_edition(self, folder: Path, *, cards: bool = True, printouts: bool = True
+                      ) -> list[Diagnostic]:
+        """What `grove lint FOLDER` reports, for the folder as the editor holds it (its
+        loading and checking, its printouts, or both: `api.lint_edition`)."""
+        from grove.api import lint_edition
+
+        return lint_edition(self.universe(folder), folder, cards=cards, printouts=printouts)
+
+    def check_forest(self, path: Path) -> list[Diagnostic]:
+        from grove.api import lint_forest_text
+
+        text = self.text(path)
+        if text is None:
+            return []
+        return lint_forest_text(path, text, self.roots)
+
+    def check(self, target: Target, *, cards: bool = True, printouts: bool = True
+              ) -> list[Diagnostic]:
+        if target.kind == "edition" and target.folder is not None:
+            return self.check_edition(target.folder, cards=cards, printouts=printouts)
+        if target.kind == "forest" and cards:
+            return self.check_forest(target.path)
+        return []
+
+    # -- what the features read
+    def edition_id(self, folder: Path) -> str | None:
+        universe = self.universe(folder)
+        for e in universe.editions.values():
+            if Path(e.folder).resolve() == folder.resolve():
+                return e.id
+        return None
+
+    def scope(self, folder: Path):
+        """The names a card of this edition can see (`NameScope`), or None if it does not load."""
+        from compiler.names import NameScope
+
+        universe = self.universe(folder)
+        eid = self.edition_id(folder)
+        if eid is None:
+            return None
+        ed = universe.editions[eid]
+        return NameScope(universe.lineage(ed), list(universe.editions.values()))
+
+    def cardset(self, folder: Path) -> CardSet | None:
+        """The compiled card set an edition's cards are read in (an expansion with its base
+        game), for rules text: while the edition has errors, the last one that built (None if
+        none did)."""
+        universe = self.universe(folder)
+        eid = self.edition_id(folder)
+        if eid is None:
+            return None
+        ed = universe.editions[eid]
+        root, exps = (ed.expansion_of, (ed.id,)) if ed.expansion_of else (ed.id, ())
+        found = self._build(universe, root, exps)
+        if found is not None:
+            self._last_good[str(folder.resolve())] = found
+            return found
+        return self._last_good.get(str(folder.resolve()))
+
+    def forest_cardset(self, edition: str, expansions: Iterable[str]) -> CardSet | None:
+        from compiler.universe import load_universe
+
+        try:
+            universe = load_universe(self.roots)
+        except DiagnosticError:
+            return None
+        return self._build(universe, edition, tuple(expansions))
+
+    def _build(self, universe: Universe, root: str, exps: tuple[str, ...]) -> CardSet | None:
+        from compiler import cardset as cs
+
+        k = (universe.roots, universe.key, root, exps)
+        if k in self._cardsets:
+            return self._cardsets[k]
+        try:
+            found: CardSet | None = cs.build(root, exps, universe.roots, universe=universe)
+        except DiagnosticError:
+            found = None
+        self._cardsets[k] = found
+        while len(self._cardsets) > 8:
+            self._cardsets.popitem(last=False)
+        return found
+
+    def document(self, path: Path, schema: str) -> Document | None:
+        """The file as the editor holds it, read and valid against `schema`; None if not."""
+        doc, _ = self._reader()(path, schema)
+        return doc

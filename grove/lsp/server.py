@@ -1,0 +1,388 @@
+"""`grove lsp`: the language server's wiring, each LSP request to the module that answers it.
+
+Every handler runs inside `_guard`: an exception in one (a file no reader expected, a bug) is
+logged to the client and to stderr and the request gets an empty answer; the server goes on.
+Diagnostics are published for every file of the checked edition that has any, and withdrawn
+from the files that had some before and have none now.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import traceback
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import Any, TypeVar
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path, to_fs_path
+
+from dsl.diagnostics import Diagnostic, Severity
+from grove import __version__
+from grove.lsp import actions, completion, hover, names, navigation
+from grove.lsp.documents import Session, Target, target_of
+from grove.lsp.text import (
+    MAX_LINE,
+    char_col,
+    context,
+    key_column,
+    sibling_keys,
+    span_range,
+    word_at,
+)
+
+log = logging.getLogger("grove.lsp")
+F = TypeVar("F", bound=Callable[..., Any])
+
+_SEVERITY = {Severity.ERROR: types.DiagnosticSeverity.Error,
+             Severity.WARNING: types.DiagnosticSeverity.Warning,
+             Severity.INFO: types.DiagnosticSeverity.Information}
+# A text larger than this is not looked into for completion, hover or the outline (the check
+# itself refuses it with INPUT-TOO-LARGE, as lint does).
+MAX_TEXT_CHARS = 1024 * 1024
+
+
+class GroveServer(LanguageServer):
+    """pygls' server with grove's session and the author's language."""
+
+    def __init__(self, session: Session):
+        super().__init__("grove", __version__)
+        self.session = session
+        self.lang = "en"
+        self.published: dict[str, set[str]] = {}  # checked unit -> uris given diagnostics
+        self.printed: dict[str, list[Diagnostic]] = {}  # unit -> its printouts' last findings
+
+
+def _guard(ls: GroveServer, what: str, fn: F) -> F:
+    @wraps(fn)
+    def sync(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except Exception as exc:  # noqa: BLE001 - one failed request must not stop the server
+            _report(ls, what, exc)
+            return None
+
+    @wraps(fn)
+    async def run_async(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return await fn(*args, **kwargs)
+        except Exception as exc:  # noqa: BLE001 - as above
+            _report(ls, what, exc)
+            return None
+
+    return run_async if asyncio.iscoroutinefunction(fn) else sync  # type: ignore[return-value]
+
+
+def _report(ls: GroveServer, what: str, exc: BaseException) -> None:
+    text = f"grove lsp: {what} failed: {exc!r}\n{traceback.format_exc()}"
+    log.error(text)
+    with contextlib.suppress(Exception):  # the client is gone: stderr has it
+        ls.window_log_message(types.LogMessageParams(types.MessageType.Error, text))
+
+
+def _path(uri: str) -> Path | None:
+    p = to_fs_path(uri) if uri.startswith("file:") else None
+    return Path(p) if p else None
+
+
+def _lines(ls: GroveServer, path: Path) -> list[str]:
+    text = ls.session.text(path)
+    return text.splitlines() if text is not None else []
+
+
+def _enc(ls: GroveServer) -> str:
+    return str(ls.workspace.position_encoding or "utf-16")
+
+
+def to_lsp(d: Diagnostic, lines: list[str], enc: str) -> types.Diagnostic:
+    """A grove diagnostic as the client shows it: lint's code, message and place; the hint in
+    the message (as lint prints it under the caret) and in `data` for the quick fixes."""
+    message = d.message + (f"\nhint: {d.hint}" if d.hint else "")
+    return types.Diagnostic(
+        range=span_range(d.span, lines, enc), message=message,
+        severity=_SEVERITY.get(d.severity, types.DiagnosticSeverity.Error), code=d.code,
+        source="grove", data={"hint": d.hint} if d.hint else None)
+
+
+def publish(ls: GroveServer, target: Target, found: list[Diagnostic]) -> None:
+    """The diagnostics of every file that has some, and of the checked file always (an empty
+    list tells the client its file is clean)."""
+    unit = str(target.folder or target.path)
+    fallback = (target.folder / "edition.yaml") if target.folder else target.path
+    by_file: dict[str, list[Diagnostic]] = {str(target.path): []}
+    for d in found:
+        file = Path(d.span.file).resolve() if d.span is not None else fallback
+        by_file.setdefault(str(file), []).append(d)
+    uris: set[str] = set()
+    enc = _enc(ls)
+    for file, diags in sorted(by_file.items()):
+        lines = _lines(ls, Path(file))
+        uri = from_fs_path(file) or Path(file).as_uri()
+        uris.add(uri)
+        ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+            uri=uri, diagnostics=[to_lsp(d, lines, enc) for d in diags]))
+    for uri in sorted(ls.published.get(unit, set()) - uris):
+        ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri,
+                                                                            diagnostics=[]))
+    ls.published[unit] = uris
+
+
+def _check(ls: GroveServer, uri: str) -> None:
+    path = _path(uri)
+    if path is None:
+        return
+    target = target_of(path)
+    if target.kind == "other":
+        return
+    unit = str(target.folder or target.path)
+    cards = ls.session.check(target, printouts=False)
+    ls.printed[unit] = ls.session.check(target, cards=False)
+    publish(ls, target, _merged(cards, ls.printed[unit]))
+
+
+async def _check_as_typed(ls: GroveServer, uri: str, version: int | None) -> None:
+    """A change's own findings first (loading and checking the edition: what a keystroke
+    breaks), published beside the printouts' findings of the check before; then, unless the
+    author has typed on meanwhile, the printouts' findings anew, so that what stands at the
+    end is all of `grove lint`'s findings."""
+    path = _path(uri)
+    if path is None:
+        return
+    target = target_of(path)
+    if target.kind == "other":
+        return
+    unit = str(target.folder or target.path)
+    cards = ls.session.check(target, printouts=False)
+    publish(ls, target, _merged(cards, ls.printed.get(unit, [])))
+    if target.kind != "edition":
+        return
+    await asyncio.sleep(SETTLE_S)  # a newer change read meanwhile makes the rest needless
+    if _newer(ls, uri, version):
+        return
+    ls.printed[unit] = ls.session.check(target, cards=False)
+    publish(ls, target, _merged(cards, ls.printed[unit]))
+
+
+# How long a change waits, after its first diagnostics, for the next keystroke before the
+# printouts are checked.
+SETTLE_S = 0.05
+
+
+def _merged(*parts: list[Diagnostic]) -> list[Diagnostic]:
+    from dsl.diagnostics import sort_key
+
+    return sorted(dict.fromkeys(d for p in parts for d in p), key=sort_key)
+
+
+def _newer(ls: GroveServer, uri: str, version: int | None) -> bool:
+    doc = ls.workspace.text_documents.get(uri)
+    return bool(doc is not None and doc.version is not None and version is not None
+                and doc.version > version)
+
+
+def _open_text(ls: GroveServer, uri: str) -> tuple[Path, Target, list[str]] | None:
+    path = _path(uri)
+    if path is None:
+        return None
+    text = ls.session.text(path)
+    if text is None or len(text) > MAX_TEXT_CHARS:
+        return None
+    return path, target_of(path), text.splitlines()
+
+
+def _completion(ls: GroveServer, params: types.CompletionParams) -> types.CompletionList | None:
+    opened = _open_text(ls, params.text_document.uri)
+    if opened is None:
+        return None
+    path, target, lines = opened
+    if target.kind == "other":
+        return None
+    line_no = params.position.line
+    line = lines[line_no][:MAX_LINE] if line_no < len(lines) else ""
+    col = char_col(line, params.position.character, _enc(ls))
+    ctx = context(lines, line_no, col)
+    schema = completion.schema_for(path.name, "\n".join(lines))
+    scope, own = None, ""
+    if target.kind == "edition" and target.folder is not None:
+        scope = ls.session.scope(target.folder)
+        own = scope.visible[-1].id if scope is not None else ""
+    deck = completion.deck_items(line[:col], scope, own) if schema == "deck" else None
+    if deck is not None:
+        items = deck
+    elif ctx.on_key:
+        present = sibling_keys(lines, line_no, key_column(line)) - {ctx_word(line, col)}
+        items = completion.key_items(schema, ctx.path, present)
+    elif completion.is_rule_field(ctx.key, ctx.path, schema):
+        items = completion.rule_items(ctx.key or "", ctx.value or "", scope, own) or []
+    else:
+        items = completion.value_items(ctx.key or "", scope, schema, ctx.path)
+        if target.kind == "forest":
+            items += _forest_values(ls, lines, ctx.value or "")
+    return types.CompletionList(is_incomplete=False, items=items)
+
+
+def ctx_word(line: str, col: int) -> str:
+    """The key being typed at the cursor (not yet a key of the mapping)."""
+    return word_at(line, col)[0]
+
+
+def _forest_values(ls: GroveServer, lines: list[str], typed: str) -> list[types.CompletionItem]:
+    """In a forest file, the species of its game (and its host kinds for a host's key)."""
+    edition, exps = names.forest_game("\n".join(lines))
+    cset = ls.session.forest_cardset(edition, exps) if edition else None
+    if cset is None:
+        return []
+    word = typed.split("[")[-1].split(",")[-1].split("{")[-1].strip()
+    return [types.CompletionItem(s.id, kind=types.CompletionItemKind.Class,
+                                 detail=s.name(ls.lang))
+            for s in cset.species.values() if s.id.startswith(word)]
+
+
+def _hover(ls: GroveServer, params: types.HoverParams) -> types.Hover | None:
+    opened = _open_text(ls, params.text_document.uri)
+    if opened is None:
+        return None
+    _, target, lines = opened
+    line_no = params.position.line
+    line = lines[line_no][:MAX_LINE] if line_no < len(lines) else ""
+    col = char_col(line, params.position.character, _enc(ls))
+    named, word, start, end = names.lookup(ls.session, target, lines, line_no, col)
+    rng = types.Range(params.position, params.position)
+    if named is None:
+        ctx = context(lines, line_no, col)
+        if ctx.key in completion.FIELDS and word in completion.grammar_keywords():
+            found = hover.keyword_line(word)
+            if found:
+                return types.Hover(types.MarkupContent(types.MarkupKind.Markdown,
+                                                       f"`{word}` — {found}"), rng)
+        return None
+    cset = named.cardset
+    if cset is None and named.kind == "species" and target.folder is not None:
+        cset = ls.session.cardset(target.folder)
+    return types.Hover(types.MarkupContent(types.MarkupKind.Markdown,
+                                           _describe(ls, named, cset)), rng)
+
+
+def _describe(ls: GroveServer, named: names.Named, cset: Any) -> str:
+    decl = named.decl
+    if named.kind != "species":
+        what = {"tree": "tree symbol", "type": "type symbol"}.get(named.kind, named.kind)
+        name = decl.names.get(ls.lang) or decl.names.get("en") or named.key
+        return f"**{name}** `{named.key}` — {what} of {decl.edition}"
+    rules: dict[str, str] = {}
+    compiled = cset.species.get(named.key) if cset is not None else None
+    if compiled is not None:
+        rules = hover.card_rules(compiled, cset, ls.lang)
+    sources = {rt.field: rt.text for rt in getattr(decl, "rules", ())} or {
+        f: rt.text for f, rt in getattr(decl, "rule_texts", {}).items()}
+    return hover.species_text(decl.names, decl.kind, decl.cost, decl.copies, tuple(decl.types),
+                              decl.id, decl.edition, ls.lang, rules, sources)
+
+
+def _definition(ls: GroveServer, params: types.DefinitionParams) -> list[types.Location] | None:
+    opened = _open_text(ls, params.text_document.uri)
+    if opened is None:
+        return None
+    _, target, lines = opened
+    line_no = params.position.line
+    line = lines[line_no][:MAX_LINE] if line_no < len(lines) else ""
+    col = char_col(line, params.position.character, _enc(ls))
+    named, *_ = names.lookup(ls.session, target, lines, line_no, col)
+    if named is None or named.span is None:
+        return None
+    return [navigation.location(named.span, lambda f: _lines(ls, Path(f)), _enc(ls))]
+
+
+def _symbols(ls: GroveServer, params: types.DocumentSymbolParams
+             ) -> list[types.DocumentSymbol] | None:
+    opened = _open_text(ls, params.text_document.uri)
+    if opened is None:
+        return None
+    path, target, lines = opened
+    if target.kind == "other":
+        return None
+    schema = completion.schema_for(path.name, "\n".join(lines))
+    return navigation.outline(path.name, schema, lines, _enc(ls))
+
+
+def build_server(session: Session | None = None) -> GroveServer:
+    ls = GroveServer(session or Session())
+
+    def on(feature: str, options: Any = None):
+        def register(fn: F) -> F:
+            guarded = _guard(ls, feature, fn)
+            ls.feature(feature, options)(guarded) if options is not None else \
+                ls.feature(feature)(guarded)
+            return fn
+
+        return register
+
+    @on(types.INITIALIZE)
+    def initialize(params: types.InitializeParams) -> None:
+        from printouts import phrases
+
+        opts = params.initialization_options if isinstance(
+            params.initialization_options, dict) else {}
+        lang = str(opts.get("lang") or "en")
+        ls.lang = lang if lang in phrases.available_languages() else "en"
+        if lang != ls.lang:
+            log.warning("no catalog for language %r; hover speaks English", lang)
+
+    @on(types.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(params: types.DidOpenTextDocumentParams) -> None:
+        path = _path(params.text_document.uri)
+        if path is not None:
+            ls.session.set_text(path, params.text_document.text)
+            _check(ls, params.text_document.uri)
+
+    @on(types.TEXT_DOCUMENT_DID_CHANGE)
+    async def did_change(params: types.DidChangeTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        path = _path(uri)
+        if path is None:
+            return
+        version = params.text_document.version
+        await asyncio.sleep(0)  # a newer change already read makes this check needless
+        if _newer(ls, uri, version):
+            return
+        ls.session.set_text(path, ls.workspace.get_text_document(uri).source)
+        await _check_as_typed(ls, uri, version)
+
+    @on(types.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(params: types.DidSaveTextDocumentParams) -> None:
+        _check(ls, params.text_document.uri)
+
+    @on(types.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(params: types.DidCloseTextDocumentParams) -> None:
+        path = _path(params.text_document.uri)
+        if path is not None:
+            ls.session.drop_text(path)  # the file on disk is what counts again
+            _check(ls, params.text_document.uri)
+
+    @on(types.TEXT_DOCUMENT_COMPLETION,
+        types.CompletionOptions(trigger_characters=[" ", "(", ":", "[", ","]))
+    def complete(params: types.CompletionParams):
+        return _completion(ls, params)
+
+    @on(types.TEXT_DOCUMENT_HOVER)
+    def on_hover(params: types.HoverParams):
+        return _hover(ls, params)
+
+    @on(types.TEXT_DOCUMENT_DEFINITION)
+    def definition(params: types.DefinitionParams):
+        return _definition(ls, params)
+
+    @on(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    def document_symbols(params: types.DocumentSymbolParams):
+        return _symbols(ls, params)
+
+    @on(types.TEXT_DOCUMENT_CODE_ACTION,
+        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
+    def code_action(params: types.CodeActionParams):
+        return actions.quick_fixes(params.text_document.uri, list(params.context.diagnostics))
+
+    return ls
