@@ -343,8 +343,9 @@ class Worker:
         path.write_bytes(data)
         try:
             schema = {"edition.yaml": "edition", "deck.yaml": "deck"}.get(file_name, "cardset")
-            found: list = []
-            if loader._read(path, schema, found) is not None:  # loads: check the whole set
+            doc, read = loader.read_document(path, schema)
+            found: list = list(read)
+            if doc is not None:  # loads: check the whole set
                 try:
                     found = cs.lint(self.card_roots, [set_name], [str(path.parent)])
                 except DiagnosticError as exc:
