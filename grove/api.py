@@ -232,3 +232,59 @@ def sheet(edition: str, expansions: list[str], langs: list[str], out: str | None
     from printouts.sheets import output
 
     return output.write_sheets(load_cardset(edition, expansions, roots), langs, out, fmt, paper)
+
+
+def simulate(edition: str, expansions: list[str], ais: list[str], games: int, seed: int = 0,
+             rotate: bool = False, jobs: int | None = None, cluster: str | None = None,
+             out: str | None = None, roots: Roots | None = None,
+             on_progress: Any = None) -> Any:
+    """Play `games` games of a card set with one AI kind per seat and write the run into `out`
+    (`simulation.run.Outcome`). Everything that can be refused is refused before the first
+    game: the AIs, the counts, the card set and its set-up for that many seats, the folder,
+    the cluster."""
+    from compiler.cardset import build
+    from engine import players as pl
+    from simulation import run as sim
+    from simulation.plan import Plan
+    from simulation.sinks import prepare
+
+    def usage(message: str, code: str = "USAGE-BAD-OPTION", hint: str | None = None) -> None:
+        raise DiagnosticError([error(code, None, message, hint)])
+
+    kinds = [k.strip() for k in ais if k.strip()]
+    bad = [k for k in kinds if k not in pl.KINDS]
+    if bad or not kinds:
+        usage(f"unknown AI kind {bad[0]!r}" if bad else "--ai needs at least one AI kind",
+              hint=f"--ai takes one kind per seat, comma-separated: {', '.join(sorted(pl.KINDS))}")
+    if games < 1:
+        usage(f"--games is {games}; a run plays at least 1 game")
+    workers = (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+               else os.cpu_count() or 1) if jobs is None else jobs
+    if workers < 1:
+        usage(f"--jobs is {workers}; a run needs at least 1 worker")
+    roots = roots if roots is not None else search_path()
+    cardset = build(edition, expansions, roots)
+    if cardset.setup.removed_for(frozenset(cardset.expansions), len(kinds)) is None:
+        usage(f"{edition} has no set-up for {len(kinds)} players",
+              hint="--ai names one AI kind per seat")
+    folder = Path(out if out is not None else f"simulate-{edition}-{seed}")
+    why = prepare(folder)
+    if why is not None:
+        usage(f"{folder}: cannot write: {why}", code="IO-WRITE")
+    plan = Plan(edition, tuple(cardset.expansions), tuple(kinds), games, seed, rotate,
+                tuple(roots))
+    try:
+        engine = sim.engine_for(plan, cardset, workers, cluster)
+    except (OSError, TimeoutError, ValueError) as exc:
+        usage(f"cannot reach the cluster at {cluster}: {exc}", code="IO-CLUSTER",
+              hint="--cluster local starts one on this machine; an address is a running Dask "
+              "scheduler's, such as tcp://10.0.0.5:8786")
+    return sim.simulate(plan, cardset, engine, folder, on_progress)
+
+
+def compare(run_a: str, run_b: str, correction: str = "holm") -> dict[str, Any]:
+    """Two runs' figures side by side (`simulation.compare.compare`)."""
+    from simulation.compare import compare as both
+    from simulation.compare import read_run
+
+    return both(read_run(run_a), read_run(run_b), correction)

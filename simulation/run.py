@@ -1,0 +1,180 @@
+"""A simulation from start to end: chunks out to an engine, rows into the files in game order,
+counts added up as the rows are written, and the summary and report once the games are done
+or the run is stopped.
+
+A stop (Ctrl-C, SIGTERM) ends the games in flight, writes every finished game's rows, closes the
+Parquet files and writes a summary that says how many games it holds; a second Ctrl-C while
+that is written is ignored, so the files are never left half-closed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+
+from compiler.cardset import CardSet
+from engine.record import digest
+from engine.runner import grove_version
+from simulation import executors
+from simulation.aggregate import Totals
+from simulation.plan import Plan, chunk_size
+from simulation.report import render
+from simulation.sinks import REPORT_FILE, SUMMARY_FILE, RunFiles, table, write_atomic
+from simulation.summary import SpeciesFacts, summarize
+from simulation.worker import Batch, Failure, species_ids
+
+ROW_GROUP_GAMES = 500  # games gathered into one row group of each file
+LISTED_FAILURES = 100  # failed games the summary lists one by one (all are counted)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    folder: Path
+    summary: dict[str, Any]
+    failed: tuple[Failure, ...]
+    interrupted: bool
+
+
+def run_facts(plan: Plan, cardset: CardSet) -> dict[str, Any]:
+    """What a run was asked, kept in both Parquet files (so `grove compare` knows what it
+    compares) and at the head of the summary."""
+    return {"edition": plan.edition, "with": list(plan.expansions), "ai": list(plan.ais),
+            "seed": plan.seed, "rotate": plan.rotate, "games_asked": plan.games,
+            "scorepad": list(cardset.scorepad), "digest": digest(cardset),
+            "grove": grove_version()}
+
+
+def engine_for(plan: Plan, cardset: CardSet, jobs: int, cluster: str | None
+               ) -> executors.Engine:
+    fingerprint = tuple(sorted(digest(cardset).items()))
+    if cluster is not None:
+        return executors.Cluster(plan, fingerprint, jobs, cluster)
+    if jobs == 1:
+        return executors.InProcess(plan, fingerprint)
+    return executors.Processes(plan, fingerprint, jobs)
+
+
+@contextlib.contextmanager
+def stops_as_interrupts() -> Iterator[None]:
+    """SIGTERM (a scheduler's or a `kill`'s stop) ends the run like Ctrl-C: files closed."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
+@contextlib.contextmanager
+def no_interrupts() -> Iterator[None]:
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = (signal.signal(signal.SIGINT, signal.SIG_IGN),
+              signal.signal(signal.SIGTERM, signal.SIG_IGN))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before[0])
+        signal.signal(signal.SIGTERM, before[1])
+
+
+class _Writer:
+    """Batches into row groups, in game order where the chunks allow, each counted once."""
+
+    def __init__(self, files: RunFiles):
+        self.files = files
+        self.totals = Totals()
+        self.games: list[pa.Table] = []
+        self.cards: list[pa.Table] = []
+        self.held = 0
+        self.failed: list[Failure] = []
+
+    def add(self, batch: Batch) -> None:
+        self.failed.extend(batch.failed)
+        if not batch.played:
+            return
+        self.games.append(table(batch.games, self.files.games_schema))
+        self.cards.append(table(batch.cards, self.files.cards_schema))
+        self.held += batch.played
+        if self.held >= ROW_GROUP_GAMES:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self.games:
+            return
+        games, cards = pa.concat_tables(self.games), pa.concat_tables(self.cards)
+        self.games, self.cards, self.held = [], [], 0
+        self.files.write(games, cards)
+        self.totals.add_games(games)
+        self.totals.add_cards(cards)
+
+
+def simulate(plan: Plan, cardset: CardSet, engine: executors.Engine, folder: Path,
+             on_progress: Callable[[int], None] | None = None) -> Outcome:
+    workers = engine.workers
+    chunks = plan.chunks(chunk_size(plan.games, workers))
+    facts = run_facts(plan, cardset)
+    interrupted = False
+    waiting: dict[int, Batch] = {}  # finished chunks that wait for an earlier one
+    try:
+        files = RunFiles(folder, cardset.scorepad, facts)
+    except BaseException:
+        engine.close()
+        raise
+    writer = _Writer(files)
+    try:
+        with stops_as_interrupts():
+            try:
+                nxt = 0
+                with contextlib.closing(executors.dispatch(engine, plan, chunks, 2 * workers,
+                                                           4 * workers + 4)) as results:
+                    for batch in results:
+                        if on_progress is not None:
+                            on_progress(batch.chunk.games)
+                        waiting[batch.chunk.index] = batch
+                        while nxt in waiting:
+                            writer.add(waiting.pop(nxt))
+                            nxt += 1
+            except KeyboardInterrupt:
+                interrupted = True
+    except KeyboardInterrupt:  # in the moment between the loop and the handler's restoring
+        interrupted = True
+    finally:
+        with no_interrupts():
+            for i in sorted(waiting):  # after a stop: finished games behind an unfinished one
+                writer.add(waiting.pop(i))
+            writer.flush()
+            files.close()
+            engine.close()
+    with no_interrupts():
+        failed = tuple(sorted(writer.failed, key=lambda f: f.game))
+        run = {k: v for k, v in facts.items() if k not in ("scorepad", "grove", "digest")}
+        run.update({
+            "complete": not interrupted and not failed,
+            "stopped": interrupted,
+            "games_failed": len(failed),
+            "failed": [{"game": f.game, "seed": f.seed, "ai": list(f.seating), "error": f.error}
+                       for f in failed[:LISTED_FAILURES]],
+        })
+        ids = species_ids(cardset)
+        species = [SpeciesFacts(ids[k], sp.name("en"), sp.cost) for k, sp in cardset.species.items()]
+        summary = summarize(writer.totals, run, species)
+        write_atomic(folder / SUMMARY_FILE, _json(summary))
+        write_atomic(folder / REPORT_FILE, render(summary, writer.totals))
+    return Outcome(folder, summary, failed, interrupted)
+
+
+def _json(obj: Any) -> str:
+    import json
+
+    return json.dumps(obj, indent=2, ensure_ascii=False) + "\n"
