@@ -244,9 +244,10 @@ def simulate(edition: str, expansions: list[str], ais: list[str], games: int, se
     the cluster."""
     from compiler.cardset import build
     from engine import players as pl
+    from engine.game import Game, SetupError
     from simulation import run as sim
     from simulation.plan import Plan
-    from simulation.sinks import prepare
+    from simulation.sinks import prepare, unprepare
 
     def usage(message: str, code: str = "USAGE-BAD-OPTION", hint: str | None = None) -> None:
         raise DiagnosticError([error(code, None, message, hint)])
@@ -267,18 +268,28 @@ def simulate(edition: str, expansions: list[str], ais: list[str], games: int, se
     if cardset.setup.removed_for(frozenset(cardset.expansions), len(kinds)) is None:
         usage(f"{edition} has no set-up for {len(kinds)} players",
               hint="--ai names one AI kind per seat")
-    folder = Path(out if out is not None else f"simulate-{edition}-{seed}")
-    why = prepare(folder)
-    if why is not None:
-        usage(f"{folder}: cannot write: {why}", code="IO-WRITE")
     plan = Plan(edition, tuple(cardset.expansions), tuple(kinds), games, seed, rotate,
                 tuple(roots))
+    try:  # a deck too small for the hands fails every game alike: say so once, as `play` does
+        Game(cardset, [f"P{i + 1}" for i in range(len(kinds))], plan.game_seed(0))
+    except SetupError as exc:
+        raise DiagnosticError([error(
+            "PLAY-SETUP", None, f"{cardset.root.id}: {exc}",
+            "give the deck more cards or remove fewer in `setup: removed:`")]) from None
+    folder = Path(out if out is not None else f"simulate-{edition}-{seed}")
+    made, why = prepare(folder)
+    if why is not None:
+        usage(f"{folder}: cannot write: {why}", code="IO-WRITE")
     try:
         engine = sim.engine_for(plan, cardset, workers, cluster)
     except (OSError, TimeoutError, ValueError) as exc:
+        unprepare(folder, made)
         usage(f"cannot reach the cluster at {cluster}: {exc}", code="IO-CLUSTER",
               hint="--cluster local starts one on this machine; an address is a running Dask "
-              "scheduler's, such as tcp://10.0.0.5:8786")
+              "scheduler's, such as tcp://HOST:8786")
+    except BaseException:
+        unprepare(folder, made)
+        raise
     return sim.simulate(plan, cardset, engine, folder, on_progress)
 
 

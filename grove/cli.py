@@ -661,6 +661,12 @@ def simulate(edition: str, with_: str, ai: str, games: int, seed: int, rotate: b
     try:
         outcome = api.simulate(edition, _expansions(with_), ai.split(","), games, seed, rotate,
                                jobs, cluster, out, roots, on_progress=bar.update)
+    except KeyboardInterrupt:  # before the first game: nothing was written
+        bar.close()
+        print_diagnostics([Diagnostic("SIM-STOPPED", Severity.WARNING, None,
+                                      "stopped before the first game; nothing was written")],
+                          "json" if as_json else "text")
+        sys.exit(EXIT_INTERRUPTED)
     finally:
         bar.close()
     summary = outcome.summary
@@ -677,7 +683,7 @@ def simulate(edition: str, with_: str, ai: str, games: int, seed: int, rotate: b
                                 "lists the first 100"))
     if outcome.interrupted:
         diags.append(Diagnostic("SIM-STOPPED", Severity.WARNING, None,
-                                f"stopped: the run holds the {summary['games']} of "
+                                f"the run was stopped and holds the {summary['games']} of "
                                 f"{summary['games_asked']} games that had finished"))
     if as_json:
         echo_json(summary)

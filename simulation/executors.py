@@ -16,7 +16,7 @@ import contextlib
 import logging
 import multiprocessing
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
@@ -25,6 +25,7 @@ from simulation.plan import Chunk, Plan
 from simulation.worker import Batch, Failure, ignore_interrupts, play_chunk
 
 Fingerprint = tuple[tuple[str, str], ...]
+WAKE = 0.25  # seconds a wait for the next chunk lasts at most, so that a stop is seen soon
 
 
 class WorkerLost(Exception):
@@ -40,7 +41,7 @@ class Engine(Protocol):
     workers: int  # how many chunks it plays at once
 
     def submit(self, chunk: Chunk) -> Any: ...
-    def wait(self, futures: list[Any]) -> list[Any]: ...
+    def wait(self, futures: list[Any], timeout: float) -> list[Any]: ...
     def outcome(self, future: Any) -> Batch: ...
     def close(self) -> None: ...
 
@@ -52,22 +53,23 @@ def lost_games(plan: Plan, chunk: Chunk, reason: str) -> Batch:
     return Batch(chunk, {}, {}, failed, 0)
 
 
-def dispatch(engine: Engine, plan: Plan, chunks: list[Chunk], in_flight: int, window: int
-             ) -> Iterator[Batch]:
+def dispatch(engine: Engine, plan: Plan, chunks: list[Chunk], in_flight: int, window: int,
+             stopped: Callable[[], bool] = lambda: False) -> Iterator[Batch]:
     """Every chunk's `Batch`, in the order they finish; `in_flight` chunks at most are given out
-    at once, and none more than `window` chunks after the oldest one not yet back."""
+    at once, and none more than `window` chunks after the oldest one not yet back. Once
+    `stopped()` says so, no chunk is given out and the chunks in flight are left to `close`."""
     todo = deque(chunks)
     again: deque[Chunk] = deque()
     lost: dict[int, int] = {}
     running: dict[Any, Chunk] = {}
     try:
-        while todo or again or running:
+        while (todo or again or running) and not stopped():
             oldest = min([c.index for c in (*running.values(), *again)] +
                          ([todo[0].index] if todo else []))
             while len(running) < in_flight and (again or (todo and todo[0].index < oldest + window)):
                 chunk = again.popleft() if again else todo.popleft()
                 running[engine.submit(chunk)] = chunk
-            for future in engine.wait(list(running)):
+            for future in engine.wait(list(running), WAKE):
                 chunk = running.pop(future)
                 try:
                     yield engine.outcome(future)
@@ -96,7 +98,7 @@ class InProcess:
     def submit(self, chunk: Chunk) -> Chunk:
         return chunk
 
-    def wait(self, futures: list[Any]) -> list[Any]:
+    def wait(self, futures: list[Any], timeout: float) -> list[Any]:
         return futures[:1]
 
     def outcome(self, future: Chunk) -> Batch:
@@ -148,8 +150,8 @@ class Processes:
         self.owner[future] = pool
         return future
 
-    def wait(self, futures: list[Future]) -> list[Future]:
-        done, _ = wait(futures, return_when=FIRST_COMPLETED)
+    def wait(self, futures: list[Future], timeout: float) -> list[Future]:
+        done, _ = wait(futures, timeout, return_when=FIRST_COMPLETED)
         return sorted(done, key=futures.index)
 
     def outcome(self, future: Future) -> Batch:
@@ -199,10 +201,13 @@ class Cluster:
         return self.client.submit(play_chunk, self.plan, chunk, self.fingerprint, pure=False,
                                   key=f"{self.run}-{chunk.index}")
 
-    def wait(self, futures: list[Any]) -> list[Any]:
+    def wait(self, futures: list[Any], timeout: float) -> list[Any]:
         from distributed import wait as dwait
 
-        done = dwait(futures, return_when="FIRST_COMPLETED").done
+        try:
+            done = dwait(futures, timeout=timeout, return_when="FIRST_COMPLETED").done
+        except TimeoutError:
+            return []
         return sorted(done, key=futures.index)
 
     def outcome(self, future: Any) -> Batch:

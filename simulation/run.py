@@ -2,9 +2,9 @@
 counts added up as the rows are written, and the summary and report once the games are done
 or the run is stopped.
 
-A stop (Ctrl-C, SIGTERM) ends the games in flight, writes every finished game's rows, closes the
-Parquet files and writes a summary that says how many games it holds; a second Ctrl-C while
-that is written is ignored, so the files are never left half-closed.
+A stop (Ctrl-C, SIGTERM) lets the chunks in flight finish, writes every finished game's rows,
+closes the Parquet files and writes a summary that says how many games it holds; a second
+Ctrl-C changes nothing, so the files are never left half-closed.
 """
 
 from __future__ import annotations
@@ -30,7 +30,11 @@ from simulation.sinks import REPORT_FILE, SUMMARY_FILE, RunFiles, table, write_a
 from simulation.summary import SpeciesFacts, summarize
 from simulation.worker import Batch, Failure, species_ids
 
-ROW_GROUP_GAMES = 500  # games gathered into one row group of each file
+
+def row_group_games(games: int) -> int:
+    """Games gathered into one row group of each file: about twenty groups a run, from 50 to
+    500 games each (a group of 500 base games is about 30,000 rows of cards.parquet)."""
+    return max(50, min(500, games // 20))
 LISTED_FAILURES = 100  # failed games the summary lists one by one (all are counted)
 
 
@@ -61,38 +65,46 @@ def engine_for(plan: Plan, cardset: CardSet, jobs: int, cluster: str | None
     return executors.Processes(plan, fingerprint, jobs)
 
 
-@contextlib.contextmanager
-def stops_as_interrupts() -> Iterator[None]:
-    """SIGTERM (a scheduler's or a `kill`'s stop) ends the run like Ctrl-C: files closed."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    before = signal.signal(signal.SIGTERM, signal.default_int_handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, before)
+class Stop:
+    """Set by SIGINT (Ctrl-C) or SIGTERM while a run is on: the run then stops giving out
+    chunks and ends as it would at its last game. A flag, not an exception: an exception could
+    land inside a write of the files or between writing rows and counting them."""
+
+    def __init__(self) -> None:
+        self.signal: int | None = None
+
+    def __call__(self, signum: int, frame: Any) -> None:
+        self.signal = signum
+
+    def __bool__(self) -> bool:
+        return self.signal is not None
 
 
 @contextlib.contextmanager
-def no_interrupts() -> Iterator[None]:
+def stop_on_signals() -> Iterator[Stop]:
+    """SIGINT and SIGTERM set the flag until the run's files are all written. A SIGINT that
+    the shell ignores (`nohup`, a background job) stays ignored."""
+    stop = Stop()
     if threading.current_thread() is not threading.main_thread():
-        yield
+        yield stop
         return
-    before = (signal.signal(signal.SIGINT, signal.SIG_IGN),
-              signal.signal(signal.SIGTERM, signal.SIG_IGN))
+    before = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    for sig, handler in before.items():
+        if handler is not signal.SIG_IGN:
+            signal.signal(sig, stop)
     try:
-        yield
+        yield stop
     finally:
-        signal.signal(signal.SIGINT, before[0])
-        signal.signal(signal.SIGTERM, before[1])
+        for sig, handler in before.items():
+            signal.signal(sig, handler if handler is not None else signal.SIG_DFL)
 
 
 class _Writer:
     """Batches into row groups, in game order where the chunks allow, each counted once."""
 
-    def __init__(self, files: RunFiles):
+    def __init__(self, files: RunFiles, group: int):
         self.files = files
+        self.group = group
         self.totals = Totals()
         self.games: list[pa.Table] = []
         self.cards: list[pa.Table] = []
@@ -106,7 +118,7 @@ class _Writer:
         self.games.append(table(batch.games, self.files.games_schema))
         self.cards.append(table(batch.cards, self.files.cards_schema))
         self.held += batch.played
-        if self.held >= ROW_GROUP_GAMES:
+        if self.held >= self.group:
             self.flush()
 
     def flush(self) -> None:
@@ -124,54 +136,48 @@ def simulate(plan: Plan, cardset: CardSet, engine: executors.Engine, folder: Pat
     workers = engine.workers
     chunks = plan.chunks(chunk_size(plan.games, workers))
     facts = run_facts(plan, cardset)
-    interrupted = False
     waiting: dict[int, Batch] = {}  # finished chunks that wait for an earlier one
-    try:
-        files = RunFiles(folder, cardset.scorepad, facts)
-    except BaseException:
-        engine.close()
-        raise
-    writer = _Writer(files)
-    try:
-        with stops_as_interrupts():
-            try:
-                nxt = 0
-                with contextlib.closing(executors.dispatch(engine, plan, chunks, 2 * workers,
-                                                           4 * workers + 4)) as results:
-                    for batch in results:
-                        if on_progress is not None:
-                            on_progress(batch.chunk.games)
-                        waiting[batch.chunk.index] = batch
-                        while nxt in waiting:
-                            writer.add(waiting.pop(nxt))
-                            nxt += 1
-            except KeyboardInterrupt:
-                interrupted = True
-    except KeyboardInterrupt:  # in the moment between the loop and the handler's restoring
-        interrupted = True
-    finally:
-        with no_interrupts():
+    with stop_on_signals() as stop:
+        try:
+            files = RunFiles(folder, cardset.scorepad, facts)
+        except BaseException:
+            engine.close()
+            raise
+        writer = _Writer(files, row_group_games(plan.games))
+        try:
+            nxt = 0
+            results = executors.dispatch(engine, plan, chunks, 2 * workers, 4 * workers + 4,
+                                         stop.__bool__)
+            with contextlib.closing(results):
+                for batch in results:
+                    if on_progress is not None:
+                        on_progress(batch.chunk.games)
+                    waiting[batch.chunk.index] = batch
+                    while nxt in waiting:
+                        writer.add(waiting.pop(nxt))
+                        nxt += 1
+        finally:
+            engine.close()
             for i in sorted(waiting):  # after a stop: finished games behind an unfinished one
                 writer.add(waiting.pop(i))
             writer.flush()
             files.close()
-            engine.close()
-    with no_interrupts():
         failed = tuple(sorted(writer.failed, key=lambda f: f.game))
         run = {k: v for k, v in facts.items() if k not in ("scorepad", "grove", "digest")}
         run.update({
-            "complete": not interrupted and not failed,
-            "stopped": interrupted,
+            "complete": not stop and not failed,
+            "stopped": bool(stop),
             "games_failed": len(failed),
             "failed": [{"game": f.game, "seed": f.seed, "ai": list(f.seating), "error": f.error}
                        for f in failed[:LISTED_FAILURES]],
         })
         ids = species_ids(cardset)
-        species = [SpeciesFacts(ids[k], sp.name("en"), sp.cost) for k, sp in cardset.species.items()]
+        species = [SpeciesFacts(ids[k], sp.name("en"), sp.cost)
+                   for k, sp in cardset.species.items()]
         summary = summarize(writer.totals, run, species)
         write_atomic(folder / SUMMARY_FILE, _json(summary))
         write_atomic(folder / REPORT_FILE, render(summary, writer.totals))
-    return Outcome(folder, summary, failed, interrupted)
+    return Outcome(folder, summary, failed, bool(stop))
 
 
 def _json(obj: Any) -> str:

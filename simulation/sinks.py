@@ -77,14 +77,34 @@ def write_atomic(path: Path, text: str) -> None:
         raise
 
 
-def prepare(folder: Path) -> str | None:
-    """Make `folder` (and its parents) and prove a file can be written in it; the reason it
-    cannot, or None."""
+def prepare(folder: Path) -> tuple[Path | None, str | None]:
+    """Make `folder` (and its parents) and prove a file can be written in it. Returns the
+    topmost folder it made (None if `folder` was there), for `unprepare`, and the reason it
+    cannot be written, or None."""
+    made = None
+    for f in (folder, *folder.parents):
+        if f.exists():
+            break
+        made = f
     try:
         folder.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".grove-", suffix=".tmp")
         os.close(fd)
         os.unlink(tmp)
     except OSError as exc:
-        return exc.strerror or str(exc)
-    return None
+        unprepare(folder, made)
+        return None, exc.strerror or str(exc)
+    return made, None
+
+
+def unprepare(folder: Path, made: Path | None) -> None:
+    """Remove the empty folders `prepare` made, up to `made`: a run refused leaves nothing."""
+    if made is None:
+        return
+    f = folder
+    while True:
+        with contextlib.suppress(OSError):
+            f.rmdir()
+        if f == made or f == f.parent:
+            return
+        f = f.parent
