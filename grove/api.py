@@ -243,6 +243,7 @@ def simulate(edition: str, expansions: list[str], ais: list[str], games: int, se
     game: the AIs, the counts, the card set and its set-up for that many seats, the folder,
     the cluster."""
     from compiler.cardset import build
+    from compiler.search_path import shipped_cards_dir
     from engine import players as pl
     from engine.game import Game, SetupError
     from simulation import run as sim
@@ -268,8 +269,9 @@ def simulate(edition: str, expansions: list[str], ais: list[str], games: int, se
     if cardset.setup.removed_for(frozenset(cardset.expansions), len(kinds)) is None:
         usage(f"{edition} has no set-up for {len(kinds)} players",
               hint="--ai names one AI kind per seat")
+    shipped = str(shipped_cards_dir().resolve())
     plan = Plan(edition, tuple(cardset.expansions), tuple(kinds), games, seed, rotate,
-                tuple(roots))
+                tuple(r for r in roots if r != shipped))
     try:  # a deck too small for the hands fails every game alike: say so once, as `play` does
         Game(cardset, [f"P{i + 1}" for i in range(len(kinds))], plan.game_seed(0))
     except SetupError as exc:

@@ -23,7 +23,7 @@ class Plan:
     games: int
     seed: int
     rotate: bool
-    roots: tuple[str, ...]  # the card-set search path, absolute folders
+    roots: tuple[str, ...]  # the author's card-set folders (absolute), searched before the shipped
 
     @property
     def seats(self) -> int:
