@@ -292,7 +292,11 @@ def simulate(edition: str, expansions: list[str], ais: list[str], games: int, se
     except BaseException:
         unprepare(folder, made)
         raise
-    return sim.simulate(plan, cardset, engine, folder, on_progress)
+    try:
+        return sim.simulate(plan, cardset, engine, folder, on_progress)
+    except OSError as exc:
+        usage(f"{folder}: cannot write: {exc.strerror or exc}", code="IO-WRITE")
+        raise  # never reached: usage raises
 
 
 def compare(run_a: str, run_b: str, correction: str = "holm") -> dict[str, Any]:

@@ -30,12 +30,13 @@ from simulation.sinks import REPORT_FILE, SUMMARY_FILE, RunFiles, table, write_a
 from simulation.summary import SpeciesFacts, summarize
 from simulation.worker import Batch, Failure, species_ids
 
+LISTED_FAILURES = 100  # failed games the summary lists one by one (all are counted)
+
 
 def row_group_games(games: int) -> int:
     """Games gathered into one row group of each file: about twenty groups a run, from 50 to
     500 games each (a group of 500 base games is about 30,000 rows of cards.parquet)."""
     return max(50, min(500, games // 20))
-LISTED_FAILURES = 100  # failed games the summary lists one by one (all are counted)
 
 
 @dataclass(frozen=True)
@@ -109,10 +110,14 @@ class _Writer:
         self.games: list[pa.Table] = []
         self.cards: list[pa.Table] = []
         self.held = 0
-        self.failed: list[Failure] = []
+        self.failed: list[Failure] = []  # the first LISTED_FAILURES by game
+        self.failures = 0
 
     def add(self, batch: Batch) -> None:
-        self.failed.extend(batch.failed)
+        if batch.failed:
+            self.failures += len(batch.failed)
+            self.failed = sorted([*self.failed, *batch.failed],
+                                 key=lambda f: f.game)[:LISTED_FAILURES]
         if not batch.played:
             return
         self.games.append(table(batch.games, self.files.games_schema))
@@ -158,25 +163,31 @@ def simulate(plan: Plan, cardset: CardSet, engine: executors.Engine, folder: Pat
                         nxt += 1
         finally:
             engine.close()
-            for i in sorted(waiting):  # after a stop: finished games behind an unfinished one
-                writer.add(waiting.pop(i))
-            writer.flush()
+            if files.failed is None:
+                with contextlib.suppress(OSError):  # kept in files.failed, raised by close
+                    for i in sorted(waiting):  # after a stop: finished games behind an unfinished one
+                        writer.add(waiting.pop(i))
+                    writer.flush()
             files.close()
-        failed = tuple(sorted(writer.failed, key=lambda f: f.game))
+        failed = tuple(writer.failed)
         run = {k: v for k, v in facts.items() if k not in ("scorepad", "grove", "digest")}
         run.update({
-            "complete": not stop and not failed,
+            "complete": not stop and not writer.failures,
             "stopped": bool(stop),
-            "games_failed": len(failed),
+            "games_failed": writer.failures,
             "failed": [{"game": f.game, "seed": f.seed, "ai": list(f.seating), "error": f.error}
-                       for f in failed[:LISTED_FAILURES]],
+                       for f in failed],
         })
         ids = species_ids(cardset)
         species = [SpeciesFacts(ids[k], sp.name("en"), sp.cost)
                    for k, sp in cardset.species.items()]
         summary = summarize(writer.totals, run, species)
-        write_atomic(folder / SUMMARY_FILE, _json(summary))
-        write_atomic(folder / REPORT_FILE, render(summary, writer.totals))
+        try:
+            write_atomic(folder / SUMMARY_FILE, _json(summary))
+            write_atomic(folder / REPORT_FILE, render(summary, writer.totals))
+        except OSError:
+            files.discard()
+            raise
     return Outcome(folder, summary, failed, bool(stop))
 
 

@@ -46,6 +46,7 @@ class RunFiles:
         self.folder = folder
         self.games_schema = _schema(game_columns(scorepad), meta)
         self.cards_schema = _schema(CARD_COLUMNS, meta)
+        self.failed: OSError | None = None  # the write that failed, if one did
         for name in RUN_FILES:  # an older run's files would read as this run's
             (folder / name).unlink(missing_ok=True)
         self._games = pq.ParquetWriter(folder / (GAMES_FILE + PART), self.games_schema)
@@ -53,14 +54,34 @@ class RunFiles:
 
     def write(self, games: pa.Table, cards: pa.Table) -> None:
         """One row group in each file."""
-        self._games.write_table(games)
-        self._cards.write_table(cards)
+        try:
+            self._games.write_table(games)
+            self._cards.write_table(cards)
+        except OSError as exc:
+            self.failed = exc
+            raise
 
     def close(self) -> None:
-        """Write the footers and give the files their names: from here they are readable."""
+        """Write the footers and give the files their names: from here they are readable.
+        After a failed write (a full disk) the files are removed instead and the write's error
+        raised again: pyarrow closes a writer whose bytes did not all reach the disk without a
+        word, and such a file must not be named like a run's."""
+        if self.failed is not None:
+            self.discard()
+            raise self.failed
         for writer, name in ((self._games, GAMES_FILE), (self._cards, CARDS_FILE)):
             writer.close()
             os.replace(self.folder / (name + PART), self.folder / name)
+
+    def discard(self) -> None:
+        """Close what can be closed and remove every file of the run: a run that could not be
+        written leaves no file that reads as one."""
+        for writer in (self._games, self._cards):
+            with contextlib.suppress(Exception):
+                writer.close()
+        for name in RUN_FILES:
+            for path in (self.folder / (name + PART), self.folder / name):
+                path.unlink(missing_ok=True)
 
 
 def write_atomic(path: Path, text: str) -> None:

@@ -347,3 +347,21 @@ def test_compare_refuses_what_is_no_run(tmp_path, runs):
     (half / "cards.parquet").write_text("not parquet\n", encoding="utf-8")
     rc, _, err = run("compare", runs["one"][0], half, "--json")
     assert rc == 1 and json.loads(err.splitlines()[0])["code"] == "RUN-BAD"
+
+
+def test_a_disk_that_fills_up_is_io_write_and_leaves_no_run(tmp_path):
+    """Files may grow to 20 KB (RLIMIT_FSIZE, as a full disk refuses a write): the run stops
+    at the write that fails, says IO-WRITE and leaves no Parquet file that would read as a run."""
+    import resource
+
+    def small_files() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (20_000, 20_000))
+
+    out = tmp_path / "run"
+    proc = subprocess.run(
+        [str(GROVE), "simulate", "--edition", "base", "--ai", "random,random", "--games", "400",
+         "--jobs", "1", "--out", str(out)], capture_output=True, text=True, timeout=300,
+        preexec_fn=small_files)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith("error IO-WRITE: ") and "Traceback" not in proc.stderr
+    assert list(out.iterdir()) == []
