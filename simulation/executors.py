@@ -143,10 +143,9 @@ class Processes:
         pool = self._pool()
         try:
             future = pool.submit(play_chunk, self.plan, chunk, self.fingerprint)
-        except BrokenProcessPool:
-            self._replace(pool)
-            pool = self._pool()
-            future = pool.submit(play_chunk, self.plan, chunk, self.fingerprint)
+        except BrokenProcessPool as exc:  # broke since the last chunk came back: lost at once
+            future = Future()
+            future.set_exception(exc)
         self.owner[future] = pool
         return future
 

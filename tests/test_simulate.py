@@ -296,6 +296,39 @@ def test_a_worker_that_dies_has_its_games_run_again(tmp_path):
         list(range(400))
 
 
+def test_games_whose_workers_die_twice_are_reported_and_the_run_still_writes(tmp_path):
+    """Every worker is killed as soon as it appears: each chunk is lost, played again, lost
+    again, and reported game by game with the `grove play` line that plays it again."""
+    import psutil
+
+    out = tmp_path / "run"
+    proc = subprocess.Popen(
+        [str(GROVE), "simulate", "--edition", "base", "--ai", "random,random", "--games", "8",
+         "--jobs", "2", "--out", str(out), "--json"], stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True)
+    me = psutil.Process(proc.pid)
+    end = time.monotonic() + 120
+    while proc.poll() is None and time.monotonic() < end:
+        try:
+            for c in me.children(recursive=True):
+                if c.ppid() != proc.pid:  # the fork server's children: the workers
+                    c.kill()
+        except psutil.Error:
+            pass
+        time.sleep(0.005)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 1, stderr
+    assert "Traceback" not in stderr
+    summary = json.loads(stdout)
+    assert summary["games_failed"] >= 1 and not summary["complete"]
+    assert summary["games"] + summary["games_failed"] == 8
+    lines = [json.loads(line) for line in stderr.splitlines()]
+    assert {d["code"] for d in lines} == {"SIM-GAME-FAILED"}
+    assert all("lost 2 times" in d["message"] and d["hint"].startswith("grove play ")
+               for d in lines)
+    assert pq.read_table(out / "games.parquet").num_rows == 2 * summary["games"]
+
+
 def test_a_game_that_fails_is_reported_with_its_seed(tmp_path):
     """A game the engine cannot finish is reported and the chunk's other games still count."""
     from compiler.cardset import build
