@@ -92,6 +92,29 @@ def test_same_seed_same_figures_on_one_job_two_jobs_and_a_cluster(runs):
             assert pq.read_table(runs[other][0] / name).equals(a), (other, name)
 
 
+def test_a_running_cluster_is_joined_by_its_address(tmp_path):
+    """`--cluster ADDRESS`: a Dask scheduler started apart from grove (here by the test, on the
+    loopback address), joined by grove as a client; the figures are those of one job."""
+    import logging
+
+    from distributed import LocalCluster
+
+    args = ["simulate", "--edition", "base", "--ai", "random,random,random", "--games", "12",
+            "--seed", "5", "--json"]
+    cluster = LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                           host="127.0.0.1", dashboard_address=None, silence_logs=logging.ERROR)
+    try:
+        proc = grove(*args, "--cluster", cluster.scheduler_address, "--out", tmp_path / "far")
+    finally:
+        cluster.close()
+    assert proc.returncode == 0, proc.stderr
+    code, out, err = run(*args, "--jobs", "1", "--out", tmp_path / "here")
+    assert code == 0, err
+    far, here = json.loads(proc.stdout), json.loads(out)
+    assert far["games"] == 12
+    assert all(far[k] == here[k] for k in FIGURES)
+
+
 def test_summary_shape(runs):
     s = runs["one"][1]
     assert s["games"] == s["games_asked"] == GAMES and s["seed"] == 11
@@ -398,3 +421,19 @@ def test_a_disk_that_fills_up_is_io_write_and_leaves_no_run(tmp_path):
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.startswith("error IO-WRITE: ") and "Traceback" not in proc.stderr
     assert list(out.iterdir()) == []
+
+
+def test_a_worker_that_reads_other_cards_refuses_its_games(tmp_path):
+    """On a cluster a machine may hold other card files than the one that started the run: the
+    worker compares the card set's digest with the run's and plays nothing on a difference."""
+    from compiler.cardset import build
+    from compiler.search_path import search_path
+    from simulation.executors import InProcess
+    from simulation.plan import Plan
+    from simulation.run import simulate
+
+    cardset = build("base")
+    plan = Plan("base", (), ("random", "random"), 3, 0, False, search_path())
+    outcome = simulate(plan, cardset, InProcess(plan, (("base", "0123456789abcdef"),)), tmp_path)
+    assert outcome.summary["games"] == 0 and outcome.summary["games_failed"] == 3
+    assert all("other card files" in f.error for f in outcome.failed)
