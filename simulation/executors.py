@@ -57,16 +57,18 @@ def dispatch(engine: Engine, plan: Plan, chunks: list[Chunk], in_flight: int, wi
              stopped: Callable[[], bool] = lambda: False) -> Iterator[Batch]:
     """Every chunk's `Batch`, in the order they finish; `in_flight` chunks at most are given out
     at once, and none more than `window` chunks after the oldest one not yet back. Once
-    `stopped()` says so, no chunk is given out and the chunks in flight are left to `close`."""
+    `stopped()` says so, no chunk is given out or played again; the chunks in flight are
+    waited for, so that every game begun is kept."""
     todo = deque(chunks)
     again: deque[Chunk] = deque()
     lost: dict[int, int] = {}
     running: dict[Any, Chunk] = {}
     try:
-        while (todo or again or running) and not stopped():
+        while running or (not stopped() and (todo or again)):
             oldest = min([c.index for c in (*running.values(), *again)] +
                          ([todo[0].index] if todo else []))
-            while len(running) < in_flight and (again or (todo and todo[0].index < oldest + window)):
+            while not stopped() and len(running) < in_flight and (
+                    again or (todo and todo[0].index < oldest + window)):
                 chunk = again.popleft() if again else todo.popleft()
                 running[engine.submit(chunk)] = chunk
             for future in engine.wait(list(running), WAKE):
@@ -75,9 +77,9 @@ def dispatch(engine: Engine, plan: Plan, chunks: list[Chunk], in_flight: int, wi
                     yield engine.outcome(future)
                 except WorkerLost as exc:
                     lost[chunk.index] = lost.get(chunk.index, 0) + 1
-                    if lost[chunk.index] <= engine.retries:
+                    if lost[chunk.index] <= engine.retries and not stopped():
                         again.append(chunk)
-                    else:
+                    elif lost[chunk.index] > engine.retries:
                         yield lost_games(plan, chunk, f"its worker was lost {lost[chunk.index]} "
                                          f"times ({exc})")
                 except ChunkFailed as exc:

@@ -2,9 +2,9 @@
 counts added up as the rows are written, and the summary and report once the games are done
 or the run is stopped.
 
-A stop (Ctrl-C, SIGTERM) lets the chunks in flight finish, writes every finished game's rows,
-closes the Parquet files and writes a summary that says how many games it holds; a second
-Ctrl-C changes nothing, so the files are never left half-closed.
+A stop (Ctrl-C, SIGTERM) gives out no more chunks, waits for those in flight, writes every
+finished game's rows, closes the Parquet files and writes a summary that says how many games it
+holds; a second Ctrl-C changes nothing, so the files are never left half-closed.
 """
 
 from __future__ import annotations
