@@ -3,14 +3,15 @@
 Every function takes counts and sums (`aggregate.Moments`, `aggregate.SpeciesCounts`), never
 rows, so the same numbers come out whatever order the rows were added in. Variances are worked
 out from the integer sums as one integer numerator, so no float sum is taken over the rows.
+
+scipy is imported where it is used: `scipy.stats` takes 60 MB, and a run needs it only for its
+summary, after its workers have ended, so the run's peak memory does not carry it.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-
-from scipy import stats
 
 LEVEL = 0.95  # every interval grove prints is a 95% one
 ALPHA = 0.05  # compare names a figure changed when its corrected p is below this
@@ -19,6 +20,8 @@ ALPHA = 0.05  # compare names a figure changed when its corrected p is below thi
 def wilson(k: int, n: int) -> tuple[float, float] | None:
     """The Wilson score interval of a proportion k/n (scipy's `binomtest`): unlike the normal
     approximation it stays inside [0, 1] and is sound for rates near 0 or 1 and for small n."""
+    from scipy import stats
+
     if n <= 0:
         return None
     ci = stats.binomtest(k, n).proportion_ci(confidence_level=LEVEL, method="wilson")
@@ -34,6 +37,8 @@ def variance(n: int, total: int, sumsq: int) -> float | None:
 
 def mean_interval(n: int, total: int, sumsq: int) -> tuple[float, float] | None:
     """Student's t interval of a mean (scipy's `t.interval`)."""
+    from scipy import stats
+
     var = variance(n, total, sumsq)
     if var is None:
         return None
@@ -60,6 +65,8 @@ def difference_interval(k1: int, n1: int, k2: int, n2: int) -> tuple[float, floa
 
 def proportions_p(k1: int, n1: int, k2: int, n2: int) -> float | None:
     """Two-sided p of two proportions being equal: Fisher's exact test on the 2x2 table."""
+    from scipy import stats
+
     if n1 <= 0 or n2 <= 0:
         return None
     return float(stats.fisher_exact([[k1, n1 - k1], [k2, n2 - k2]]).pvalue)
@@ -69,6 +76,8 @@ def means_p(a: tuple[int, int, int], b: tuple[int, int, int]) -> float | None:
     """Two-sided p of two means being equal, each given as (n, sum, sum of squares): Welch's t
     test from the summary figures (scipy's `ttest_ind_from_stats`), which does not assume the
     two runs spread alike. Where both spreads are nil the means are equal or plainly not."""
+    from scipy import stats
+
     va, vb = variance(*a), variance(*b)
     if va is None or vb is None:
         return None
@@ -97,6 +106,8 @@ def holm(ps: Sequence[float]) -> list[float]:
 def benjamini_hochberg(ps: Sequence[float]) -> list[float]:
     """Benjamini-Hochberg (scipy's `false_discovery_control`): controls the share of false
     finds among the figures named, more permissive than Holm when many figures moved."""
+    from scipy import stats
+
     if not ps:
         return []
     return [float(x) for x in stats.false_discovery_control(list(ps), method="bh")]
