@@ -11,7 +11,8 @@ stderr), `--only NAME` runs the benchmarks whose name holds NAME. The figures:
 * scoring large tables of forests with the COMPILED rules against the same rules written BY HAND
   (`benchmarks/handwritten.py`), interleaved side by side in one process, median of several
   rounds, with the ratio compiled / handwritten (`scoring`);
-* complete games per second beside a null game (`games`), sheets in four languages
+* complete games per second beside a null game (`games`), `grove simulate` on one worker and
+  on two and its memory over 1,000 and 10,000 games (`simulate`), sheets in four languages
   (`sheets`), and `grove lsp` from a didChange of a 60-species file to its diagnostics, through a
   real client over stdio (`lsp`).
 
@@ -276,6 +277,12 @@ def bench_commands(opts: Options) -> dict[str, Any]:
     return run(opts)
 
 
+def bench_simulate(opts: Options) -> dict[str, Any]:
+    from benchmarks.simulate import bench_simulate as run
+
+    return run(opts)
+
+
 def bench_sheets(opts: Options) -> dict[str, Any]:
     from benchmarks.sheets import bench_sheets as run
 
@@ -293,6 +300,7 @@ BENCHMARKS: list[Callable[[Options], dict[str, Any]]] = [
     bench_compile,
     bench_scoring,
     bench_games,
+    bench_simulate,
     bench_sheets,
     bench_lsp,
 ]

@@ -291,3 +291,76 @@ def sheet(edition: str, expansions: list[str], langs: list[str], out: str | None
     from printouts.sheets import output
 
     return output.write_sheets(load_cardset(edition, expansions, roots), langs, out, fmt, paper)
+
+
+def simulate(edition: str, expansions: list[str], ais: list[str], games: int, seed: int = 0,
+             rotate: bool = False, jobs: int | None = None, cluster: str | None = None,
+             out: str | None = None, roots: Roots | None = None,
+             on_progress: Any = None) -> Any:
+    """Play `games` games of a card set with one AI kind per seat and write the run into `out`
+    (`simulation.run.Outcome`). Everything that can be refused is refused before the first
+    game: the AIs, the counts, the card set and its set-up for that many seats, the folder,
+    the cluster."""
+    from compiler.cardset import build
+    from compiler.search_path import shipped_cards_dir
+    from engine import players as pl
+    from engine.game import Game, SetupError
+    from simulation import run as sim
+    from simulation.plan import Plan
+    from simulation.sinks import prepare, unprepare
+
+    def usage(message: str, code: str = "USAGE-BAD-OPTION", hint: str | None = None) -> None:
+        raise DiagnosticError([error(code, None, message, hint)])
+
+    kinds = [k.strip() for k in ais if k.strip()]
+    bad = [k for k in kinds if k not in pl.KINDS]
+    if bad or not kinds:
+        usage(f"unknown AI kind {bad[0]!r}" if bad else "--ai needs at least one AI kind",
+              hint=f"--ai takes one kind per seat, comma-separated: {', '.join(sorted(pl.KINDS))}")
+    if games < 1:
+        usage(f"--games is {games}; a run plays at least 1 game")
+    workers = (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+               else os.cpu_count() or 1) if jobs is None else jobs
+    if workers < 1:
+        usage(f"--jobs is {workers}; a run needs at least 1 worker")
+    roots = roots if roots is not None else search_path()
+    cardset = build(edition, expansions, roots)
+    if cardset.setup.removed_for(frozenset(cardset.expansions), len(kinds)) is None:
+        usage(f"{edition} has no set-up for {len(kinds)} players",
+              hint="--ai names one AI kind per seat")
+    shipped = str(shipped_cards_dir().resolve())
+    plan = Plan(edition, tuple(cardset.expansions), tuple(kinds), games, seed, rotate,
+                tuple(r for r in roots if r != shipped))
+    try:  # a deck too small for the hands fails every game alike: say so once, as `play` does
+        Game(cardset, [f"P{i + 1}" for i in range(len(kinds))], plan.game_seed(0))
+    except SetupError as exc:
+        raise DiagnosticError([error(
+            "PLAY-SETUP", None, f"{cardset.root.id}: {exc}",
+            "give the deck more cards or remove fewer in `setup: removed:`")]) from None
+    folder = Path(out if out is not None else f"simulate-{edition}-{seed}")
+    made, why = prepare(folder)
+    if why is not None:
+        usage(f"{folder}: cannot write: {why}", code="IO-WRITE")
+    try:
+        engine = sim.engine_for(plan, cardset, workers, cluster)
+    except (OSError, TimeoutError, ValueError) as exc:
+        unprepare(folder, made)
+        usage(f"cannot reach the cluster at {cluster}: {exc}", code="IO-CLUSTER",
+              hint="--cluster local starts one on this machine; an address is a running Dask "
+              "scheduler's, such as tcp://HOST:8786")
+    except BaseException:
+        unprepare(folder, made)
+        raise
+    try:
+        return sim.simulate(plan, cardset, engine, folder, on_progress)
+    except OSError as exc:
+        usage(f"{folder}: cannot write: {exc.strerror or exc}", code="IO-WRITE")
+        raise  # never reached: usage raises
+
+
+def compare(run_a: str, run_b: str, correction: str = "holm") -> dict[str, Any]:
+    """Two runs' figures side by side (`simulation.compare.compare`)."""
+    from simulation.compare import compare as both
+    from simulation.compare import read_run
+
+    return both(read_run(run_a), read_run(run_b), correction)

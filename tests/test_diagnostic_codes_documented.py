@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("grove", "compiler", "dsl", "engine", "printouts")
+PACKAGES = ("grove", "compiler", "dsl", "engine", "printouts", "simulation")
 CODE = r"[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*"
 PATTERNS = (
     # error("DSL-SYNTAX", ...), Diagnostic("PROVISIONAL", ...), _usage("IO-EXISTS", ...)
@@ -22,7 +22,7 @@ PATTERNS = (
     re.compile(rf"[\"'](?:error|warning|info) ({CODE}-{CODE}):"),
     # any literal that is a code and nothing else ("EDITION-UNKNOWN" compared or kept in a set)
     re.compile(r"[\"']((?:IO|USAGE|YAML|INPUT|SCHEMA|DSL|SPECIES|DECK|EDITION|PLAY|NEW|FOREST"
-               r"|RECORD|TEXT|LINT|SHEET)-[A-Z0-9]+(?:-[A-Z0-9]+)*)[\"']"),
+               r"|RECORD|TEXT|LINT|SHEET|SIM|RUN)-[A-Z0-9]+(?:-[A-Z0-9]+)*)[\"']"),
 )
 
 

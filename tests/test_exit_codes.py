@@ -51,6 +51,12 @@ def sets(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     assert code == 0, err
     lines = (top / "game.jsonl").read_text(encoding="utf-8").splitlines()
     (top / "garbled.jsonl").write_text(lines[0] + "\nthis is no JSON\n", encoding="utf-8")
+    code, _, err = run("simulate", "--cards", str(top / "woods"), "--edition", "woods", "--ai",
+                       "random,random", "--games", "4", "--jobs", "1", "--out", str(top / "run"))
+    assert code == 0, err
+    (top / "no_run").mkdir()
+    for name in ("games.parquet", "cards.parquet"):
+        (top / "no_run" / name).write_text("not Parquet\n", encoding="utf-8")
     return {"top": top, "woods": top / "woods", "broken": broken}
 
 
@@ -96,6 +102,18 @@ def _cases() -> list[tuple[str, int, list[str], dict[str, str] | None]]:
         ("sheet", 2, ["--edition", "base", "--lang", "xx"], None),
         ("sheet", 2, ["--edition", "base", "--lang", "en", "--format", "html",
                       "-o", "{top}/not_a_folder/x.html"], None),
+        ("simulate", 0, ["--edition", "woods", "--cards", "{woods}", "--ai", "greedy,random",
+                         "--games", "2", "--jobs", "1", "--out", "{top}/run2"], None),
+        ("simulate", 1, ["--edition", "woods", "--cards", "{broken}", "--ai", "random,random",
+                         "--games", "2", "--out", "{top}/never"], None),
+        ("simulate", 2, ["--edition", "atlantis", "--ai", "random", "--games", "2"], None),
+        ("simulate", 2, ["--edition", "base", "--ai", "random,random", "--games", "0"], None),
+        ("simulate", 2, ["--edition", "base", "--ai", "random,clever", "--games", "2"], None),
+        ("simulate", 2, ["--edition", "base", "--ai", "random,random", "--games", "2",
+                         "--out", "{top}/not_a_folder/run"], None),
+        ("compare", 0, ["{top}/run", "{top}/run"], None),
+        ("compare", 1, ["{top}/run", "{top}/no_run"], None),
+        ("compare", 2, ["{top}/run", "{top}/no_such_run"], None),
         ("new", 0, ["meadow", "-o", "{top}/meadow"], None),
         ("new", 2, ["Not A Name", "-o", "{top}/nope"], None),
         ("new", 2, ["again", "-o", "{woods}"], None),
@@ -103,7 +121,8 @@ def _cases() -> list[tuple[str, int, list[str], dict[str, str] | None]]:
     ]
 
 
-COMMANDS = ("editions", "cards", "lint", "score", "play", "replay", "sheet", "new")
+COMMANDS = ("editions", "cards", "lint", "score", "play", "replay", "sheet", "new", "simulate",
+            "compare")
 
 
 @pytest.mark.parametrize("command, expected, args, env", _cases(),
@@ -124,7 +143,8 @@ def test_every_command_has_cases():
     for command in COMMANDS:
         assert (command, 0) in got and (command, 2) in got, command
     # exit 1 needs input that was read: every command that reads one has a case
-    assert {c for c, x in got if x == 1} == {"cards", "lint", "score", "play", "replay", "sheet"}
+    assert {c for c, x in got if x == 1} == {"cards", "lint", "score", "play", "replay", "sheet",
+                                             "simulate", "compare"}
 
 
 @pytest.mark.parametrize("command", COMMANDS)

@@ -1,0 +1,116 @@
+"""Intervals and tests over exact counts, from scipy where scipy has them.
+
+Every function takes counts and sums (`aggregate.Moments`, `aggregate.SpeciesCounts`), never
+rows, so the same numbers come out whatever order the rows were added in. Variances are worked
+out from the integer sums as one integer numerator, so no float sum is taken over the rows.
+
+scipy is imported where it is used: `scipy.stats` takes 60 MB, and a run needs it only for its
+summary, after its workers have ended, so the run's peak memory does not carry it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+LEVEL = 0.95  # every interval grove prints is a 95% one
+ALPHA = 0.05  # compare names a figure changed when its corrected p is below this
+
+
+def wilson(k: int, n: int) -> tuple[float, float] | None:
+    """The Wilson score interval of a proportion k/n (scipy's `binomtest`): unlike the normal
+    approximation it stays inside [0, 1] and is sound for rates near 0 or 1 and for small n."""
+    from scipy import stats
+
+    if n <= 0:
+        return None
+    ci = stats.binomtest(k, n).proportion_ci(confidence_level=LEVEL, method="wilson")
+    return float(ci.low), float(ci.high)
+
+
+def variance(n: int, total: int, sumsq: int) -> float | None:
+    """The sample variance from exact sums: (n * sumsq - total^2) / (n (n - 1))."""
+    if n < 2:
+        return None
+    return (n * sumsq - total * total) / (n * (n - 1))
+
+
+def mean_interval(n: int, total: int, sumsq: int) -> tuple[float, float] | None:
+    """Student's t interval of a mean (scipy's `t.interval`)."""
+    from scipy import stats
+
+    var = variance(n, total, sumsq)
+    if var is None:
+        return None
+    mean = total / n
+    if var == 0:
+        return mean, mean
+    lo, hi = stats.t.interval(LEVEL, n - 1, loc=mean, scale=math.sqrt(var / n))
+    return float(lo), float(hi)
+
+
+def difference_interval(k1: int, n1: int, k2: int, n2: int) -> tuple[float, float] | None:
+    """An interval of the difference of two proportions k1/n1 - k2/n2: Newcombe's hybrid score
+    interval (his method 10), built from the two Wilson intervals, which keeps the Wilson
+    interval's good behaviour near 0 and 1 where the Wald interval of a difference fails."""
+    a, b = wilson(k1, n1), wilson(k2, n2)
+    if a is None or b is None:
+        return None
+    p1, p2 = k1 / n1, k2 / n2
+    d = p1 - p2
+    lo = d - math.sqrt((p1 - a[0]) ** 2 + (b[1] - p2) ** 2)
+    hi = d + math.sqrt((a[1] - p1) ** 2 + (p2 - b[0]) ** 2)
+    return max(-1.0, lo), min(1.0, hi)
+
+
+def proportions_p(k1: int, n1: int, k2: int, n2: int) -> float | None:
+    """Two-sided p of two proportions being equal: Fisher's exact test on the 2x2 table."""
+    from scipy import stats
+
+    if n1 <= 0 or n2 <= 0:
+        return None
+    return float(stats.fisher_exact([[k1, n1 - k1], [k2, n2 - k2]]).pvalue)
+
+
+def means_p(a: tuple[int, int, int], b: tuple[int, int, int]) -> float | None:
+    """Two-sided p of two means being equal, each given as (n, sum, sum of squares): Welch's t
+    test from the summary figures (scipy's `ttest_ind_from_stats`), which does not assume the
+    two runs spread alike. Where both spreads are nil the means are equal or plainly not."""
+    from scipy import stats
+
+    va, vb = variance(*a), variance(*b)
+    if va is None or vb is None:
+        return None
+    ma, mb = a[1] / a[0], b[1] / b[0]
+    if va == 0 and vb == 0:
+        return 1.0 if ma == mb else 0.0
+    res = stats.ttest_ind_from_stats(ma, math.sqrt(va), a[0], mb, math.sqrt(vb), b[0],
+                                     equal_var=False)
+    return 1.0 if math.isnan(res.pvalue) else float(res.pvalue)
+
+
+def holm(ps: Sequence[float]) -> list[float]:
+    """Holm's step-down correction: the family-wise error stays at the level asked however many
+    figures are compared, and it is uniformly more powerful than Bonferroni's (scipy has
+    Benjamini-Hochberg but not Holm)."""
+    m = len(ps)
+    order = sorted(range(m), key=lambda i: ps[i])
+    out = [0.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * ps[i]))
+        out[i] = running
+    return out
+
+
+def benjamini_hochberg(ps: Sequence[float]) -> list[float]:
+    """Benjamini-Hochberg (scipy's `false_discovery_control`): controls the share of false
+    finds among the figures named, more permissive than Holm when many figures moved."""
+    from scipy import stats
+
+    if not ps:
+        return []
+    return [float(x) for x in stats.false_discovery_control(list(ps), method="bh")]
+
+
+CORRECTIONS = {"holm": holm, "bh": benjamini_hochberg}
