@@ -336,7 +336,10 @@ def test_ctrl_c_at_the_prompt_stops_with_a_stop_line(tmp_path):
     proc = subprocess.Popen([*GROVE, "play", "--ai", "human,greedy", "--seed", "3", "--plain",
                              "--record", str(path)], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            cwd=tmp_path)
+                            cwd=tmp_path,
+                            # as a terminal has it, even where pytest runs in a background job
+                            # (which starts with SIGINT ignored)
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         proc.stdin.write("1\n1\n")  # two draws; then greedy's turn, then the prompt waits
         proc.stdin.flush()
