@@ -131,14 +131,23 @@ def publish(ls: GroveServer, target: Target, found: list[Diagnostic]) -> None:
     ls.published[unit] = uris
 
 
-def _check(ls: GroveServer, uri: str) -> None:
+def _checked(uri: str) -> tuple[Target, str] | None:
+    """What an open file is checked as, and the unit its findings are published for (its
+    edition folder, or the forest file); None for a file grove does not check."""
     path = _path(uri)
     if path is None:
-        return
+        return None
     target = target_of(path)
     if target.kind == "other":
+        return None
+    return target, str(target.folder or target.path)
+
+
+def _check(ls: GroveServer, uri: str) -> None:
+    checked = _checked(uri)
+    if checked is None:
         return
-    unit = str(target.folder or target.path)
+    target, unit = checked
     cards = ls.session.check(target, printouts=False)
     ls.printed[unit] = ls.session.check(target, cards=False)
     publish(ls, target, _merged(cards, ls.printed[unit]))
@@ -149,13 +158,10 @@ async def _check_as_typed(ls: GroveServer, uri: str, version: int | None) -> Non
     breaks), published beside the printouts' findings of the check before; then, unless the
     author has typed on meanwhile, the printouts' findings anew, so that what stands at the
     end is all of `grove lint`'s findings."""
-    path = _path(uri)
-    if path is None:
+    checked = _checked(uri)
+    if checked is None:
         return
-    target = target_of(path)
-    if target.kind == "other":
-        return
-    unit = str(target.folder or target.path)
+    target, unit = checked
     cards = ls.session.check(target, printouts=False)
     publish(ls, target, _merged(cards, ls.printed.get(unit, [])))
     if target.kind != "edition":
