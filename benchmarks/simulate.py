@@ -25,11 +25,12 @@ from __future__ import annotations
 import os
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from benchmarks.commands import _grove
 
 GAMES = 2000  # per timed run: about 15 s on one core
 ROUNDS = 3
@@ -90,9 +91,8 @@ def machine_ratio(n: int = 10_000_000) -> float:
 
 def run(games: int, jobs: int, out: Path) -> dict[str, Any]:
     """One whole command, watched: wall seconds, CPU seconds of its processes, memory peaks."""
-    grove = Path(sys.executable).parent / "grove"
     start = time.perf_counter()
-    proc = subprocess.Popen([str(grove), "simulate", "--edition", "base", "--ai", "random,random",
+    proc = subprocess.Popen([_grove(), "simulate", "--edition", "base", "--ai", "random,random",
                              "--games", str(games), "--jobs", str(jobs), "--out", str(out)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     peak = [0, 0, 0]

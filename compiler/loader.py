@@ -63,7 +63,7 @@ def provisional_marks(doc: Document) -> Iterator[tuple[Span, str]]:
 
 
 # How the files of an edition are read: (path, schema) -> the document, if it is fit to use,
-# and what is wrong with it. `read_file` reads the disk; the language server reads the text an
+# and what is wrong with it. `read_document` reads the disk; the language server reads the text an
 # editor holds for a file it has open, and keeps what it read of the others.
 Reader = Callable[[Path, str], tuple[Document | None, tuple[Diagnostic, ...]]]
 
@@ -80,10 +80,6 @@ def read_document(path: Path, schema: str, raw: str | None = None
         return None, (error("SCHEMA-TYPE", Span(str(path), 1, 1), "expected a mapping at the top"),)
     found = tuple(schemas.validate(doc, schema))
     return (None if found else doc), found
-
-
-def read_file(path: Path, schema: str) -> tuple[Document | None, tuple[Diagnostic, ...]]:
-    return read_document(path, schema)
 
 
 def _read(path: Path, schema: str, diags: list[Diagnostic], read: Reader) -> Document | None:
@@ -237,7 +233,7 @@ def _deck(doc: Document) -> list[DeckCard]:
     return out
 
 
-def load_edition(folder: str | Path, read: Reader = read_file) -> Loaded:
+def load_edition(folder: str | Path, read: Reader = read_document) -> Loaded:
     """Read one edition folder: `edition.yaml`, `deck.yaml` and every species file beside them."""
     folder = Path(folder)
     diags: list[Diagnostic] = []

@@ -150,7 +150,7 @@ def shorten(text: str, limit: int = MAX_ECHO) -> str:
     return f"{text[:limit]}... ({len(text) - limit} more characters)"
 
 
-def _echo(text: str) -> str:
+def echo_text(text: str) -> str:
     """A message, hint or note: cut, and escaped line by line (grove's own messages may span
     lines; a newline inside echoed input comes quoted by `repr` already)."""
     return "\n".join(escape(line) for line in shorten(text).split("\n"))
@@ -176,8 +176,8 @@ def format_text(d: Diagnostic, sources: dict[str, list[str]] | None = None) -> s
     Everything that comes from the input is escaped and cut (`escape`, `shorten`), and a long
     source line is shown as a window around the caret, so one error prints a few lines whatever
     the file holds."""
-    where = f"{_echo(str(d.span))}: " if d.span else ""
-    out = [f"{where}{d.severity} {d.code}: {_echo(d.message)}"]
+    where = f"{echo_text(str(d.span))}: " if d.span else ""
+    out = [f"{where}{d.severity} {d.code}: {echo_text(d.message)}"]
     if d.span:
         src = _source_line(d.span, sources)
         if src is not None:
@@ -188,8 +188,8 @@ def format_text(d: Diagnostic, sources: dict[str, list[str]] | None = None) -> s
             out.append("    " + shown)
             out.append("    " + " " * offset + "^" * marks)
     if d.hint:
-        out.append(f"    hint: {_echo(d.hint)}")
-    out.extend(f"    note: {_echo(n)}" for n in d.notes)
+        out.append(f"    hint: {echo_text(d.hint)}")
+    out.extend(f"    note: {echo_text(n)}" for n in d.notes)
     return "\n".join(out)
 
 

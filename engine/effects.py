@@ -208,7 +208,7 @@ def _free_play(game: Table, i: int, me: Placed, op: FreePlay) -> Steps:
         choice = yield Decision(i, "place", opts + skip, "a card to play for free", game.actions)
         if not isinstance(choice, act.Play):
             return
-        played = game._place(i, choice.place, choice.card, source="free")
+        played = game._place(i, choice.place, source="free")
         played.free = not op.with_effect
         played.bonus_allowed = False
         yield from after_play(game, i, played)
@@ -238,7 +238,7 @@ def _rummage(game: Table, i: int, me: Placed, op: Rummage) -> Steps:
     card = choice.card
     game.clearing.remove(card)
     p.hand.append(card)  # _place takes the card from the hand
-    played = game._place(i, choice.place, card, source="clearing")
+    played = game._place(i, choice.place, source="clearing")
     played.free = True
     yield from after_play(game, i, played)
 
@@ -269,12 +269,13 @@ def _play_paying(game: Table, i: int) -> Steps:
     allowed = set(p.hand)  # cards gained meanwhile may neither be played nor pay
     while True:
         opts: list[str] = []
+        spare = sum(h in allowed for h in p.hand) - 1  # the cards left to pay with
         for c in dict.fromkeys(p.hand):
             if c not in allowed:
                 continue
             for side, x in game._placements(i, c):
                 sp = game.species_on(c, side)
-                if sp.cost <= len([h for h in p.hand if h in allowed]) - 1:
+                if sp.cost <= spare:
                     opts.append(play_text(x, free=True))
         if not opts:
             break
@@ -286,7 +287,7 @@ def _play_paying(game: Table, i: int) -> Steps:
         sp = game.species_for(choice.place)
         # only cards held when the Mole was played may pay
         payment = yield from pay(game, i, sp.cost, exclude=set(p.hand) - (allowed - {card}))
-        played = game._place(i, choice.place, card)
+        played = game._place(i, choice.place)
         played.payment = payment
         allowed -= {card, *payment}
         yield from triggers(game, i, played)

@@ -52,13 +52,6 @@ FitKey = tuple
 Answers = dict[FitKey, tuple[str, ...]]
 
 
-def content(host: Host) -> tuple:
-    """What decides where a half fits at a host: its kind, its card, the cards in its slots."""
-    card = host.card
-    return (host.kind.id, card.key, card.symbol,
-            tuple(tuple((c.key, c.symbol) for c in cards) for cards in host.slots.values()))
-
-
 def fullness(host: Host) -> tuple:
     """All that decides where a half without rules fits at a host without rules."""
     return (host.kind.id, tuple(map(len, host.slots.values())))
@@ -146,7 +139,8 @@ class LiveForests:
         self._slot_answers: dict[tuple, bool] = memo.slot_answers  # placement.fit_key -> fits
         self._halves: dict[tuple, Half] = memo.halves_by_key
         self._labels: dict[tuple, tuple[str, ...]] = memo.labels  # (side, host, slots) -> labels
-        self._tallies: list[tuple[tuple, tuple, Tally] | None] = [None] * len(players)
+        # per player: (its log's length and last entry, its cave, the others' logs, its tally)
+        self._tallies: list[tuple[tuple, tuple, tuple, Tally] | None] = [None] * len(players)
 
     def _fits_at(self, host: Host) -> HostFits:
         if not host.has_rules:
@@ -216,30 +210,23 @@ class LiveForests:
 
     def tally(self, i: int, cardset: CardSet) -> Tally:
         """Player i's forest scored card by card against the others as they are now: the one
-        worked out before while nothing it reads has changed since."""
-        forests = self.views()
-        forest = forests[i]
-        mine = _stamp(forest) + (forest.cave, forest.cave_card)
-        theirs = tuple(_stamp(f) for f in forest.others)
-        kept = self._tallies[i]
-        if kept is not None and kept[0] == mine:
-            tally = kept[2]
-            if kept[1] != theirs:  # a play weighed may read them even where no card here does
-                tally.others_changed()
-                self._tallies[i] = (mine, theirs, tally)
-            return tally
-        n, last = kept[0][:2] if kept is not None else (0, None)
+        worked out before, brought up to date with the cards placed since (a grown log holds
+        its old entries) and with the other forests, while the cave stands still."""
+        forest = self.views()[i]
         log = forest.log
-        if kept is not None and kept[0][2:] == mine[2:] and n < len(log) and (
-                n == 0 or log[n - 1] is last):
-            # the forest grew since, and a grown log holds its old entries
-            tally = kept[2]
-            tally.advance(log[n:])
-            if kept[1] != theirs:
-                tally.others_changed()
-        else:
+        mine = (len(log), log[-1] if log else None)
+        cave = (forest.cave, forest.cave_card)
+        theirs = tuple((len(f.log), f.log[-1] if f.log else None) for f in forest.others)
+        kept = self._tallies[i]
+        if kept is None or kept[1] != cave or not _holds(log, *kept[0]):
             tally = Tally(forest, cardset)
-        self._tallies[i] = (mine, theirs, tally)
+        else:
+            tally = kept[3]
+            if kept[0] != mine:
+                tally.advance(log[kept[0][0]:])
+            if kept[2] != theirs:  # a play weighed may read them even where no card here does
+                tally.others_changed()
+        self._tallies[i] = (mine, cave, theirs, tally)
         return tally
 
     def views(self) -> list[Forest]:
@@ -294,7 +281,7 @@ class LiveForests:
                     slots = fits.plain[plain] = self._slots(host, side, sp, sym, _fits_locally)
             else:
                 if fits.exact is None:
-                    fits.exact = self._answers.setdefault(content(host), {})
+                    fits.exact = self._answers.setdefault(host.content(), {})
                 slots = fits.exact.get(key)
                 if slots is None:  # slot by slot where no rule reaches beyond its slot
                     check = placement.fits if wide or fits.wide else self._slot_fits
@@ -327,8 +314,7 @@ class LiveForests:
         return self.view(i).trial(sp, sym, at)
 
 
-def _stamp(forest: Forest) -> tuple[int, Placed | None]:
-    """Where a forest's log stands: grown only by placing and taken back only by undoing the
-    latest placement, a forest with the same length and last entry holds the same cards."""
-    log = forest.log
-    return (len(log), log[-1] if log else None)
+def _holds(log: list[Placed], n: int, last: Placed | None) -> bool:
+    """Whether a forest's log still begins with the n entries it had when `last` was its last:
+    a forest grows only by placing and is taken back only by undoing the latest placement."""
+    return n <= len(log) and (n == 0 or log[n - 1] is last)

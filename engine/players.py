@@ -87,7 +87,6 @@ class GreedyPlayer:
         return saplings[0] if saplings else decision.actions[0]
 
 
-
 KINDS = {"random": RandomPlayer, "greedy": GreedyPlayer}
 
 

@@ -64,6 +64,12 @@ def player_entry(game, i: int, shorthand: bool = True) -> dict[str, Any]:
     return forest_entry(game.cardset, game.view(i), shorthand)
 
 
+def species_ident(cset: CardSet, sp: Any) -> str:
+    """The id a record or a forest file names a species by: the plain id where it names the
+    species unambiguously, else the qualified key."""
+    return sp.id if cset.species_named(sp.id) is sp else sp.key
+
+
 def forest_entry(cset: CardSet, forest: Forest, shorthand: bool = True) -> dict[str, Any]:
     """A player's forest in the forest-file format: its name, cave and hosts.
 
@@ -72,9 +78,6 @@ def forest_entry(cset: CardSet, forest: Forest, shorthand: bool = True) -> dict[
     numbered slot ids (`bottom_1: brook_trout`) that records before the shorthand hold, so a
     replay can accept either."""
 
-    def ident(sp) -> str:
-        return sp.id if cset.species_named(sp.id) is sp else sp.key
-
     hosts = []
     for h in forest.hosts:
         entry: dict[str, Any] = {}
@@ -82,18 +85,18 @@ def forest_entry(cset: CardSet, forest: Forest, shorthand: bool = True) -> dict[
         if h.kind.play == "with_tree":
             base = next(k for k in cset.hosts.values()
                         if k.from_kind == h.kind.from_kind and k.play != "with_tree")
-            entry[base.id] = ident(sp)
+            entry[base.id] = species_ident(cset, sp)
             entry["river"] = True
         elif sp is None:
             entry[h.kind.id] = True
         else:
-            entry[h.kind.id] = ident(sp)
+            entry[h.kind.id] = species_ident(cset, sp)
         if sp is not None and symbol and len(sp.symbols_for(None)) > 1:
             entry["symbol"] = symbol
         held: dict[str, Any] = {}
         for sid, cards in h.slots.items():
-            items = [{"card": ident(c.species), "symbol": c.symbol} if c.symbol
-                     else ident(c.species) for c in cards]
+            items = [{"card": species_ident(cset, c.species), "symbol": c.symbol} if c.symbol
+                     else species_ident(cset, c.species) for c in cards]
             if items:
                 held[sid] = items if len(items) > 1 else items[0]
         entry.update(_by_side(h.kind, held) if shorthand else held)

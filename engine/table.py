@@ -208,15 +208,14 @@ class Table:
     def species_for(self, place: Place) -> Species:
         """The species a play of the card to `place` is of (and pays for): its first half on
         the place's side, or its host half for a new host."""
-        side = place.side
-        return next(s for s, sd, _ in self._halves[place.card] if sd == side)
+        return self.species_on(place.card, place.side)
 
     def species_on(self, card: int, side: str | None) -> Species:
         return next(s for s, sd, _ in self._halves[card] if sd == side)
 
     def tally(self, i: int) -> Tally:
         """Player i's forest scored card by card, against the others as they are now, to weigh
-        plays with `Tally.total_with` inside `trial`."""
+        plays with `Tally.weigh`."""
         return self._forests.tally(i, self.cardset)
 
     def trial(self, i: int, choice: Place | str | None) -> Trial:
@@ -239,16 +238,17 @@ class Table:
         sp, _, sym = next(x for x in self._halves[card] if x[1] == place.side)
         return sp, sym, (place.host, place.slot)  # type: ignore[return-value]
 
-    def _place(self, i: int, choice: Place, hand_card: int, *, river: int | None = None,
+    def _place(self, i: int, choice: Place, *, river: int | None = None,
                source: str = "hand") -> Played:
         """Put a card from hand into the forest as `choice` says; return what was played.
 
         `source` is for the log: "hand" when paid for, "free", or "clearing" (rummaged)."""
         p = self.players[i]
+        hand_card = choice.card
         p.hand.remove(hand_card)
-        if choice.kind is not None:  # a new host
-            kind = self.cardset.hosts[choice.kind]
-            sp, _, sym = next((s, sd, sy) for s, sd, sy in self._halves[hand_card] if sd is None)
+        sp, sym, at = self.placing(choice)
+        if not isinstance(at, tuple):  # a new host of kind `at`
+            kind = at
             beneath = [river] if river is not None else []
             if river is not None:
                 p.hand.remove(river)
@@ -257,8 +257,7 @@ class Table:
             self._note("play", i, (hand_card, *beneath), sp.key, source, kind.id)
             self._reveal(kind.reveal)
             return Played(i, host.index, None, sp, sym, [], False)
-        side, hi, slot_id = choice.side, choice.host, choice.slot
-        sp, _, sym = next((s, sd, sy) for s, sd, sy in self._halves[hand_card] if sd == side)
+        hi, slot_id = at
         p.forest.place_card(hi, slot_id, sp, sym, number=hand_card, turn=self.turn)
         self._note("play", i, (hand_card,), sp.key, source, f"{hi}.{slot_id}")
         return Played(i, hi, slot_id, sp, sym, [], False)

@@ -13,9 +13,9 @@ full scoring gave.
 A drafted cave's rule, scored in the cave row, is weighed the same way.
 
 `Tally(forest, cardset)` scores the forest once, card by card (`scoring.card_points`);
-`total_with(card)` gives the total with `card` just placed, inside `forest.trial(...)`. It equals
-`scoring.score(forest, cardset).total` for the forest with the card, which a test checks for
-every play of many games.
+`weigh(species, symbol, at)` gives the total with a card half placed at `at`, and `advance`
+brings the tally up to date with cards placed for real. Both equal `scoring.score(...).total`
+of the forest as it would be, which a test checks for every play of many games.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ OTHERS = frozenset({"others", "any"})  # the tokens of a rule that may read the 
 class Tally:
     __slots__ = ("forest", "total", "points", "firsts", "readers", "everywhere", "groups_reading",
                  "cave_card", "cave_reads", "reached", "local", "weighed", "plays", "others_cards",
-                 "slot_keys", "plain")
+                 "slot_keys", "species_reads")
 
     def __init__(self, forest: Forest, cardset: CardSet):
         self.forest = forest
@@ -51,7 +51,7 @@ class Tally:
         self.plays: dict[tuple, tuple[int, bool]] = {}  # (species key, symbol, host kind or
         #                                                  (host, slot)) -> as `weighed`
         self.slot_keys: dict[tuple[int, str], tuple[str, bool] | None] = {}  # see `_anywhere`
-        self.plain: dict[str, str] = {}  # species key -> what its rule reads (`_reads`)
+        self.species_reads: dict[str, str] = {}  # species key -> what its rule reads (`_reads`)
         # a drafted cave's own rule sees the forest too (scored in the cave row)
         self.cave_card = cave_card_points(forest)
         prog = forest.cave_card.score if forest.cave_card is not None else None
@@ -90,7 +90,7 @@ class Tally:
 
     def advance(self, placed: Iterable[Placed]) -> None:
         """The forest grew by `placed` (in the order placed; the cave as it was): score again
-        only what they reach, as `total_with` weighs a trial card, and file them.
+        only what they reach, as a trial card is weighed (`total_with`), and file them.
 
         Cheaper than a new tally by the cards the new ones leave alone; equal to one, which
         the tally test checks every decision."""
@@ -185,13 +185,9 @@ class Tally:
 
     def weigh(self, species: Any, symbol: str | None, at: Any) -> int:
         """The forest's total with a card half placed at `at` (a new host's kind, or
-        `(host, slot)`), as `Forest.trial` takes it.
-
-        A half put into a slot where nothing it changes depends on the host (no card there reads
-        its host, its own rule reads only counters, nothing reads the cards on that side of
-        hosts or which hosts are full, it carries no group and no `counts as`, and the host does
-        not double it) scores the same at every such slot: that total is kept per half, so the
-        same card weighed at another host is not placed again."""
+        `(host, slot)`), as `Forest.trial` takes it. Kept per play while the tally holds, and
+        shared by plays that weigh alike (`_anywhere`), so a card is placed for a trial once per
+        kind of place."""
         play = (species.key, symbol, at if isinstance(at, tuple) else at.id)
         hit = self.plays.get(play)
         if hit is None:
@@ -207,7 +203,7 @@ class Tally:
         trial = self.forest.trial(species, symbol, at)
         with trial:
             assert trial.card is not None
-            hit = self._total_with(trial.card)
+            hit = self.total_with(trial.card)
         if key is not None:
             self.weighed[key] = hit
         return hit
@@ -222,9 +218,9 @@ class Tally:
         same cards."""
         if not isinstance(at, tuple) or self.everywhere or species.modifier is not None:
             return None
-        reads = self.plain.get(species.key)
+        reads = self.species_reads.get(species.key)
         if reads is None:
-            reads = self.plain[species.key] = _reads(species.score)
+            reads = self.species_reads[species.key] = _reads(species.score)
         if reads == "any":
             return None
         where = self.slot_keys.get(at, False)
@@ -232,10 +228,7 @@ class Tally:
             where = self.slot_keys[at] = self._slot_key(*at)
         if where is not None and reads == "counters":
             return (species.key, symbol, *where)
-        host = self.forest.hosts[at[0]]
-        return (species.key, symbol, at[1], host.kind.id, _cards(host.card),
-                tuple(map(_cards, host.beneath)), tuple(
-                    tuple(map(_cards, cards)) for cards in host.slots.values()))
+        return (species.key, symbol, at[1], self.forest.hosts[at[0]].content())
 
     def _slot_key(self, hi: int, slot_id: str) -> tuple[str, bool] | None:
         """The slot's side and whether a card there fills its host, where nothing a card placed
@@ -256,12 +249,9 @@ class Tally:
                 return None
         return (side, full)
 
-    def total_with(self, new: Placed) -> int:
-        """The forest's total with `new`, the card just placed (and kept placed meanwhile)."""
-        return self._total_with(new)[0]
-
-    def _total_with(self, new: Placed) -> tuple[int, bool]:
-        """`total_with`, and whether it re-scored a card whose points read the other forests."""
+    def total_with(self, new: Placed) -> tuple[int, bool]:
+        """The forest's total with `new`, the card just placed (and kept placed meanwhile), and
+        whether it re-scored a card whose points read the other forests."""
         forest = self.forest
         host = new.host
         assert host is not None
@@ -296,7 +286,6 @@ class Tally:
         return total, others
 
 
-
 def _tokens(new: Placed, is_host: bool, full: bool) -> frozenset[str]:
     """What placing `new` changes, in the tokens rules read (`codegen.term_reads`)."""
     host = new.host
@@ -313,10 +302,6 @@ def _tokens(new: Placed, is_host: bool, full: bool) -> frozenset[str]:
         if c.species is not None and c.species.modifier is not None:
             tokens.update(f"extra:{o}" for _, owners, _ in c.species.counts_as for o in owners)
     return frozenset(tokens)
-
-
-def _cards(c: Placed) -> tuple:
-    return (c.key, c.symbol)
 
 
 def _reads(prog: Any) -> str:

@@ -49,11 +49,7 @@ def turn_options(game: Table, i: int) -> list[str]:
     Where a half fits comes from the live forest (`engine/live.py`), which answers again
     only for a host that a card joined since it was last asked."""
     p = game.players[i]
-    opts: list[str] = []
-    if len(p.hand) < game.cardset.setup.hand_limit:
-        if game.deck:
-            opts.append(act.DRAW_DECK.text)
-        opts += map(game.actions.draw_texts.__getitem__, game.clearing)
+    opts = _draws(game) if len(p.hand) < game.cardset.setup.hand_limit else []
     spare = len(p.hand) - 1  # hand cards left to pay with
     where = game._forests.where
     plans = game.memo.plans
@@ -103,9 +99,8 @@ def turn(game: Table, i: int) -> Steps:
     choice = yield Decision(i, "turn", tuple(opts), "draw two cards or play a card", game.actions)
     if isinstance(choice, act.Draw):
         _take(game, i, choice)
-        if len(p.hand) < game.cardset.setup.hand_limit and (game.deck or game.clearing):
-            second = [act.DRAW_DECK.text] if game.deck else []
-            second += map(game.actions.draw_texts.__getitem__, game.clearing)
+        second = _draws(game) if len(p.hand) < game.cardset.setup.hand_limit else []
+        if second:
             choice = yield Decision(i, "draw", tuple(second), "draw a second card", game.actions)
             if not isinstance(choice, act.Draw):
                 raise act.IllegalAction(f"{choice.text!r} draws no card")
@@ -127,9 +122,16 @@ def turn(game: Table, i: int) -> Steps:
         river = card_of((yield Decision(i, "river", river_opts,
                                         "a card to lie beneath as a river", game.actions)))
     payment = yield from pay(game, i, sp.cost, exclude={card, river})
-    played = game._place(i, place, card, river=river)
+    played = game._place(i, place, river=river)
     played.payment = payment
     yield from after_play(game, i, played)
+
+
+def _draws(game: Table) -> list[str]:
+    """The draws on offer: the deck's top card while it lasts, and each clearing card."""
+    opts = [act.DRAW_DECK.text] if game.deck else []
+    opts += map(game.actions.draw_texts.__getitem__, game.clearing)
+    return opts
 
 
 def _take(game: Table, i: int, choice: act.Draw) -> None:

@@ -134,6 +134,14 @@ class Host:
             if s.side == side:
                 yield from self.slots[s.id]
 
+    def content(self) -> tuple:
+        """What the host holds, as a key: its kind, its card, the cards beneath it and the cards
+        in each slot (species and tree symbol). Hosts with equal content answer alike where a
+        card may go and what a card placed there scores."""
+        return (self.kind.id, self.card.key, self.card.symbol,
+                tuple((c.key, c.symbol) for c in self.beneath),
+                tuple(tuple((c.key, c.symbol) for c in cards) for cards in self.slots.values()))
+
     @property
     def full(self) -> bool:
         return all(self.slots[s.id] for s in self.kind.slots)

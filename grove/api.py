@@ -161,7 +161,7 @@ def lint(paths: list[str], provisional: bool = False, roots: Roots | None = None
 
         k = cache.key("lint", universe.key, icon_lint.digest(universe), *wanted, "|", *asked,
                       "|", *files)
-        found = cache.cached("lint", k, lambda: _lint_cards(all_roots, wanted, asked, files))
+        found = cache.cached("lint", k, lambda: _lint_cards(all_roots, wanted, asked, files, universe))
         out.extend(found)
         if provisional:
             for eid in wanted:
@@ -191,7 +191,7 @@ def _lint_printouts(roots: Roots, wanted: list[str], universe: Universe | None =
     from printouts.sheets import lint as sheet_lint
 
     return (sheet_lint.lint(roots, wanted, universe)  # text that overflows, glyphs fonts lack
-            + icon_lint.lint(roots, wanted)  # icons a sheet cannot draw, or draws for nothing
+            + icon_lint.lint(roots, wanted, universe)  # icons a sheet cannot draw, or draws for nothing
             + text_lint.lint(roots, wanted, universe))  # a phrase, name or lexicon entry missing
 
 

@@ -25,11 +25,11 @@ from dsl.diagnostics import (
     DiagnosticError,
     Severity,
     Span,
+    echo_text,
     escape,
     escape_json,
     format_json,
     format_text,
-    shorten,
 )
 
 # The exit-code table, one for every command (README, docs/diagnostics.md):
@@ -63,12 +63,6 @@ def exit_code(diags: Iterable[Diagnostic], strict: bool = False) -> int:
     if any(d.is_error or (strict and d.severity is Severity.WARNING) for d in diags):
         return EXIT_FINDINGS
     return EXIT_OK
-
-
-def _echo_text(text: str) -> str:
-    """Input text echoed outside a diagnostic (a name, a path, a rule), made safe to print as
-    diagnostics make theirs: cut, and control and bidirectional characters escaped."""
-    return "\n".join(escape(line) for line in shorten(text).split("\n"))
 
 
 def _rel(d: Diagnostic) -> Diagnostic:
@@ -191,7 +185,7 @@ class _Group(click.Group):
             if "--json" not in argv and ("--format", "json") not in pairs \
                     and "--format=json" not in argv:
                 # click echoes the option or value it refuses: escaped and cut like any input
-                message = _echo_text(exc.format_message())
+                message = echo_text(exc.format_message())
                 exc.format_message = lambda: message  # type: ignore[method-assign]
                 raise
             where = exc.ctx.command_path if exc.ctx else "grove"
@@ -221,10 +215,10 @@ def editions(as_json: bool, roots) -> None:
     for r in rows:  # an author's edition: its id, names and folder are input, echoed escaped
         kind = "standalone" if r["standalone"] else f"expansion of {r['expansion_of']}"
         extra = f"; combines with {', '.join(r['combines_with'])}" if r["combines_with"] else ""
-        click.echo(_echo_text(f"{r['id']:<16} {r['names']['en']} ({kind}{extra}): "
+        click.echo(echo_text(f"{r['id']:<16} {r['names']['en']} ({kind}{extra}): "
                               f"{r['species']} species, {r['cards']} cards"))
         if not _shipped(r["folder"]):
-            click.echo(f"{'':<16} from {_echo_text(_display(r['folder']))}")
+            click.echo(f"{'':<16} from {echo_text(_display(r['folder']))}")
 
 
 @main.command()
@@ -245,15 +239,15 @@ def cards(edition: str, with_: str, lang: str | None, as_json: bool, roots) -> N
         echo_json(rows)
         return
     for r in rows:  # names and rules come from card files, perhaps an author's: echoed escaped
-        click.echo(_echo_text(f"{r['name']} [{r['key']}] {r['kind']}, cost {r['cost']}, "
+        click.echo(echo_text(f"{r['name']} [{r['key']}] {r['kind']}, cost {r['cost']}, "
                               f"{r['copies']}x, types {', '.join(r['types']) or '-'}"))
         for f in ("effect", "bonus", "trigger", "placement", "modifier", "score"):
             if lang_given and r["text"].get(f):
                 from printouts.rules_text import field_label
 
-                click.echo(f"    {field_label(f, lang)}: {_echo_text(r['text'][f])}")
+                click.echo(f"    {field_label(f, lang)}: {echo_text(r['text'][f])}")
             elif r["rules"].get(f):
-                click.echo(f"    {f}: {_echo_text(r['rules'][f])}")
+                click.echo(f"    {f}: {echo_text(r['rules'][f])}")
 
 
 @main.command()
@@ -381,7 +375,11 @@ def play(edition: str, with_: str, n_players: int | None, ai: str | None, seed: 
     logs: dict[int, GameLog] = {}
 
     def log(game, action) -> None:  # an engine.action.Action
-        lines = logs.setdefault(id(game), GameLog(game, lang)).new_lines()
+        if not human and (as_json or quiet):
+            return  # nobody reads the game log: worded only where it is shown or asked for
+        if id(game) not in logs:
+            logs[id(game)] = GameLog(game, lang)
+        lines = logs[id(game)].new_lines()
         said.extend(lines)
         if len(game.history) <= len(resume):
             return  # the resumed part was shown when it was played
@@ -389,7 +387,7 @@ def play(edition: str, with_: str, n_players: int | None, ai: str | None, seed: 
         if as_json or (quiet and not human):
             return
         for line in lines:
-            click.echo(_echo_text(line), err=True)  # card names from an author's card files
+            click.echo(echo_text(line), err=True)  # card names from an author's card files
 
     fh = _RecordFile(record_path) if record_path else None
     try:
@@ -451,7 +449,7 @@ def _stopped(out: Any, record_path: str | None, as_json: bool, lang: str) -> Non
         if record_path:
             click.echo(w("resume", record=_display(record_path)), err=True)
     if out.stopped == "interrupt":
-        sys.exit(130)
+        sys.exit(EXIT_INTERRUPTED)
 
 
 def _resumable(path: str, roots) -> tuple[Any, Any]:
@@ -693,7 +691,7 @@ def sheet(edition: str, with_: str, langs: str, out: str | None, fmt: str, paper
     # cuts what it echoes, and the common table gives the exit code
     paths = api.sheet(edition, _expansions(with_), _expansions(langs), out, fmt, paper, roots)
     for p in paths:
-        click.echo(f"wrote {_echo_text(str(p))} ({p.stat().st_size // 1024} KiB)", err=True)
+        click.echo(f"wrote {echo_text(str(p))} ({p.stat().st_size // 1024} KiB)", err=True)
 
 
 @main.command()
@@ -710,7 +708,7 @@ def new(name: str, expansion_of: str | None, out: str | None, roots) -> None:
     made = scaffold.create(name, out, expansion_of, roots)
     folder = _display(str(made.folder))
     for f in made.files:
-        click.echo(f"wrote {_echo_text(_display(str(f)))}", err=True)
+        click.echo(f"wrote {echo_text(_display(str(f)))}", err=True)
     game = f"--edition {made.edition}" + (f" --with {','.join(made.expansions)}"
                                           if made.expansions else "")
     click.echo("\n".join(escape(line) for line in [  # the folder is the user's: escaped
@@ -802,8 +800,8 @@ def simulate(edition: str, with_: str, ai: str, games: int, seed: int, rotate: b
     if as_json:
         echo_json(summary)
     else:
-        click.echo(_echo_text(_simulate_text(summary)))
-        click.echo(f"wrote {_echo_text(_display(str(outcome.folder)))}/"
+        click.echo(echo_text(_simulate_text(summary)))
+        click.echo(f"wrote {echo_text(_display(str(outcome.folder)))}/"
                    "{games.parquet,cards.parquet,summary.json,report.html}", err=True)
     print_diagnostics(diags, "json" if as_json else "text")
     if outcome.interrupted:
@@ -865,7 +863,7 @@ def compare(run_a: str, run_b: str, correction: str, as_json: bool) -> None:
     else:
         lines.append(f"nothing changed beyond chance: {result['compared']} figures compared "
                      f"({name}, {result['alpha']:.0%})")
-    click.echo(_echo_text("\n".join(lines)))
+    click.echo(echo_text("\n".join(lines)))
 
 
 def _figure(x: float | None) -> str:

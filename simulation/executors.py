@@ -22,9 +22,8 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
 
 from simulation.plan import Chunk, Plan
-from simulation.worker import Batch, Failure, ignore_interrupts, play_chunk
+from simulation.worker import Batch, Failure, Fingerprint, ignore_interrupts, play_chunk
 
-Fingerprint = tuple[tuple[str, str], ...]
 WAKE = 0.25  # seconds a wait for the next chunk lasts at most, so that a stop is seen soon
 
 
@@ -50,7 +49,7 @@ def lost_games(plan: Plan, chunk: Chunk, reason: str) -> Batch:
     """A chunk given up on: no rows, each of its games reported with its seed."""
     failed = tuple(Failure(i, plan.game_seed(i), plan.seating(i), reason)
                    for i in range(chunk.start, chunk.stop))
-    return Batch(chunk, {}, {}, failed, 0)
+    return Batch(chunk, {}, {}, failed)
 
 
 def dispatch(engine: Engine, plan: Plan, chunks: list[Chunk], in_flight: int, window: int,
@@ -138,16 +137,21 @@ class Processes:
 
     def _replace(self, broken: ProcessPoolExecutor | None) -> None:
         if broken is not None and broken is self.pool:
-            broken.shutdown(wait=False, cancel_futures=True)
+            with contextlib.suppress(OSError):  # its wake-up pipe may be closed already
+                broken.shutdown(wait=False, cancel_futures=True)
             self.pool = None
 
     def submit(self, chunk: Chunk) -> Future:
         pool = self._pool()
         try:
             future = pool.submit(play_chunk, self.plan, chunk, self.fingerprint)
-        except BrokenProcessPool as exc:  # broke since the last chunk came back: lost at once
+        except (BrokenProcessPool, OSError) as exc:
+            # broke since the last chunk came back: lost at once. A pool that breaks while the
+            # chunk is handed over says so with the closed pipe it wakes its manager through
+            # ("handle is closed"), not as a broken pool
             future = Future()
-            future.set_exception(exc)
+            future.set_exception(exc if isinstance(exc, BrokenProcessPool)
+                                 else BrokenProcessPool(f"the pool broke: {exc}"))
         self.owner[future] = pool
         return future
 

@@ -28,7 +28,7 @@ from simulation.plan import Plan, chunk_size
 from simulation.report import render
 from simulation.sinks import REPORT_FILE, SUMMARY_FILE, RunFiles, table, write_atomic
 from simulation.summary import SpeciesFacts, summarize
-from simulation.worker import Batch, Failure, species_ids
+from simulation.worker import Batch, Failure, fingerprint, species_ids
 
 LISTED_FAILURES = 100  # failed games the summary lists one by one (all are counted)
 
@@ -58,12 +58,12 @@ def run_facts(plan: Plan, cardset: CardSet) -> dict[str, Any]:
 
 def engine_for(plan: Plan, cardset: CardSet, jobs: int, cluster: str | None
                ) -> executors.Engine:
-    fingerprint = tuple(sorted(digest(cardset).items()))
+    files = fingerprint(cardset)
     if cluster is not None:
-        return executors.Cluster(plan, fingerprint, jobs, cluster)
+        return executors.Cluster(plan, files, jobs, cluster)
     if jobs == 1:
-        return executors.InProcess(plan, fingerprint)
-    return executors.Processes(plan, fingerprint, jobs)
+        return executors.InProcess(plan, files)
+    return executors.Processes(plan, files, jobs)
 
 
 class Stop:

@@ -12,7 +12,7 @@ it with `grove play`; it is not played again, since it would fail again.
 from __future__ import annotations
 
 import signal
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -20,8 +20,8 @@ from compiler.cardset import CardSet, build
 from compiler.search_path import search_path
 from engine.game import Game
 from engine.memo import Memo
-from engine.players import make
-from engine.record import digest
+from engine.record import digest, species_ident
+from engine.runner import seats
 from engine.scoring import cave_card_points, score
 from simulation.columns import CARD_COLUMNS, game_columns, row_columns
 from simulation.plan import Chunk, Plan
@@ -31,6 +31,13 @@ from simulation.plan import Chunk, Plan
 # A fresh memo every few hundred games costs no measurable speed (148.7 games/s of CPU with
 # 2,000, 149.7 with 20,000: 3,000 random base games) and keeps each worker under 50 MB
 MEMO_LIMIT = 2_000
+
+Fingerprint = tuple[tuple[str, str], ...]  # a card set's files and their digests, sorted
+
+
+def fingerprint(cardset: CardSet) -> Fingerprint:
+    """What a worker checks it reads the same card files as the run that started it."""
+    return tuple(sorted(digest(cardset).items()))
 
 
 @dataclass(frozen=True)
@@ -51,7 +58,10 @@ class Batch:
     games: dict[str, list[Any]]
     cards: dict[str, list[Any]]
     failed: tuple[Failure, ...] = ()
-    played: int = field(default=0)
+
+    @property
+    def played(self) -> int:
+        return self.chunk.games - len(self.failed)
 
 
 class Shelf:
@@ -60,7 +70,7 @@ class Shelf:
     def __init__(self, cardset: CardSet):
         self.cardset = cardset
         self.memo = Memo(cardset)
-        self.rows = row_columns(cardset.scorepad)
+        self.rows = tuple(row_columns(cardset.scorepad).items())  # (scorepad row, column)
         self.ids = species_ids(cardset)
 
     def fresh_memo(self) -> Memo:
@@ -72,20 +82,19 @@ class Shelf:
 def species_ids(cardset: CardSet) -> dict[str, str]:
     """Species key -> the id a run's rows name it by: the plain id where it names the species
     unambiguously, else the qualified key, as records and forest files write them."""
-    return {k: sp.id if cardset.species_named(sp.id) is sp else k
-            for k, sp in cardset.species.items()}
+    return {k: species_ident(cardset, sp) for k, sp in cardset.species.items()}
 
 
 @lru_cache(maxsize=2)
 def shelf(edition: str, expansions: tuple[str, ...], roots: tuple[str, ...],
-          fingerprint: tuple[tuple[str, str], ...]) -> Shelf:
+          expected: Fingerprint) -> Shelf:
     """The card set as this worker finds it: the author's folders of the run, then the editions
     shipped with the grove installed here (which on a cluster's machine lie elsewhere)."""
     cardset = build(edition, expansions, search_path(roots, env={}))
-    found = tuple(sorted(digest(cardset).items()))
-    if found != fingerprint:  # another machine of a cluster, or files changed since the start
+    found = fingerprint(cardset)
+    if found != expected:  # another machine of a cluster, or files changed since the start
         raise RuntimeError(f"this worker reads other card files for {edition} than the run "
-                           f"started with ({dict(found)} against {dict(fingerprint)})")
+                           f"started with ({dict(found)} against {dict(expected)})")
     return Shelf(cardset)
 
 
@@ -95,8 +104,8 @@ def ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def play_chunk(plan: Plan, chunk: Chunk, fingerprint: tuple[tuple[str, str], ...]) -> Batch:
-    sh = shelf(plan.edition, plan.expansions, plan.roots, fingerprint)
+def play_chunk(plan: Plan, chunk: Chunk, expected: Fingerprint) -> Batch:
+    sh = shelf(plan.edition, plan.expansions, plan.roots, expected)
     games: dict[str, list[Any]] = {c: [] for c in game_columns(sh.cardset.scorepad)}
     cards: dict[str, list[Any]] = {c: [] for c in CARD_COLUMNS}
     failed: list[Failure] = []
@@ -106,7 +115,7 @@ def play_chunk(plan: Plan, chunk: Chunk, fingerprint: tuple[tuple[str, str], ...
             play_game(sh, index, seed, seating, games, cards)
         except Exception as exc:  # noqa: BLE001 - any engine failure is reported, not raised
             failed.append(Failure(index, seed, seating, f"{type(exc).__name__}: {exc}"))
-    return Batch(chunk, games, cards, tuple(failed), chunk.games - len(failed))
+    return Batch(chunk, games, cards, tuple(failed))
 
 
 def play_game(sh: Shelf, index: int, seed: int, seating: tuple[str, ...],
@@ -115,7 +124,7 @@ def play_game(sh: Shelf, index: int, seed: int, seating: tuple[str, ...],
     makes them (`engine/runner.py`), so `grove play --ai <seating> --seed <seed>` replays it."""
     cs = sh.cardset
     game = Game(cs, [f"P{i + 1}" for i in range(len(seating))], seed, memo=sh.fresh_memo())
-    players = [make(k, seed * 31 + i) for i, k in enumerate(seating)]
+    players = seats(list(seating), seed)
     while game.decision is not None:
         d = game.decision
         game.apply(players[d.player].choose(game, d))
@@ -123,7 +132,6 @@ def play_game(sh: Shelf, index: int, seed: int, seating: tuple[str, ...],
     scores = [score(v, cs, cards=True) for v in views]
     best = max(s.total for s in scores)
     turns = game.turn + 1
-    g_rows = [(s, sh.rows.get(s, s)) for s in cs.scorepad]
     for seat, (view, ps, ai) in enumerate(zip(views, scores, seating, strict=True), 1):
         won = ps.total == best
         games["game"].append(index)
@@ -131,7 +139,7 @@ def play_game(sh: Shelf, index: int, seed: int, seating: tuple[str, ...],
         games["seat"].append(seat)
         games["ai"].append(ai)
         games["total"].append(ps.total)
-        for row, column in g_rows:
+        for row, column in sh.rows:
             games[column].append(ps.by_category.get(row, 0))
         games["winner"].append(won)
         games["turns"].append(turns)

@@ -105,6 +105,7 @@ def schema_for(file_name: str, text: str) -> str:
 
 
 # ---- rules ---------------------------------------------------------------------------------
+@cache
 def _keyword_terminals() -> dict[str, str]:
     """terminal name -> keyword text, for every keyword of the grammar."""
     from dsl.parser import _lark
@@ -116,6 +117,7 @@ def _keyword_terminals() -> dict[str, str]:
     return out
 
 
+@cache
 def grammar_keywords() -> frozenset[str]:
     return frozenset(v for v in _keyword_terminals().values() if v.isalpha())
 

@@ -25,7 +25,6 @@ from dsl.diagnostics import Diagnostic, DiagnosticError
 if TYPE_CHECKING:
     from compiler.cardset import CardSet
     from compiler.universe import Universe
-    from compiler.yaml_source import Document
 
 log = logging.getLogger("grove.lsp")
 
@@ -244,8 +243,3 @@ class Session:
         while len(self._cardsets) > 8:
             self._cardsets.popitem(last=False)
         return found
-
-    def document(self, path: Path, schema: str) -> Document | None:
-        """The file as the editor holds it, read and valid against `schema`; None if not."""
-        doc, _ = self._reader()(path, schema)
-        return doc

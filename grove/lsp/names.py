@@ -72,20 +72,20 @@ def _in_edition(session: Session, folder: Path, line: str, word: str, start: int
     if scope is None:
         return None
     own = scope.visible[-1].id
-    cset = None  # built when a hover asks for rules text (`Session.cardset`), not here
+    # no card set: it is built when a hover asks for rules text (`Session.cardset`), not here
     if re.match(r"^\s*-\s+id:\s*$", line[:start]):  # the species this entry declares
         sd = scope.species.get(f"{own}:{word}")
-        return Named("species", sd.key, sd.span, sd, cset) if sd else None
+        return Named("species", sd.key, sd.span, sd) if sd else None
     if _in_symbol_call(line, start) or re.match(r"^\s*symbol:\s*$", line[:start]):
         sym = scope.tree_symbols.get(word)
-        return Named("tree", word, sym.span, sym, cset) if sym else None
+        return Named("tree", word, sym.span, sym) if sym else None
     r = scope.resolve(word)
     if r is None:
         sym = scope.tree_symbols.get(word)  # a deck half's symbol, `[red_fox, oak]`
-        return Named("tree", word, sym.span, sym, cset) if sym else None
+        return Named("tree", word, sym.span, sym) if sym else None
     if r.kind == "species":
         sd = scope.species[r.key]
-        return Named("species", sd.key, sd.span, sd, cset)
+        return Named("species", sd.key, sd.span, sd)
     table = {"group": scope.groups, "type": scope.types, "host": scope.hosts}[r.kind]
     decl = table[r.key]
-    return Named(r.kind, r.key, decl.span, decl, cset)
+    return Named(r.kind, r.key, decl.span, decl)

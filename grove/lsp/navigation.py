@@ -14,7 +14,7 @@ from pathlib import Path
 from lsprotocol import types
 
 from dsl.diagnostics import Span
-from grove.lsp.text import MAX_LINE, utf16_col
+from grove.lsp.text import MAX_LINE, span_range, utf16_col
 
 _ENTRY = re.compile(r"^(?P<lead>\s*-\s+)(?P<key>id|name):\s*(?P<value>[^\s#{}\[\],]+)")
 _TOP = re.compile(r"^(?P<key>[a-z_]+)\s*:")
@@ -22,17 +22,10 @@ _MAP_KEY = re.compile(r"^(?P<indent>\s+)(?P<key>[a-z][a-z0-9_]*)\s*:")
 
 
 def location(span: Span, lines_of, enc: str = "utf-16") -> types.Location:
-    """The declaration's place; its line's text (from `lines_of(file)`) sizes the range."""
-    lines = lines_of(span.file)
-    line = max(span.line - 1, 0)
-    text = lines[line] if line < len(lines) else ""
-    col = max(span.col - 1, 0)
-    end = col
-    while end < len(text) and (text[end].isalnum() or text[end] in "_:"):
-        end += 1
-    uri = Path(span.file).resolve().as_uri()
-    return types.Location(uri, types.Range(types.Position(line, utf16_col(text, col, enc)),
-                                           types.Position(line, utf16_col(text, end, enc))))
+    """The declaration's place; its line's text (from `lines_of(file)`) sizes the range, as
+    a diagnostic's (`text.span_range`)."""
+    return types.Location(Path(span.file).resolve().as_uri(),
+                          span_range(span, lines_of(span.file), enc))
 
 
 def _symbol(name: str, detail: str | None, kind: types.SymbolKind, lines: list[str],

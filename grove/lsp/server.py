@@ -200,16 +200,26 @@ def _open_text(ls: GroveServer, uri: str) -> tuple[Path, Target, list[str]] | No
     return path, target_of(path), text.splitlines()
 
 
-def _completion(ls: GroveServer, params: types.CompletionParams) -> types.CompletionList | None:
-    opened = _open_text(ls, params.text_document.uri)
+def _cursor(ls: GroveServer, uri: str, position: types.Position
+            ) -> tuple[Path, Target, list[str], int, str, int] | None:
+    """An open file and where its cursor stands: the file's lines, the cursor's line number,
+    that line (cut at MAX_LINE) and the cursor's column in it."""
+    opened = _open_text(ls, uri)
     if opened is None:
         return None
     path, target, lines = opened
+    line_no = position.line
+    line = lines[line_no][:MAX_LINE] if line_no < len(lines) else ""
+    return path, target, lines, line_no, line, char_col(line, position.character, _enc(ls))
+
+
+def _completion(ls: GroveServer, params: types.CompletionParams) -> types.CompletionList | None:
+    at = _cursor(ls, params.text_document.uri, params.position)
+    if at is None:
+        return None
+    path, target, lines, line_no, line, col = at
     if target.kind == "other":
         return None
-    line_no = params.position.line
-    line = lines[line_no][:MAX_LINE] if line_no < len(lines) else ""
-    col = char_col(line, params.position.character, _enc(ls))
     ctx = context(lines, line_no, col)
     schema = completion.schema_for(path.name, "\n".join(lines))
     scope, own = None, ""
@@ -220,7 +230,7 @@ def _completion(ls: GroveServer, params: types.CompletionParams) -> types.Comple
     if deck is not None:
         items = deck
     elif ctx.on_key:
-        present = sibling_keys(lines, line_no, key_column(line)) - {ctx_word(line, col)}
+        present = sibling_keys(lines, line_no, key_column(line)) - {word_at(line, col)[0]}
         items = completion.key_items(schema, ctx.path, present)
     elif completion.is_rule_field(ctx.key, ctx.path, schema):
         items = completion.rule_items(ctx.key or "", ctx.value or "", scope, own) or []
@@ -229,11 +239,6 @@ def _completion(ls: GroveServer, params: types.CompletionParams) -> types.Comple
         if target.kind == "forest":
             items += _forest_values(ls, lines, ctx.value or "")
     return types.CompletionList(is_incomplete=False, items=items)
-
-
-def ctx_word(line: str, col: int) -> str:
-    """The key being typed at the cursor (not yet a key of the mapping)."""
-    return word_at(line, col)[0]
 
 
 def _forest_values(ls: GroveServer, lines: list[str], typed: str) -> list[types.CompletionItem]:
@@ -249,13 +254,10 @@ def _forest_values(ls: GroveServer, lines: list[str], typed: str) -> list[types.
 
 
 def _hover(ls: GroveServer, params: types.HoverParams) -> types.Hover | None:
-    opened = _open_text(ls, params.text_document.uri)
-    if opened is None:
+    at = _cursor(ls, params.text_document.uri, params.position)
+    if at is None:
         return None
-    _, target, lines = opened
-    line_no = params.position.line
-    line = lines[line_no][:MAX_LINE] if line_no < len(lines) else ""
-    col = char_col(line, params.position.character, _enc(ls))
+    _, target, lines, line_no, _, col = at
     named, word, start, end = names.lookup(ls.session, target, lines, line_no, col)
     rng = types.Range(params.position, params.position)
     if named is None:
@@ -290,13 +292,10 @@ def _describe(ls: GroveServer, named: names.Named, cset: Any) -> str:
 
 
 def _definition(ls: GroveServer, params: types.DefinitionParams) -> list[types.Location] | None:
-    opened = _open_text(ls, params.text_document.uri)
-    if opened is None:
+    at = _cursor(ls, params.text_document.uri, params.position)
+    if at is None:
         return None
-    _, target, lines = opened
-    line_no = params.position.line
-    line = lines[line_no][:MAX_LINE] if line_no < len(lines) else ""
-    col = char_col(line, params.position.character, _enc(ls))
+    _, target, lines, line_no, _, col = at
     named, *_ = names.lookup(ls.session, target, lines, line_no, col)
     if named is None or named.span is None:
         return None

@@ -198,17 +198,6 @@ def context(lines: list[str], line_no: int, col: int) -> Context:
     return Context(tuple(path), key, value, value_at)
 
 
-def species_entry(lines: list[str], line_no: int) -> tuple[str, int] | None:
-    """(id, line) of the species entry (`- id: ...`) the line belongs to, found upwards."""
-    for n in range(line_no, max(-1, line_no - MAX_LINES_UP), -1):
-        m = re.match(r"^\s*-\s+id:\s*([A-Za-z0-9_]+)", lines[n][:MAX_LINE])
-        if m:
-            return m.group(1), n
-        if n < line_no and re.match(r"^\S", lines[n]):  # a top-level key: outside the list
-            return None
-    return None
-
-
 def key_column(line: str) -> int:
     """Where a key on this line starts (after its indentation and any `- ` marks)."""
     d = _DASHES.match(line)

@@ -57,7 +57,7 @@ class LinePlayer:
         if decision.kind == "pay":
             pay = view.payment(decision)
             if pay is not None:
-                self.say("  " + view.bonus_note(pay, [c for c in _paid(game)]))
+                self.say("  " + view.bonus_note(pay, _paid(game)))
         for k, o in enumerate(options, 1):
             self.say(f"  {k:>3}. {o.label}")
         while True:

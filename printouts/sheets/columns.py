@@ -34,11 +34,11 @@ SCORE = (0.235, 0.245, 0.255)  # and of the points column; the effect column get
 
 
 @lru_cache(maxsize=1 << 16)
-def _width(text: str, font: str, size: float) -> float:
+def text_width(text: str, font: str, size: float) -> float:
     return stringWidth(text, font, size)
 
 
-def _words(text: str, sheet: Sheet) -> list[str]:
+def break_words(text: str, sheet: Sheet) -> list[str]:
     """Where a line may break: at spaces, after a hyphen, between Thai words."""
     out: list[str] = []
     for chunk in text.split():
@@ -52,10 +52,10 @@ def _words(text: str, sheet: Sheet) -> list[str]:
 def lines(words: list[str], width: float, font: str, size: float) -> int:
     """Lines a greedy wrap needs for `words` in `width` points (a word wider than a line takes
     a line of its own)."""
-    space = _width(" ", font, size)
+    space = text_width(" ", font, size)
     n, used = 1, 0.0
     for w in words:
-        ww = _width(w, font, size)
+        ww = text_width(w, font, size)
         if used and used + space + ww > width:
             n, used = n + 1, ww
         else:
@@ -76,7 +76,7 @@ def slot_lines(row: SpeciesRow, labels: Labels, cave: str) -> tuple[str, ...]:
 def slot_share(sheet: Sheet, labels: Labels, cave: str) -> float:
     font, size = layout.register().regular, layout.styles().cell.fontSize
     frame = layout.page("a4").frame_width
-    need = max((_width(line, font, size) for r in sheet.all_species
+    need = max((text_width(line, font, size) for r in sheet.all_species
                 for line in slot_lines(r, labels, cave)), default=0.0)
     low, high = SLOT_SHARE
     return round(min(high, max(low, (need + 2 * layout.CELL_PAD + 0.5) / frame)), 3)
@@ -95,8 +95,8 @@ def species_widths(sheet: Sheet, name: float, slot: float) -> tuple[float, ...]:
     cells = []
     for row in sheet.all_species:
         effect, bonus, score = _texts(row)
-        cells.append(([_words(e, sheet) for e in effect], _words(bonus, sheet),
-                      _words(score, sheet)))
+        cells.append(([break_words(e, sheet) for e in effect], break_words(bonus, sheet),
+                      break_words(score, sheet)))
     memo: dict[tuple[int, int, float], int] = {}
 
     def count(i: int, col: int, share: float) -> int:

@@ -48,12 +48,6 @@ def digest(universe: Universe) -> str:
     return cache.key("icons", *parts)
 
 
-def _position(data: bytes, index: int) -> tuple[int, int]:
-    before = data[:index]
-    start = before.rfind(b"\n") + 1
-    return before.count(b"\n") + 1, len(before[start:].decode("utf-8", "replace")) + 1
-
-
 def check_file(path: Path, symbols: Iterable[str], edition: str) -> list[Diagnostic]:
     """Findings for one icon file; `symbols`: the tree and type symbols it may be named for."""
     out: list[Diagnostic] = []
@@ -77,7 +71,7 @@ def check_file(path: Path, symbols: Iterable[str], edition: str) -> list[Diagnos
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        out.append(error("ICON-BAD", Span(str(path), *_position(data, exc.start)),
+        out.append(error("ICON-BAD", Span(str(path), *icons.position(data, exc.start)),
                          f"icon '{path.name}' is not UTF-8 text", "save it as UTF-8"))
         return out
     try:
@@ -94,9 +88,11 @@ def check_file(path: Path, symbols: Iterable[str], edition: str) -> list[Diagnos
     return out
 
 
-def lint(roots: Roots, wanted: Iterable[str]) -> list[Diagnostic]:
-    """Findings for the icons of every edition in `wanted`."""
-    universe = load_universe(roots)
+def lint(roots: Roots, wanted: Iterable[str], universe: Universe | None = None
+         ) -> list[Diagnostic]:
+    """Findings for the icons of every edition in `wanted` (in `universe` where the caller has
+    it loaded already, as lint and the language server have)."""
+    universe = universe if universe is not None else load_universe(roots)
     out: list[Diagnostic] = []
     for eid in sorted(set(wanted)):
         e = universe.editions.get(eid)

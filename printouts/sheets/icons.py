@@ -193,9 +193,7 @@ def _read_tree(text: str) -> tuple[_Element, bytes]:
 
     def doctype(*_args) -> None:  # at the "<!" that opens the declaration
         i = data.rfind(b"<!", 0, parser.CurrentByteIndex + 2)
-        before = data[:max(i, 0)]
-        col = len(before[before.rfind(b"\n") + 1:].decode("utf-8", "replace")) + 1
-        raise IconError("no DOCTYPE or entities in an icon file", before.count(b"\n") + 1, col,
+        raise IconError("no DOCTYPE or entities in an icon file", *position(data, max(i, 0)),
                         unsafe=True)
 
     def instruction(target: str, _data: str) -> None:
@@ -227,9 +225,14 @@ def _attr_at(data: bytes, e: _Element, name: str) -> tuple[int, int]:
         data, e.offset, end if end >= 0 else len(data))
     if m is None:
         return e.line, e.col
-    before = data[:m.start(1)]
-    line_start = before.rfind(b"\n") + 1
-    return before.count(b"\n") + 1, len(before[line_start:].decode("utf-8", "replace")) + 1
+    return position(data, m.start(1))
+
+
+def position(data: bytes, index: int) -> tuple[int, int]:
+    """Line and column (1-based, in characters) of a byte offset in an icon file."""
+    before = data[:index]
+    start = before.rfind(b"\n") + 1
+    return before.count(b"\n") + 1, len(before[start:].decode("utf-8", "replace")) + 1
 
 
 def _check_element(e: _Element, data: bytes) -> None:

@@ -7,7 +7,6 @@ no language's setting lingers in shared state and no template is compiled twice.
 
 from __future__ import annotations
 
-import re
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -77,9 +76,8 @@ def name_share(sheet: Sheet) -> float:
     part of a name a line cannot break inside (a Thai name is one, `thai.segments`; a Latin
     one breaks at spaces and after hyphens) that fits within the larger share, measured on A4
     (the narrower paper) in the bold of the table's cells; the effect column gives way."""
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
-    from printouts.sheets import layout, thai
+    from printouts.sheets import layout
+    from printouts.sheets.columns import break_words, text_width
 
     size, bold = layout.styles().cell.fontSize, layout.register().bold
     frame = layout.page("a4").frame_width
@@ -87,9 +85,8 @@ def name_share(sheet: Sheet) -> float:
     shares = [low]
     for row in sheet.all_species:
         for word in row.name.split():
-            parts = (thai.segments(word, sheet.words) if thai.has_thai(word)
-                     else re.split(r"(?<=-)", word))
-            need = max(stringWidth(p, bold, size) for p in parts) + 2 * layout.CELL_PAD
+            need = max(text_width(p, bold, size) for p in break_words(word, sheet)) + (
+                2 * layout.CELL_PAD)
             if need / frame <= high:
                 shares.append(need / frame)
     return round(max(shares), 3)
