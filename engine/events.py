@@ -10,8 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Event:
+    """One fact of a game. Not frozen, though nothing changes one: a game notes hundreds, and a
+    frozen dataclass is built at five times the cost (every field set through
+    `object.__setattr__`)."""
+
     turn: int
     player: int  # -1: the table (winter cards, the clearing flush, the end)
     kind: str
@@ -19,13 +23,6 @@ class Event:
     species: str = ""  # the species key whose play, effect, bonus or permanent effect this is
     source: str = ""  # a zone: where the cards came from
     target: str = ""  # a zone, or `host.slot` / a host kind for a play
-
-    def __init__(self, turn: int, player: int, kind: str, cards: tuple[int, ...] = (),
-                 species: str = "", source: str = "", target: str = ""):
-        # what the generated (frozen) __init__ does at half the cost: a game notes hundreds
-        # of events. A new field goes here too.
-        self.__dict__.update(turn=turn, player=player, kind=kind, cards=cards, species=species,
-                             source=source, target=target)
 
 
 # The kinds, and what their fields mean:

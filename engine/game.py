@@ -59,7 +59,7 @@ class Game(Table):
 
     def legal_actions(self) -> tuple[str, ...]:
         """The texts of the actions legal now, as a record holds them."""
-        return self._decision.options if self._decision else ()
+        return tuple(self._decision.options) if self._decision else ()
 
     def apply(self, action: Action | str) -> None:
         """Take an action of the current decision, given as a value or as its text."""

@@ -42,6 +42,7 @@ class Memo:
         self.slot_answers: dict[tuple, bool] = {}
         self.labels: dict[tuple, tuple[str, ...]] = {}  # (side, host, slot ids) -> labels
         self.halves_by_key: dict[tuple, Any] = {}  # (species key, symbol, side) -> live.Half
+        self.placings: dict[str, tuple] = {}  # a place's text -> `Table.placing`
 
     def check(self, cardset: CardSet) -> Memo:
         if cardset is not self.cardset:

@@ -58,7 +58,7 @@ class GreedyPlayer:
                                                                 card_of(o)), o.text))
 
     def _worth(self, game: Game, i: int, card: int) -> int:
-        return max((sp.cost for sp, _, _ in game.halves(card)), default=0)
+        return max((sp.cost for sp, _, _ in game.memo.halves[card]), default=0)
 
     def _best_play(self, game: Game, decision: Decision) -> Action:
         i = decision.player

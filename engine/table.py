@@ -86,6 +86,7 @@ class Table:
         self._forests = LiveForests(self.players, self.memo)  # the engine's own views
         self._halves = self.memo.halves
         self._hosts_from = self.memo.hosts_from
+        self._placings = self.memo.placings
         self.actions = self.memo.actions  # the card set's actions, made once (engine/action.py)
 
     def move_card(self, card: int, to: list[int]) -> None:
@@ -208,7 +209,7 @@ class Table:
     def species_for(self, place: Place) -> Species:
         """The species a play of the card to `place` is of (and pays for): its first half on
         the place's side, or its host half for a new host."""
-        return self.species_on(place.card, place.side)
+        return self.placing(place)[0]
 
     def species_on(self, card: int, side: str | None) -> Species:
         return next(s for s, sd, _ in self._halves[card] if sd == side)
@@ -230,13 +231,19 @@ class Table:
 
     def placing(self, place: Place) -> tuple[Species, str | None, HostKind | tuple[int, str]]:
         """What a play to `place` puts where: the card's half (species and tree symbol) and
-        the new host's kind, or `(host, slot)`, as `Forest.trial` and `Tally.weigh` take it."""
-        card = place.card
-        if place.kind is not None:
-            sp, _, sym = next(x for x in self._halves[card] if x[1] is None)
-            return sp, sym, self.cardset.hosts[place.kind]
-        sp, _, sym = next(x for x in self._halves[card] if x[1] == place.side)
-        return sp, sym, (place.host, place.slot)  # type: ignore[return-value]
+        the new host's kind, or `(host, slot)`, as `Forest.trial` and `Tally.weigh` take it.
+        The same in every game of the card set, so kept in the memo by the place's text."""
+        hit = self._placings.get(place.text)
+        if hit is None:
+            card = place.card
+            if place.kind is not None:
+                sp, _, sym = next(x for x in self._halves[card] if x[1] is None)
+                hit = (sp, sym, self.cardset.hosts[place.kind])
+            else:
+                sp, _, sym = next(x for x in self._halves[card] if x[1] == place.side)
+                hit = (sp, sym, (place.host, place.slot))  # type: ignore[assignment]
+            self._placings[place.text] = hit
+        return hit
 
     def _place(self, i: int, choice: Place, *, river: int | None = None,
                source: str = "hand") -> Played:

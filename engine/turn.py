@@ -10,7 +10,7 @@ their texts (spelt by engine/action.py), reading only the one chosen into a valu
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 
 from engine import action as act
@@ -18,6 +18,7 @@ from engine.action import (
     Action,
     Decision,
     FaceDown,
+    Offers,
     Play,
     card_of,
     face_down_text,
@@ -37,47 +38,53 @@ Steps = Generator[Decision, Action, None]
 class _Plan:
     """A card's turn plays, with the hand cards each needs beside it (see `turn_options`)."""
 
-    hosts: tuple[tuple[int, str], ...]  # (cards needed to pay, `play <card> <host kind>`)
+    # (cards needed to pay, ("", (`play <card> <host kind>`,))): a run of `Offers`
+    hosts: tuple[tuple[int, tuple[str, tuple[str]]], ...]
     halves: tuple[tuple[int, Half, str], ...]  # (cards needed, the half, `play <card> `)
     face_down: tuple[str, ...]  # `<host kind> <card>`
     repeats: bool  # two halves are played alike (one side; two host halves): a play may repeat
 
 
-def turn_options(game: Table, i: int) -> list[str]:
+def turn_options(game: Table, i: int) -> Offers:
     """Draws, then per hand card: as a host, into each slot it fits, face down.
 
     Where a half fits comes from the live forest (`engine/live.py`), which answers again
-    only for a host that a card joined since it was last asked."""
+    only for a host that a card joined since it was last asked; a play into a slot is offered
+    as the card's prefix and those answers, spelt only if read (`Offers`)."""
     p = game.players[i]
-    opts = _draws(game) if len(p.hand) < game.cardset.setup.hand_limit else []
+    runs: list[tuple[str, Sequence[str]]] = (
+        [("", _draws(game))] if len(p.hand) < game.cardset.setup.hand_limit else [])
     spare = len(p.hand) - 1  # hand cards left to pay with
     where = game._forests.where
     plans = game.memo.plans
     repeats = False  # only a card with two halves played alike can offer a play twice
     for c in dict.fromkeys(p.hand):
         plan = plans[c] or _plan(game, c)
-        for need, play in plan.hosts:
+        for need, run in plan.hosts:
             if need <= spare:
-                opts.append(play)
+                runs.append(run)
         for need, half, prefix in plan.halves:
             if need <= spare:  # a slot's label (engine/live.py) completes the play's text
-                opts += [prefix + w for w in where(i, half)]
-        opts += plan.face_down
+                runs.append((prefix, where(i, half)))
+        if plan.face_down:
+            runs.append(("", plan.face_down))
         if plan.repeats:
             repeats = True
-    return list(dict.fromkeys(opts)) if repeats else opts
+    offers = Offers(runs)
+    return Offers([("", tuple(dict.fromkeys(offers)))]) if repeats else offers
 
 
 def _plan(game: Table, card: int) -> _Plan:
     """What a hand card can be played as, worked out once per card and card set."""
     halves = game.memo.halves[card]
-    hosts: list[tuple[int, str]] = []
+    hosts: list[tuple[int, tuple[str, tuple[str]]]] = []
     sided = []
     first: dict[str, int] = {}  # side -> cost of the first half on it, as `species_for` reads
     for sp, side, sym in halves:
         if side is None:
             # a river beneath a tree is one more card from hand
-            hosts += [(sp.cost + (h.play == "with_tree"), play_text(host_place_text(card, h.id)))
+            hosts += [(sp.cost + (h.play == "with_tree"),
+                       ("", (play_text(host_place_text(card, h.id)),)))
                       for h in game.memo.hosts_from.get(sp.kind, ())]
         else:
             sided.append((first.setdefault(side, sp.cost), game._forests.half(sp, sym, side),
@@ -96,12 +103,12 @@ def turn(game: Table, i: int) -> Steps:
     if not opts:
         yield from _stuck(game, i)
         return
-    choice = yield Decision(i, "turn", tuple(opts), "draw two cards or play a card", game.actions)
+    choice = yield Decision(i, "turn", opts, "draw two cards or play a card", game.actions)
     if isinstance(choice, act.Draw):
         _take(game, i, choice)
-        second = _draws(game) if len(p.hand) < game.cardset.setup.hand_limit else []
+        second = _draws(game) if len(p.hand) < game.cardset.setup.hand_limit else ()
         if second:
-            choice = yield Decision(i, "draw", tuple(second), "draw a second card", game.actions)
+            choice = yield Decision(i, "draw", second, "draw a second card", game.actions)
             if not isinstance(choice, act.Draw):
                 raise act.IllegalAction(f"{choice.text!r} draws no card")
             _take(game, i, choice)
@@ -127,11 +134,10 @@ def turn(game: Table, i: int) -> Steps:
     yield from after_play(game, i, played)
 
 
-def _draws(game: Table) -> list[str]:
+def _draws(game: Table) -> tuple[str, ...]:
     """The draws on offer: the deck's top card while it lasts, and each clearing card."""
-    opts = [act.DRAW_DECK.text] if game.deck else []
-    opts += map(game.actions.draw_texts.__getitem__, game.clearing)
-    return opts
+    clearing = map(game.actions.draw_texts.__getitem__, game.clearing)
+    return (act.DRAW_DECK.text, *clearing) if game.deck else tuple(clearing)
 
 
 def _take(game: Table, i: int, choice: act.Draw) -> None:

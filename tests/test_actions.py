@@ -290,3 +290,29 @@ def test_the_split_check_sees_what_the_engine_once_did(tmp_path):
                    "    return game.key.split(':')\n")
     found = _splits_an_action(old, tmp_path)
     assert sorted(f.split(":")[1] for f in found) == ["2", "3", "4"]
+
+
+_LABEL = st.text(alphabet="abc.0123 ", min_size=1, max_size=6)
+_RUN = st.tuples(st.sampled_from(["", "play 7 ", "play 12 "]),
+                 st.lists(_LABEL, max_size=4).map(tuple))
+
+
+@given(st.lists(_RUN, max_size=6), st.data())
+def test_offers_read_as_the_texts_they_spell(runs, data):
+    """A turn's texts kept as runs (`Offers`) read, index, slice, search and compare exactly as
+    the tuple of the texts spelt out, whether a text was read by position first or not."""
+    flat = tuple(prefix + label for prefix, labels in runs for label in labels)
+    offers = act.Offers(list(runs))
+    assert len(offers) == len(flat)
+    if flat:
+        k = data.draw(st.integers(-len(flat), len(flat) - 1))
+        assert offers[k] == flat[k]
+        assert flat[k] in offers
+    with pytest.raises(IndexError):
+        offers[len(flat)]
+    probe = data.draw(st.one_of(st.sampled_from(flat) if flat else st.nothing(),
+                                st.text(alphabet="abcply.0127 ", max_size=12)))
+    assert (probe in offers) == (probe in flat)  # by search, before every text is spelt
+    assert tuple(offers) == flat and offers == flat and list(offers) == list(flat)
+    assert (probe in offers) == (probe in flat)  # and after
+    assert offers[1:3] == flat[1:3]
