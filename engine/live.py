@@ -139,6 +139,7 @@ class LiveForests:
         self._slot_answers: dict[tuple, bool] = memo.slot_answers  # placement.fit_key -> fits
         self._halves: dict[tuple, Half] = memo.halves_by_key
         self._labels: dict[tuple, tuple[str, ...]] = memo.labels  # (side, host, slots) -> labels
+        self._tokens: dict[tuple, frozenset[str]] = memo.tokens  # see `Tally._reached`
         # per player: (its log's length and last entry, its cave, the others' logs, its tally)
         self._tallies: list[tuple[tuple, tuple, tuple, Tally] | None] = [None] * len(players)
 
@@ -219,7 +220,7 @@ class LiveForests:
         theirs = tuple((len(f.log), f.log[-1] if f.log else None) for f in forest.others)
         kept = self._tallies[i]
         if kept is None or kept[1] != cave or not _holds(log, *kept[0]):
-            tally = Tally(forest, cardset)
+            tally = Tally(forest, cardset, self._tokens)
         else:
             tally = kept[3]
             if kept[0] != mine:

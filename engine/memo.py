@@ -43,6 +43,7 @@ class Memo:
         self.labels: dict[tuple, tuple[str, ...]] = {}  # (side, host, slot ids) -> labels
         self.halves_by_key: dict[tuple, Any] = {}  # (species key, symbol, side) -> live.Half
         self.placings: dict[str, tuple] = {}  # a place's text -> `Table.placing`
+        self.tokens: dict[tuple, frozenset[str]] = {}  # what a card placed alike changes (tally)
 
     def check(self, cardset: CardSet) -> Memo:
         if cardset is not self.cardset:

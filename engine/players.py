@@ -54,11 +54,8 @@ class GreedyPlayer:
 
     def _pay(self, game: Game, decision: Decision) -> Action:
         # keep what scores; pay with cards whose halves are cheap to give away
-        return min(decision.actions, key=lambda o: (self._worth(game, decision.player,
-                                                                card_of(o)), o.text))
-
-    def _worth(self, game: Game, i: int, card: int) -> int:
-        return max((sp.cost for sp, _, _ in game.memo.halves[card]), default=0)
+        halves = game.memo.halves
+        return min(decision.actions, key=lambda o: (_worth(halves[card_of(o)]), o.text))
 
     def _best_play(self, game: Game, decision: Decision) -> Action:
         i = decision.player
@@ -85,6 +82,11 @@ class GreedyPlayer:
         if SKIP in decision.actions:
             return SKIP
         return saplings[0] if saplings else decision.actions[0]
+
+
+def _worth(halves: tuple) -> int:
+    """What a card is worth keeping: the cost of its dearest half."""
+    return max([sp.cost for sp, _, _ in halves], default=0)
 
 
 KINDS = {"random": RandomPlayer, "greedy": GreedyPlayer}

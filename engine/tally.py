@@ -33,10 +33,14 @@ OTHERS = frozenset({"others", "any"})  # the tokens of a rule that may read the 
 class Tally:
     __slots__ = ("forest", "total", "points", "firsts", "readers", "everywhere", "groups_reading",
                  "cave_card", "cave_reads", "reached", "local", "weighed", "plays", "others_cards",
-                 "slot_keys", "species_reads")
+                 "slot_keys", "species_reads", "tokens")
 
-    def __init__(self, forest: Forest, cardset: CardSet):
+    def __init__(self, forest: Forest, cardset: CardSet,
+                 tokens: dict[tuple, frozenset[str]] | None = None):
         self.forest = forest
+        # what a card placed alike changes (`_reached`): the same in every game of the card set,
+        # so the engine hands in its memo's
+        self.tokens = tokens if tokens is not None else {}
         self.firsts = first_carriers(forest)  # group key -> the first card carrying it
         # each visible card's points as the scorepad counts them
         self.points: dict[Placed, int] = {c: card_points(c, forest, self.firsts)
@@ -109,7 +113,8 @@ class Tally:
             keys.update(reached)
             cave = cave or reads_cave
             # the cards at its host whose rules read their host
-            todo.update(c for c in (host.card, *host.attached()) if c in self.local)
+            if self.local:
+                todo.update(c for c in (host.card, *host.attached()) if c in self.local)
             for c in added:
                 self._index(c)
                 todo.add(c)
@@ -170,7 +175,10 @@ class Tally:
         sig = (new.key, new.symbol, host.kind.id if is_host else new.side, full)
         hit = self.reached.get(sig)
         if hit is None:
-            hit = self.reached[sig] = self._readers(_tokens(new, is_host, full))
+            tokens = self.tokens.get(sig)
+            if tokens is None:
+                tokens = self.tokens[sig] = _tokens(new, is_host, full)
+            hit = self.reached[sig] = self._readers(tokens)
         return hit
 
     def _readers(self, tokens: frozenset[str]) -> tuple[frozenset[Placed], frozenset[str], bool]:
@@ -235,7 +243,8 @@ class Tally:
         there changes is read by a rule that looks at hosts; else None."""
         host = self.forest.hosts[hi]
         slot = host.kind.slot(slot_id)
-        if slot is None or any(c in self.local for c in (host.card, *host.attached())):
+        if slot is None or self.local and any(
+                c in self.local for c in (host.card, *host.attached())):
             return None
         side = slot.side
         hc = host.card.species
@@ -259,7 +268,8 @@ class Tally:
         todo = set(cards)
         # the cards at its host whose rules read their host (the others' rules read counters,
         # which `cards` covers)
-        todo.update(c for c in (host.card, *host.attached()) if c in self.local)
+        if self.local:
+            todo.update(c for c in (host.card, *host.attached()) if c in self.local)
         prog = new.species.score if new.species is not None else None
         firsts = self.firsts
         if keys or (prog is not None and prog.group_keys):
