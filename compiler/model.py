@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
@@ -67,10 +68,12 @@ class HostKind:
     classifier: Any = field(default_factory=no_words)  # as Symbol.classifier
 
     def slot(self, slot_id: str) -> SlotDef | None:
-        for s in self.slots:
-            if s.id == slot_id:
-                return s
-        return None
+        return self._slots_by_id.get(slot_id)
+
+    @cached_property
+    def _slots_by_id(self) -> dict[str, SlotDef]:
+        # asked for every card placed, trial placements included
+        return {s.id: s for s in self.slots}
 
 
 @dataclass(frozen=True)

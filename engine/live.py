@@ -60,7 +60,7 @@ def fullness(host: Host) -> tuple:
 class HostFits:
     """Where halves fit at one host of a live view, as far as asked (a new one per change)."""
 
-    __slots__ = ("host", "plain", "wide", "mixed", "exact")
+    __slots__ = ("host", "plain", "wide", "mixed", "exact", "unmixed")
 
     def __init__(self, host: Host, plain: Answers | None, wide: bool = False,
                  mixed: frozenset[str] = frozenset()):
@@ -74,6 +74,9 @@ class HostFits:
         self.mixed = mixed
         # half -> the same, shared by hosts with the same content; looked up when first needed
         self.exact: Answers | None = None
+        # as `plain`, for the sides not `mixed` of a host with rules: a half without rules
+        # meets none there, so it fits as at a host without rules as full
+        self.unmixed: Answers | None = None
 
 
 def _fits_locally(host: Host, slot: SlotDef, sp: Species, sym: str | None) -> bool:
@@ -276,10 +279,13 @@ class LiveForests:
         for hi in todo:
             fits = live.hosts[hi]
             host = fits.host
-            if not ruled and fits.plain is not None:
-                slots = fits.plain.get(plain)
+            if not ruled and (fits.plain is not None or side not in fits.mixed):
+                answers = fits.plain if fits.plain is not None else fits.unmixed
+                if answers is None:  # rules at the host, none on this side: as if none at all
+                    answers = fits.unmixed = self._answers.setdefault(fullness(host), {})
+                slots = answers.get(plain)
                 if slots is None:  # no rule at the host, none of the half's reaches out
-                    slots = fits.plain[plain] = self._slots(host, side, sp, sym, _fits_locally)
+                    slots = answers[plain] = self._slots(host, side, sp, sym, _fits_locally)
             else:
                 if fits.exact is None:
                     fits.exact = self._answers.setdefault(host.content(), {})

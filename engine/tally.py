@@ -186,9 +186,12 @@ class Tally:
         does."""
         cards: set[Placed] = set(self.everywhere)
         keys: set[str] = set()
-        for token in tokens:
-            cards.update(self.readers.get(token, ()))
-            keys.update(self.groups_reading.get(token, ()))
+        readers = self.readers
+        for token in readers.keys() & tokens:  # most tokens are read by no rule here
+            cards.update(readers[token])
+        groups = self.groups_reading
+        for token in groups.keys() & tokens:
+            keys.update(groups[token])
         return frozenset(cards), frozenset(keys), not self.cave_reads.isdisjoint(tokens)
 
     def weigh(self, species: Any, symbol: str | None, at: Any) -> int:
