@@ -56,8 +56,8 @@ def resolve(game: Table, i: int, played: Played) -> Steps:
 def _bonus_earned(game: Table, played: Played) -> bool:
     if not played.payment:
         return not game.cardset.flags.get("bonus_needs_payment", True)
-    return all(any(sym == played.symbol for _, _, sym in game.halves(c))
-               for c in played.payment)
+    halves = game.memo.halves
+    return all(any(sym == played.symbol for _, _, sym in halves[c]) for c in played.payment)
 
 
 def run(game: Table, i: int, played: Played, steps: Sequence, me: Placed | None = None) -> Steps:

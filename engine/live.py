@@ -308,7 +308,7 @@ class LiveForests:
     @staticmethod
     def _slots(host: Host, side: str, sp: Species, sym: str | None,
                check: Callable[[Host, SlotDef, Species, str | None], bool]) -> tuple[str, ...]:
-        return tuple(s.id for s in host.kind.slots if s.side == side and check(host, s, sp, sym))
+        return tuple([s.id for s in host.kind.slots if s.side == side and check(host, s, sp, sym)])
 
     def trigger_hosts(self, i: int) -> set[int]:
         """The hosts of player i's forest with a card that has a permanent effect."""

@@ -55,7 +55,8 @@ class Tally:
         self.plays: dict[tuple, tuple[int, bool]] = {}  # (species key, symbol, host kind or
         #                                                  (host, slot)) -> as `weighed`
         self.slot_keys: dict[tuple[int, str], tuple[str, bool] | None] = {}  # see `_anywhere`
-        self.species_reads: dict[str, str] = {}  # species key -> what its rule reads (`_reads`)
+        # species key -> what its rule reads (`_reads`), and whether that may be another forest
+        self.species_reads: dict[str, tuple[str, bool]] = {}
         # a drafted cave's own rule sees the forest too (scored in the cave row)
         self.cave_card = cave_card_points(forest)
         prog = forest.cave_card.score if forest.cave_card is not None else None
@@ -229,9 +230,7 @@ class Tally:
         same cards."""
         if not isinstance(at, tuple) or self.everywhere or species.modifier is not None:
             return None
-        reads = self.species_reads.get(species.key)
-        if reads is None:
-            reads = self.species_reads[species.key] = _reads(species.score)
+        reads = self._profile(species)[0]
         if reads == "any":
             return None
         where = self.slot_keys.get(at, False)
@@ -240,6 +239,16 @@ class Tally:
         if where is not None and reads == "counters":
             return (species.key, symbol, *where)
         return (species.key, symbol, at[1], self.forest.hosts[at[0]].content())
+
+    def _profile(self, species: Any) -> tuple[str, bool]:
+        """What a species' score rule reads (`_reads`), and whether it may read the other
+        forests: the same all game, so worked out once."""
+        hit = self.species_reads.get(species.key)
+        if hit is None:
+            prog = species.score
+            hit = self.species_reads[species.key] = (_reads(prog), prog is not None and not (
+                OTHERS.isdisjoint(prog.reads) and all(map(OTHERS.isdisjoint, prog.group_reads))))
+        return hit
 
     def _slot_key(self, hi: int, slot_id: str) -> tuple[str, bool] | None:
         """The slot's side and whether a card there fills its host, where nothing a card placed
@@ -288,8 +297,8 @@ class Tally:
                 todo.add(firsts[key])
         todo.discard(new)
         total = self.total + card_points(new, forest, firsts)
-        others = not self.others_cards.isdisjoint(todo) or (prog is not None and not (
-            OTHERS.isdisjoint(prog.reads) and all(map(OTHERS.isdisjoint, prog.group_reads))))
+        others = (new.species is not None and self._profile(new.species)[1]) or (
+            not self.others_cards.isdisjoint(todo))
         if cave:
             total += cave_card_points(forest) - self.cave_card
             others = others or not self.cave_reads.isdisjoint(OTHERS)
