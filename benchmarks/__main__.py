@@ -11,10 +11,11 @@ stderr), `--only NAME` runs the benchmarks whose name holds NAME. The figures:
 * scoring large tables of forests with the COMPILED rules against the same rules written BY HAND
   (`benchmarks/handwritten.py`), interleaved side by side in one process, median of several
   rounds, with the ratio compiled / handwritten (`scoring`);
-* complete games per second beside a null game (`games`), `grove simulate` on one worker and
-  on two and its memory over 1,000 and 10,000 games (`simulate`), sheets in four languages
-  (`sheets`), and `grove lsp` from a didChange of a 60-species file to its diagnostics, through a
-  real client over stdio (`lsp`).
+* complete games per second beside a null game (`games`), and the machine instructions a game
+  takes, counted by valgrind where it is installed (`instructions`);
+* `grove simulate` on one worker and on two and its memory over 1,000 and 10,000 games
+  (`simulate`), sheets in four languages (`sheets`), and `grove lsp` from a didChange of a
+  60-species file to its diagnostics, through a real client over stdio (`lsp`).
 
 Nothing here asserts on wall-clock time; the numbers are for reading.
 """
@@ -271,6 +272,12 @@ def bench_games(opts: Options) -> dict[str, Any]:
     return run(opts)
 
 
+def bench_instructions(opts: Options) -> dict[str, Any]:
+    from benchmarks.instructions import bench_instructions as run
+
+    return run(opts)
+
+
 def bench_commands(opts: Options) -> dict[str, Any]:
     from benchmarks.commands import bench_commands as run
 
@@ -300,6 +307,7 @@ BENCHMARKS: list[Callable[[Options], dict[str, Any]]] = [
     bench_compile,
     bench_scoring,
     bench_games,
+    bench_instructions,
     bench_simulate,
     bench_sheets,
     bench_lsp,

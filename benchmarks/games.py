@@ -2,7 +2,11 @@
 
 The null game deals like a real one and then only draws cards until the third winter card:
 it measures what the machine does with Python list work, so `games/s ÷ null games/s` can be
-compared across machines.
+compared across machines. The two are timed side by side, in short batches that take turns
+(null, real, real, null, ...), and the ratio is the median of the ratios of each pair of
+batches: a machine that slows down for a while slows both alike, where timing one after the
+other put a slow spell on one side only (the ratio of one row then moved by a third between
+runs on a shared machine).
 
 Games of one card set share one engine memo (`engine/memo.py`: each card's plays and where
 halves fit, worked out once), as a batch of simulated games would; random players are also
@@ -12,6 +16,7 @@ timed with a memo of each game's own, as `grove play` plays a single game.
 from __future__ import annotations
 
 import random
+import statistics
 import time
 
 from compiler.cardset import build
@@ -48,36 +53,58 @@ def real_game(cardset, kinds: list[str], seed: int, memo: Memo | None = None) ->
     return game.turn
 
 
-def rate(fn, seconds: float) -> float:
-    """Games per second over at least `seconds` of one core."""
-    start = time.process_time()
-    n = 0
-    while True:
-        fn(n)
-        n += 1
-        spent = time.process_time() - start
-        if spent >= seconds and n >= 2:
-            return n / spent
+def side_by_side(null, real, seconds: float, pairs: int = 8) -> tuple[float, float, list[float]]:
+    """Null and real games per second, and the ratio real/null of each pair of batches: `pairs`
+    pairs of batches of about `seconds / pairs` of one core each, taking turns. Each batch plays
+    games not played before (its seeds go on from the last batch's)."""
+    seeds = {null: 0, real: 0}
+    spent = {null: 0.0, real: 0.0}
+    played = {null: 0, real: 0}
+    ratios: list[float] = []
+    each = seconds / pairs
+    for k in range(pairs):
+        now: dict = {}
+        for fn in (null, real) if k % 2 == 0 else (real, null):
+            start = time.process_time()
+            n = 0
+            while True:
+                fn(seeds[fn])
+                seeds[fn] += 1
+                n += 1
+                took = time.process_time() - start
+                if took >= each and n >= 2:
+                    break
+            spent[fn] += took
+            played[fn] += n
+            now[fn] = n / took
+        ratios.append(now[real] / now[null])
+    return played[null] / spent[null], played[real] / spent[real], ratios
 
 
 def bench_games(opts) -> dict:
     budget = max(1.0, opts.batch_ms / 10)
     rows: list[dict] = []
     print("== complete games per second on one core (process time; memo: shared by the games of "
-          "a card set, or each game's own)")
+          "a card set, or each game's own), timed in turns with a null game: ratio = median of "
+          "8 pairs [quartiles]")
     for edition in ("base", "smoky_mountains"):
         cs = build(edition)
         memo = Memo(cs)
         for n in (2, 4):
-            null = rate(lambda s, cs=cs, n=n: null_game(cs, n, s), budget)
+            def null_one(s: int, cs=cs, n=n) -> int:
+                return null_game(cs, n, s)
+
             for kind, shared in (("random", True), ("random", False), ("greedy", True)):
                 def one(s: int, cs=cs, n=n, kind=kind, m=memo if shared else None) -> int:
                     return real_game(cs, [kind] * n, s, m)
 
-                r = rate(one, budget)
+                null, r, ratios = side_by_side(null_one, one, 2 * budget)
+                q1, ratio, q3 = statistics.quantiles(ratios, n=4)
                 print(f"   {edition:<16} {n} players {kind:<7} memo {'shared' if shared else 'own':<6}"
-                      f" {r:8.2f} games/s   null game {null:9.0f} games/s   ratio {r / null:.5f}")
+                      f" {r:8.2f} games/s   null game {null:9.0f} games/s   ratio {ratio:.5f}"
+                      f" [{q1:.5f} {q3:.5f}]")
                 rows.append({"edition": edition, "players": n, "ai": kind,
                              "memo": "shared" if shared else "own", "games_per_s": round(r, 3),
-                             "null_games_per_s": round(null, 1), "ratio": round(r / null, 6)})
+                             "null_games_per_s": round(null, 1), "ratio": round(ratio, 6),
+                             "ratio_quartiles": [round(q1, 6), round(q3, 6)]})
     return {"games": rows}
