@@ -144,9 +144,15 @@ class RecordError(ValueError):
     pass
 
 
+def lines_of(path: str | Path) -> list[str]:
+    """A record's lines. Split at newlines only: a record is written with `ensure_ascii=False`,
+    so a name may hold a character `str.splitlines` also breaks at (U+2028, U+0085, ...)."""
+    return Path(path).read_text(encoding="utf-8").split("\n")
+
+
 def read(path: str | Path) -> Record:
     try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
+        lines = lines_of(path)
     except OSError as exc:
         raise RecordError(f"{path}: {exc.strerror}") from None
     except UnicodeDecodeError:

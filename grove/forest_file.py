@@ -368,7 +368,7 @@ def read_record(path: str | Path, roots: Roots | None = None) -> ForestFile:
     p = str(path)
     try:
         r = rec.read(p)
-        lines = Path(p).read_text(encoding="utf-8").splitlines()
+        lines = rec.lines_of(p)
     except (rec.RecordError, OSError, UnicodeDecodeError) as exc:
         raise DiagnosticError([error("RECORD-BAD", None, str(exc),
                                      "a record is what `grove play --record FILE` writes")]

@@ -191,3 +191,17 @@ def test_a_full_disk_leaves_the_old_forest_file_whole(tmp_path, monkeypatch):
     assert "No space left" in exc.value.diagnostics[0].message
     assert target.read_text(encoding="utf-8") == "kept\n"
     assert sorted(f.name for f in tmp_path.iterdir()) == ["final.yaml"]
+
+
+def test_a_line_separator_inside_a_value_is_no_line_break(game, tmp_path):
+    """A record is JSON lines written with `ensure_ascii=False`: a value may hold U+2028 or
+    U+0085, which `str.splitlines` would take for line ends. The record still reads whole."""
+    lines = list(game[1])
+    header = json.loads(lines[0])
+    header["note"] = "one\u2028two\x85three"
+    lines[0] = json.dumps(header, ensure_ascii=False, sort_keys=True)
+    assert "\u2028" in lines[0]
+    path = write(tmp_path, "separators.jsonl", lines)
+    assert rec.read(path).actions == rec.read(game[0]).actions
+    code, _, _ = run("replay", str(path), "--verify")
+    assert code == 0
