@@ -164,7 +164,8 @@ class Host:
             self._sides = None
 
     def _grew(self, card: Placed) -> None:
-        """`_settle` for one card just put last into its slot, redoing only what it changes."""
+        """What the host keeps of its cards (`empty`, `is_full`, `has_rules`, the cached
+        `attached` and `sides`), brought up to date for one card just put last into its slot."""
         self._attached = None
         self._sides = None
         if len(self.slots[card.slot]) == 1:  # type: ignore[index]
@@ -174,7 +175,7 @@ class Host:
             self.has_rules = True
 
     def _shrank(self, card: Placed) -> None:
-        """`_settle` for the last card of its slot just taken out again (see `_grew`)."""
+        """The same as `_grew`, for the last card of its slot just taken out again."""
         self._attached = None
         self._sides = None
         if not self.slots[card.slot]:  # type: ignore[index]
@@ -183,16 +184,6 @@ class Host:
         if card.species is not None and card.species.placement is not None:
             self.has_rules = any(c.species is not None and c.species.placement is not None
                                  for c in (self.card, *self.attached()))
-
-    def _settle(self) -> None:
-        """Recompute what is precomputed per host from its cards."""
-        self._attached = None
-        self._sides = None
-        attached = self.attached()
-        self.empty = sum(not cards for cards in self.slots.values())
-        self.is_full = not self.empty
-        self.has_rules = any(c.species is not None and c.species.placement is not None
-                             for c in (self.card, *attached))
 
 
 def _new_host(kind: HostKind, index: int, species: Card | None, symbol: str | None,
@@ -245,7 +236,10 @@ class Forest:
         """A new host at the end of the forest (`species` None for a face-down card)."""
         host = _new_host(kind, len(self.hosts), species, symbol, number, turn, beneath)
         self.hosts.append(host)
-        host._settle()
+        # what the host keeps of its cards (see `Host._grew`), with its slots empty: only its
+        # own card may carry a placement rule
+        host.is_full = not host.empty
+        host.has_rules = species is not None and species.placement is not None
         start = len(self.cards)
         self.cards.append(host.card)
         self.cards.extend(host.beneath)
