@@ -1,0 +1,30 @@
+"""`grove sheet`: quick-reference sheets of an edition printed, as PDF or HTML, per language."""
+
+from __future__ import annotations
+
+import click
+
+from dsl.diagnostics import echo_text
+from grove.commands.common import card_sets, expansions, guarded
+
+
+@click.command()
+@click.option("--edition", required=True, help="a standalone edition")
+@click.option("--with", "with_", default="", help="expansions, comma-separated")
+@click.option("--lang", "langs", required=True, help="languages, comma-separated (en, de, it, th)")
+@click.option("-o", "--output", "out", default=None,
+              help="file for one language; folder for several (default: sheet-EDITION-LANG.pdf here)")
+@click.option("--format", "fmt", type=click.Choice(["pdf", "html"]), default="pdf", show_default=True)
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@guarded
+@card_sets
+def sheet(edition: str, with_: str, langs: str, out: str | None, fmt: str, paper: str,
+          roots) -> None:
+    """Print quick-reference sheets: turn, set-up, slot diagrams, symbols, every species."""
+    from grove import api
+
+    # a DiagnosticError goes to `guarded`, like every command's: the common printer escapes and
+    # cuts what it echoes, and the common table gives the exit code
+    paths = api.sheet(edition, expansions(with_), expansions(langs), out, fmt, paper, roots)
+    for p in paths:
+        click.echo(f"wrote {echo_text(str(p))} ({p.stat().st_size // 1024} KiB)", err=True)
