@@ -55,16 +55,14 @@ def record_bad(message: str, path: str) -> Diagnostic:
     that position becomes the diagnostic's, so it prints as `file:line:col` and with `--json`
     fills `line` and `col`, like every other diagnostic."""
     hint = "a record is what `grove play --record FILE` writes"
-    if message.startswith(f"{path}:"):
-        m = _AT.fullmatch(message[len(path) + 1:])
-        if m:
-            col = int(m[2]) if m[2] else 1
-            return Diagnostic("RECORD-BAD", Severity.ERROR, Span(path, int(m[1]), col), m[3],
-                              hint)
-        return Diagnostic("RECORD-BAD", Severity.ERROR, None, message, hint)
+    m = _AT.fullmatch(message[len(path) + 1:]) if message.startswith(f"{path}:") else None
+    if m:
+        col = int(m[2]) if m[2] else 1
+        return Diagnostic("RECORD-BAD", Severity.ERROR, Span(path, int(m[1]), col), m[3], hint)
     return Diagnostic("RECORD-BAD", Severity.ERROR, None, message, hint)
 
 
+# where a message names its file, for `positioned`: the position itself is `record_bad`'s to read
 _NAMED = re.compile(r"(.+?):\d+(?::\d+)?: ", re.S)
 
 
