@@ -19,7 +19,7 @@ the only place that knows how an action is spelt:
 C is a card's number in the game. An action names where a card goes as a `Place`, which is also
 what `Game.trial` and `Game.placements` speak (`12 tree`, `7 left 0.left`).
 
-A decision offers its actions as texts and as values (`Decision.options`, `Decision.actions`).
+A decision offers its actions as texts and as values (engine/decision.py).
 The engine offers thousands of actions a game, most of them plays of one card into one slot of
 one forest, and makes only their texts (with the spelling functions below); a value is read from
 a text when a player looks at it, once per text for the games of a card set (`ActionTable`).
@@ -30,10 +30,9 @@ gets the chosen action as a value.
 from __future__ import annotations
 
 import re
-import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, overload
+from typing import Literal
 
 PickVerb = Literal["pay", "choose", "cave", "river"]
 Answer = Literal["stop", "skip", "yes", "no"]
@@ -221,134 +220,6 @@ Action = Draw | Play | FaceDown | Pick | CaveCard | Say
 DRAW_DECK = Draw()
 STOP, SKIP, YES, NO = (Say(w) for w in _ANSWERS)
 _SAID = {"stop": STOP, "skip": SKIP, "yes": YES, "no": NO}
-
-
-@dataclass(slots=True)
-class Decision:
-    """What a player must choose now: the actions that may answer it, as their texts (what a
-    record holds; the engine offers thousands a game) and as values (`actions`).
-
-    Not frozen, though nothing changes one: a game asks hundreds of decisions, and a frozen
-    dataclass is built at five times the cost."""
-
-    player: int
-    kind: str  # "turn", "draw", "pay", "choose", "place", "optional", "river", "cave"
-    options: Sequence[str]  # a tuple, or `Offers` for a turn
-    about: str = ""
-    table: ActionTable | None = field(default=None, repr=False, compare=False)
-
-    @property
-    def actions(self) -> Offered:
-        """The actions offered, each read from its text when it is first looked at."""
-        return Offered(self.options, self.table.read if self.table is not None else parse)
-
-    def read(self, text: str) -> Action:
-        """The action one of the decision's texts stands for."""
-        return self.table.read(text) if self.table is not None else parse(text)
-
-
-class Offers(Sequence[str]):
-    """A decision's texts kept as runs of `prefix + label`, spelt only as they are read.
-
-    A turn offers dozens of plays, most of them one card's half into each slot it fits
-    (`play 7 left ` + `0.left`), and a random player reads one: the runs are what the engine
-    has anyway (a card's prefix, where its half fits), so offering them costs a list of pairs.
-    A run's labels are texts themselves where its prefix is empty."""
-
-    __slots__ = ("runs", "_len", "_read", "_texts")
-
-    def __init__(self, runs: list[tuple[str, Sequence[str]]]):
-        self.runs = runs
-        self._len = sum([len(labels) for _, labels in runs])
-        self._read: str | None = None  # the text last read by position (see `__contains__`)
-        self._texts: tuple[str, ...] | None = None  # every text, once all were read
-
-    def __len__(self) -> int:
-        return self._len
-
-    @overload
-    def __getitem__(self, k: int) -> str: ...
-    @overload
-    def __getitem__(self, k: slice) -> tuple[str, ...]: ...
-
-    def __getitem__(self, k: int | slice) -> str | tuple[str, ...]:
-        if isinstance(k, slice):
-            return self.texts()[k]
-        if k < 0:
-            k += self._len
-        if not 0 <= k < self._len:
-            raise IndexError("offer index out of range")
-        for prefix, labels in self.runs:
-            if k < len(labels):
-                text = self._read = prefix + labels[k]
-                return text
-            k -= len(labels)
-        raise AssertionError("unreachable: the runs hold _len texts")
-
-    def texts(self) -> tuple[str, ...]:
-        """Every text, spelt once: a player that weighs them all reads them all."""
-        if self._texts is None:
-            self._texts = tuple([prefix + label if prefix else label
-                                 for prefix, labels in self.runs for label in labels])
-        return self._texts
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.texts())
-
-    def __contains__(self, text: object) -> bool:
-        # the text a player just picked by position is offered: a random player's answer is
-        # checked without a search
-        if text == self._read:
-            return True
-        if self._texts is not None:
-            return text in self._texts
-        if not isinstance(text, str):
-            return False
-        return any(text.startswith(prefix) and text[len(prefix):] in labels
-                   for prefix, labels in self.runs)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Offers | tuple):
-            return tuple(self) == tuple(other)
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-
-class Offered(Sequence[Action]):
-    """A decision's actions in order, read from their texts only as they are looked at: a player
-    that picks one reads one."""
-
-    __slots__ = ("texts", "_read")
-
-    def __init__(self, texts: Sequence[str], read: Callable[[str], Action]):
-        self.texts = texts
-        self._read = read
-
-    def __len__(self) -> int:
-        return len(self.texts)
-
-    @overload
-    def __getitem__(self, k: int) -> Action: ...
-    @overload
-    def __getitem__(self, k: slice) -> tuple[Action, ...]: ...
-
-    def __getitem__(self, k: int | slice) -> Action | tuple[Action, ...]:
-        if isinstance(k, slice):
-            return tuple(map(self._read, self.texts[k]))
-        return self._read(self.texts[k])
-
-    def __iter__(self) -> Iterator[Action]:
-        return map(self._read, self.texts)
-
-    def __contains__(self, action: object) -> bool:
-        return getattr(action, "text", None) in self.texts
-
-    def index(self, action: object, start: int = 0, stop: int = sys.maxsize) -> int:
-        text = getattr(action, "text", None)
-        if not isinstance(text, str):
-            raise ValueError(f"{action!r} is not an action")
-        return self.texts.index(text, start, stop)
 
 
 def card_of(action: Action) -> int:

@@ -15,7 +15,8 @@ from collections.abc import Generator, Sequence
 
 from compiler.codegen import AmountFn
 from engine import action as act
-from engine.action import NO, YES, Action, Decision, card_of, pick_text, play_text
+from engine.action import NO, YES, Action, card_of, pick_text, play_text
+from engine.decision import Decision
 from engine.operations import (
     Ctx,
     Draw,

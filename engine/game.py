@@ -19,7 +19,8 @@ from collections.abc import Generator, Iterable
 
 from compiler.cardset import CardSet, Species
 from engine import action as act
-from engine.action import Action, Decision, IllegalAction, parse
+from engine.action import Action, IllegalAction, parse
+from engine.decision import Decision
 from engine.effects import run
 from engine.memo import Memo
 from engine.setup import SetupError

@@ -16,9 +16,7 @@ from dataclasses import dataclass
 from engine import action as act
 from engine.action import (
     Action,
-    Decision,
     FaceDown,
-    Offers,
     Play,
     card_of,
     face_down_text,
@@ -27,6 +25,7 @@ from engine.action import (
     play_prefix,
     play_text,
 )
+from engine.decision import Decision, Offers
 from engine.effects import after_play, pay, triggers
 from engine.live import Half
 from engine.table import Table

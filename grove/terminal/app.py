@@ -31,7 +31,8 @@ from textual.widgets import DataTable, OptionList, RichLog, SelectionList, Stati
 
 from compiler.cardset import CardSet
 from engine import runner
-from engine.action import Action, Decision, Pick
+from engine.action import Action, Pick
+from engine.decision import Decision
 from engine.game import Game
 from engine.human import Quit
 from grove.game_log import GameLog

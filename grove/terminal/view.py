@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from engine.action import (
     Action,
     CaveCard,
-    Decision,
     Draw,
     FaceDown,
     Pick,
     Play,
     Say,
 )
+from engine.decision import Decision
 from engine.game import Game
 from engine.scoring import score_rows
 from grove.game_log import sentences
