@@ -4,9 +4,9 @@ The null game deals like a real one and then only draws cards until the third wi
 it measures what the machine does with Python list work, so `games/s ÷ null games/s` can be
 compared across machines. The two are timed side by side, in short batches that take turns
 (null, real, real, null, ...), and the ratio is the median of the ratios of each pair of
-batches: a machine that slows down for a while slows both alike, where timing one after the
-other put a slow spell on one side only (the ratio of one row then moved by a third between
-runs on a shared machine).
+batches, so a slow spell of a shared machine falls on both. That narrows the spread between
+runs but does not remove it (a real game leans on memory far more than the null game): for a
+change of a few percent, count instructions instead (`benchmarks/instructions.py`).
 
 Games of one card set share one engine memo (`engine/memo.py`: each card's plays and where
 halves fit, worked out once), as a batch of simulated games would; random players are also

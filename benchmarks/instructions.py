@@ -1,8 +1,8 @@
 """Instructions per complete game, counted by valgrind: a figure a busy machine does not move.
 
-Games per second on a shared machine move by a quarter between runs, and even the ratio to a
-null game timed in turns moves by a tenth; the number of machine instructions a game takes moves
-by well under one percent, so it shows a change of a few percent that timing cannot. Each figure
+On a shared machine a row's ratio to the null game moves by up to a third between runs, even
+with the two timed in turns; the number of machine instructions a game takes moves by well under
+one percent, so it shows a change of a few percent that timing cannot. Each figure
 is the difference of two runs under valgrind's cachegrind (without its cache simulation): one
 that plays `--games` games after 20 games that fill the memo, one that plays none, divided by
 `--games`. Without valgrind on the PATH the benchmark says so and gives no figure.
