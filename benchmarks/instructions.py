@@ -20,6 +20,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from benchmarks.games import real_game
 from compiler.cardset import build
 from engine.memo import Memo
 
@@ -29,8 +30,6 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def play(kind: str, edition: str, games: int) -> None:
     """What valgrind runs: WARM games, then `games` more of two players of `kind`."""
-    from benchmarks.games import real_game
-
     cs = build(edition)
     memo = Memo(cs)
     for s in range(WARM):

@@ -92,7 +92,7 @@ class Offers(Sequence[str]):
     def __contains__(self, text: object) -> bool:
         # the text a player just picked by position is offered: a random player's answer is
         # checked without a search
-        if text == self._read:
+        if text is not None and text == self._read:
             return True
         if self._texts is not None:
             return text in self._texts

@@ -196,6 +196,10 @@ def _new_host(kind: HostKind, index: int, species: Card | None, symbol: str | No
         under = list(beneath) or [None]
         host.beneath = [Placed(None, None, frozenset(kind.types), host, "beneath", None, n, turn)
                         for n in under]
+    # what the host keeps of its cards (see `Host._grew`), with its slots empty: only its own
+    # card may carry a placement rule (the cards beneath have no species)
+    host.is_full = not host.empty
+    host.has_rules = species is not None and species.placement is not None
     return host
 
 
@@ -236,10 +240,6 @@ class Forest:
         """A new host at the end of the forest (`species` None for a face-down card)."""
         host = _new_host(kind, len(self.hosts), species, symbol, number, turn, beneath)
         self.hosts.append(host)
-        # what the host keeps of its cards (see `Host._grew`), with its slots empty: only its
-        # own card may carry a placement rule
-        host.is_full = not host.empty
-        host.has_rules = species is not None and species.placement is not None
         start = len(self.cards)
         self.cards.append(host.card)
         self.cards.extend(host.beneath)
