@@ -26,7 +26,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from itertools import chain
 from typing import Protocol
 
 from compiler.cardset import CardSet, Species
@@ -49,7 +48,31 @@ HalfKey = tuple[str, str | None, str]
 # what decides where a half fits at a host: the half itself, or only its side and whether it needs
 # water (and is a dweller with that side) where no placement rule is in play
 FitKey = tuple
-Answers = dict[FitKey, tuple[str, ...]]
+
+
+class Fit:
+    """The slots of one side of a host that a half fits, and their labels at each host index:
+    shared by every host and game that answers alike, so a label is spelt once per card set."""
+
+    __slots__ = ("side", "ids", "labels")
+
+    def __init__(self, side: str, ids: tuple[str, ...]):
+        self.side = side
+        self.ids = ids
+        self.labels: list[tuple[str, ...] | None] = []  # by host index, spelt when first asked
+
+    def at(self, hi: int) -> tuple[str, ...]:
+        """`<side> <host>.<slot>` for each slot, at host index hi."""
+        labels = self.labels
+        if hi >= len(labels):
+            labels.extend([None] * (hi + 1 - len(labels)))
+        here = labels[hi]
+        if here is None:
+            here = labels[hi] = tuple([slot_label(self.side, hi, sid) for sid in self.ids])
+        return here
+
+
+Answers = dict[FitKey, Fit]
 
 
 def fullness(host: Host) -> tuple:
@@ -110,7 +133,7 @@ class Where:
     __slots__ = ("seen", "parts", "all")
 
     def __init__(self, seen: int):
-        self.seen = seen  # how many of the forest's changes these answers include
+        self.seen = seen  # how many of the forest's changes on the half's side these include
         self.parts: list[tuple[str, ...]] = []  # per host, the `<side> <host>.<slot>` it fits
         self.all: tuple[str, ...] = ()
 
@@ -122,11 +145,11 @@ class Live:
     seen: int  # how many entries of the forest's log these answers include
     last: Placed | None  # the last of them (a take-back and another placement: not the same)
     hosts: list[HostFits]  # one per host of the forest
-    # each change in order: its host, and the side of its slot where only halves of that
-    # side may fit otherwise now (None: any side, as for a new host or a rule that reaches the
-    # whole host). An answer that has seen the first n changes redoes only the hosts of the
-    # others that bear on its side
-    changes: list[tuple[int, str | None]] = field(default_factory=list)
+    # side -> the hosts changed, in order, where halves of that side may fit otherwise now (a
+    # card in a slot bears on its side only; a new host, or a rule that reaches the whole host,
+    # on every side). An answer for a half of a side that has seen the first n of its changes
+    # redoes only the hosts of the others
+    changes: dict[str, list[int]]
     where: dict[FitKey, Where] = field(default_factory=dict)
     mixed: dict[str, int] = field(default_factory=dict)  # side -> hosts mixed on that side
     triggers: set[int] = field(default_factory=set)  # hosts with a card that has a permanent effect
@@ -141,7 +164,8 @@ class LiveForests:
         self._answers: dict[tuple, Answers] = memo.answers  # host content -> where halves fit
         self._slot_answers: dict[tuple, bool] = memo.slot_answers  # placement.fit_key -> fits
         self._halves: dict[tuple, Half] = memo.halves_by_key
-        self._labels: dict[tuple, tuple[str, ...]] = memo.labels  # (side, host, slots) -> labels
+        # the sides of the card set's slots (see `Live.changes`)
+        self._sides = {s.side: None for h in memo.cardset.hosts.values() for s in h.slots}
         self._tokens: dict[tuple, frozenset[str]] = memo.tokens  # see `Tally._reached`
         # per player: (its log's length and last entry, its cave, the others' logs, its tally)
         self._tallies: list[tuple[tuple, tuple, tuple, Tally] | None] = [None] * len(players)
@@ -164,7 +188,11 @@ class LiveForests:
         else:
             live.hosts.append(fits)
         _count(live.mixed, fits.mixed, 1)
-        live.changes.append((hi, None if fits.wide else side))
+        if side is None or fits.wide:
+            for changed in live.changes.values():
+                changed.append(hi)
+        else:
+            live.changes[side].append(hi)
 
     def _slot_fits(self, host: Host, slot: SlotDef, sp: Species, sym: str | None) -> bool:
         key = placement.fit_key(host, slot, sp, sym)
@@ -187,7 +215,7 @@ class LiveForests:
             return live
         if live is None or live.seen > len(log) or (live.seen and log[live.seen - 1]
                                                       is not live.last):
-            live = self._live[i] = Live(0, None, [])
+            live = self._live[i] = Live(0, None, [], {side: [] for side in self._sides})
         hosts = forest.hosts
         for c in log[live.seen:]:
             host = c.host
@@ -261,17 +289,15 @@ class LiveForests:
         # where no rule can meet a half that places plainly, all such halves alike share
         key = half.plain if not ruled and not live.mixed.get(side) else half.exact
         known = live.where.get(key)
-        now = len(live.changes)
+        changed = live.changes.get(side, ())
+        now = len(changed)
         if known is not None and known.seen == now:
             return known.all
         if known is None:
             known = live.where[key] = Where(now)
             todo: Iterable[int] = range(len(live.hosts))
         else:
-            todo = [hi for hi, on in live.changes[known.seen:] if on is None or on == side]
-            if not todo:
-                known.seen = now
-                return known.all
+            todo = changed[known.seen:]
         parts = known.parts
         wide = half.wide
         plain = half.plain
@@ -293,22 +319,24 @@ class LiveForests:
                 if slots is None:  # slot by slot where no rule reaches beyond its slot
                     check = placement.fits if wide or fits.wide else self._slot_fits
                     slots = fits.exact[key] = self._slots(host, side, sp, sym, check)
-            label = (side, hi, slots)
-            here = self._labels.get(label)
+            labels = slots.labels
+            here = labels[hi] if hi < len(labels) else None
             if here is None:
-                here = self._labels[label] = tuple(slot_label(side, hi, sid) for sid in slots)
+                here = slots.at(hi)
             if hi < len(parts):
                 parts[hi] = here
             else:
                 parts.append(here)
         known.seen = now
-        known.all = tuple(chain.from_iterable(parts))
+        # most hosts take none of a half, and tuples concatenate an empty one for free
+        known.all = sum(parts, ())
         return known.all
 
     @staticmethod
     def _slots(host: Host, side: str, sp: Species, sym: str | None,
-               check: Callable[[Host, SlotDef, Species, str | None], bool]) -> tuple[str, ...]:
-        return tuple([s.id for s in host.kind.slots if s.side == side and check(host, s, sp, sym)])
+               check: Callable[[Host, SlotDef, Species, str | None], bool]) -> Fit:
+        return Fit(side, tuple([s.id for s in host.kind.slots
+                                if s.side == side and check(host, s, sp, sym)]))
 
     def trigger_hosts(self, i: int) -> set[int]:
         """The hosts of player i's forest with a card that has a permanent effect."""
