@@ -52,7 +52,7 @@ FitKey = tuple
 
 class Fit:
     """The slots of one side of a host that a half fits, and their labels at each host index:
-    shared by every host and game that answers alike, so a label is spelt once per card set."""
+    one per side and slots in a card set's memo, so a label is spelt once for all its games."""
 
     __slots__ = ("side", "ids", "labels")
 
@@ -106,11 +106,6 @@ def _fits_locally(host: Host, slot: SlotDef, sp: Species, sym: str | None) -> bo
     return placement.fits(host, slot, sp, sym, True)
 
 
-def _count(counts: dict[str, int], sides: frozenset[str], k: int) -> None:
-    for side in sides:
-        counts[side] = counts.get(side, 0) + k
-
-
 class Half:
     """One card half as the engine asks where it fits, with what decides that worked out once."""
 
@@ -151,7 +146,7 @@ class Live:
     # redoes only the hosts of the others
     changes: dict[str, list[int]]
     where: dict[FitKey, Where] = field(default_factory=dict)
-    mixed: dict[str, int] = field(default_factory=dict)  # side -> hosts mixed on that side
+    mixed: dict[str, set[int]] = field(default_factory=dict)  # side -> hosts mixed on that side
     triggers: set[int] = field(default_factory=set)  # hosts with a card that has a permanent effect
 
 
@@ -164,6 +159,7 @@ class LiveForests:
         self._answers: dict[tuple, Answers] = memo.answers  # host content -> where halves fit
         self._slot_answers: dict[tuple, bool] = memo.slot_answers  # placement.fit_key -> fits
         self._halves: dict[tuple, Half] = memo.halves_by_key
+        self._fits: dict[tuple[str, tuple[str, ...]], Fit] = memo.fits  # (side, slot ids) -> Fit
         # the sides of the card set's slots (see `Live.changes`)
         self._sides = {s.side: None for h in memo.cardset.hosts.values() for s in h.slots}
         self._tokens: dict[tuple, frozenset[str]] = memo.tokens  # see `Tally._reached`
@@ -183,11 +179,13 @@ class LiveForests:
         fit there."""
         fits = self._fits_at(host)
         if hi < len(live.hosts):
-            _count(live.mixed, live.hosts[hi].mixed, -1)
+            for side_ in live.hosts[hi].mixed:
+                live.mixed[side_].discard(hi)
             live.hosts[hi] = fits
         else:
             live.hosts.append(fits)
-        _count(live.mixed, fits.mixed, 1)
+        for side_ in fits.mixed:
+            live.mixed.setdefault(side_, set()).add(hi)
         if side is None or fits.wide:
             for changed in live.changes.values():
                 changed.append(hi)
@@ -284,45 +282,75 @@ class LiveForests:
         log = self.players[i].forest.log
         if live is None or live.seen != len(log) or (log and log[-1] is not live.last):
             live = self._get(i)
+        if half.ruled:
+            return self._known(live, half, half.exact, None).all
+        # a half that places plainly fits as every such half alike (`half.plain`) at each host
+        # where no rule can meet it; only the hosts mixed on its side answer for it alone
+        plain = self._known(live, half, half.plain, None)
+        if not live.mixed.get(half.side):
+            return plain.all
+        return self._known(live, half, half.exact, plain).all
+
+    def _known(self, live: Live, half: Half, key: FitKey, plain: Where | None) -> Where:
+        """The answer for `key`, brought up to date with the changes on the half's side.
+
+        Under a plain key, a host mixed on the half's side is left empty: the answer there is
+        the half's own, which the answer under its exact key holds, taking the others from
+        `plain` (current, under the plain key)."""
         side = half.side
-        ruled = half.ruled
-        # where no rule can meet a half that places plainly, all such halves alike share
-        key = half.plain if not ruled and not live.mixed.get(side) else half.exact
         known = live.where.get(key)
         changed = live.changes.get(side, ())
         now = len(changed)
         if known is not None and known.seen == now:
-            return known.all
+            return known
         if known is None:
             known = live.where[key] = Where(now)
-            todo: Iterable[int] = range(len(live.hosts))
+            if plain is None:
+                todo: Iterable[int] = range(len(live.hosts))
+            else:  # only the mixed hosts differ from the plain answer
+                known.parts = plain.parts.copy()
+                todo = sorted(live.mixed[side])
         else:
             todo = changed[known.seen:]
         parts = known.parts
+        ruled = half.ruled
         wide = half.wide
-        plain = half.plain
+        plain_key = half.plain
         sp, sym = half.sp, half.sym
+        hosts = live.hosts
         for hi in todo:
-            fits = live.hosts[hi]
-            host = fits.host
+            fits = hosts[hi]
             if not ruled and (fits.plain is not None or side not in fits.mixed):
+                if plain is not None:
+                    here = plain.parts[hi]
+                    if hi < len(parts):
+                        parts[hi] = here
+                    else:
+                        parts.append(here)
+                    continue
                 answers = fits.plain if fits.plain is not None else fits.unmixed
                 if answers is None:  # rules at the host, none on this side: as if none at all
-                    answers = fits.unmixed = self._answers.setdefault(fullness(host), {})
-                slots = answers.get(plain)
+                    answers = fits.unmixed = self._answers.setdefault(fullness(fits.host), {})
+                slots = answers.get(plain_key)
                 if slots is None:  # no rule at the host, none of the half's reaches out
-                    slots = answers[plain] = self._slots(host, side, sp, sym, _fits_locally)
+                    slots = answers[plain_key] = self._slots(fits.host, side, sp, sym,
+                                                             _fits_locally)
+            elif key is plain_key:  # a mixed host: the half's own answer is under its exact key
+                slots = None
             else:
                 if fits.exact is None:
-                    fits.exact = self._answers.setdefault(host.content(), {})
+                    fits.exact = self._answers.setdefault(fits.host.content(), {})
                 slots = fits.exact.get(key)
                 if slots is None:  # slot by slot where no rule reaches beyond its slot
                     check = placement.fits if wide or fits.wide else self._slot_fits
-                    slots = fits.exact[key] = self._slots(host, side, sp, sym, check)
-            labels = slots.labels
-            here = labels[hi] if hi < len(labels) else None
-            if here is None:
-                here = slots.at(hi)
+                    slots = fits.exact[key] = self._slots(fits.host, side, sp, sym, check)
+            if slots is None:
+                here = ()
+            else:
+                labels = slots.labels
+                here = labels[hi] if hi < len(labels) else None
+                if here is None:
+                    here = slots.at(hi)
             if hi < len(parts):
                 parts[hi] = here
             else:
@@ -330,13 +358,15 @@ class LiveForests:
         known.seen = now
         # most hosts take none of a half, and tuples concatenate an empty one for free
         known.all = sum(parts, ())
-        return known.all
+        return known
 
-    @staticmethod
-    def _slots(host: Host, side: str, sp: Species, sym: str | None,
+    def _slots(self, host: Host, side: str, sp: Species, sym: str | None,
                check: Callable[[Host, SlotDef, Species, str | None], bool]) -> Fit:
-        return Fit(side, tuple([s.id for s in host.kind.slots
-                                if s.side == side and check(host, s, sp, sym)]))
+        ids = tuple([s.id for s in host.kind.slots if s.side == side and check(host, s, sp, sym)])
+        fit = self._fits.get((side, ids))
+        if fit is None:  # one per side and slots, so each label is spelt once per card set
+            fit = self._fits[(side, ids)] = Fit(side, ids)
+        return fit
 
     def trigger_hosts(self, i: int) -> set[int]:
         """The hosts of player i's forest with a card that has a permanent effect."""

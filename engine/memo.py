@@ -40,6 +40,7 @@ class Memo:
         # where halves fit (see engine/live.py): answers by host content or fullness, by slot
         self.answers: dict[tuple, dict] = {}
         self.slot_answers: dict[tuple, bool] = {}
+        self.fits: dict[tuple, Any] = {}  # (side, slot ids) -> live.Fit, labels by host index
         self.halves_by_key: dict[tuple, Any] = {}  # (species key, symbol, side) -> live.Half
         self.placings: dict[str, tuple] = {}  # a place's text -> `Table.placing`
         self.tokens: dict[tuple, frozenset[str]] = {}  # what a card placed alike changes (tally)
