@@ -9,12 +9,16 @@ runs but does not remove it (a real game leans on memory far more than the null 
 change of a few percent, count instructions instead (`benchmarks/instructions.py`).
 
 Games of one card set share one engine memo (`engine/memo.py`: each card's plays and where
-halves fit, worked out once), as a batch of simulated games would; random players are also
-timed with a memo of each game's own, as `grove play` plays a single game.
+halves fit, worked out once) and run with the collector set as a batch sets it
+(`simulation/collector.py`), as `grove simulate` plays them; random players are also timed with a
+memo of each game's own and Python's default collector, as `grove play` plays a single game. Two
+rows of two-player base games show a shared memo with the default collector too, so what the
+collector's setting gives can be read side by side.
 """
 
 from __future__ import annotations
 
+import contextlib
 import random
 import statistics
 import time
@@ -23,6 +27,7 @@ from compiler.cardset import build
 from engine.game import Game
 from engine.memo import Memo
 from engine.players import make
+from simulation.collector import batch_collector
 
 
 def null_game(cardset, n: int, seed: int) -> int:
@@ -81,12 +86,23 @@ def side_by_side(null, real, seconds: float, pairs: int = 8) -> tuple[float, flo
     return played[null] / spent[null], played[real] / spent[real], ratios
 
 
+def _rows(edition: str, players: int) -> list[tuple[str, bool, bool]]:
+    """(AI, memo shared, batch collector) of each row: a batch's setting with a shared memo,
+    a single game's with a memo of its own; two-player base games with a shared memo also with
+    the default collector."""
+    rows = [("random", True, True), ("random", False, False), ("greedy", True, True)]
+    if edition == "base" and players == 2:
+        rows[1:1] = [("random", True, False)]
+        rows.append(("greedy", True, False))
+    return rows
+
+
 def bench_games(opts) -> dict:
     budget = max(1.0, opts.batch_ms / 10)
     rows: list[dict] = []
     print("== complete games per second on one core (process time; memo: shared by the games of "
-          "a card set, or each game's own), timed in turns with a null game: ratio = median of "
-          "8 pairs [quartiles]")
+          "a card set, or each game's own; collector: as a batch sets it, or Python's default), "
+          "timed in turns with a null game: ratio = median of 8 pairs [quartiles]")
     for edition in ("base", "smoky_mountains"):
         cs = build(edition)
         memo = Memo(cs)
@@ -94,17 +110,20 @@ def bench_games(opts) -> dict:
             def null_one(s: int, cs=cs, n=n) -> int:
                 return null_game(cs, n, s)
 
-            for kind, shared in (("random", True), ("random", False), ("greedy", True)):
+            for kind, shared, batch in _rows(edition, n):
                 def one(s: int, cs=cs, n=n, kind=kind, m=memo if shared else None) -> int:
                     return real_game(cs, [kind] * n, s, m)
 
-                null, r, ratios = side_by_side(null_one, one, 2 * budget)
+                with batch_collector() if batch else contextlib.nullcontext():
+                    null, r, ratios = side_by_side(null_one, one, 2 * budget)
                 q1, ratio, q3 = statistics.quantiles(ratios, n=4)
+                collector = "batch" if batch else "default"
                 print(f"   {edition:<16} {n} players {kind:<7} memo {'shared' if shared else 'own':<6}"
-                      f" {r:8.2f} games/s   null game {null:9.0f} games/s   ratio {ratio:.5f}"
-                      f" [{q1:.5f} {q3:.5f}]")
+                      f" collector {collector:<7} {r:8.2f} games/s   null game {null:9.0f} games/s"
+                      f"   ratio {ratio:.5f} [{q1:.5f} {q3:.5f}]")
                 rows.append({"edition": edition, "players": n, "ai": kind,
-                             "memo": "shared" if shared else "own", "games_per_s": round(r, 3),
-                             "null_games_per_s": round(null, 1), "ratio": round(ratio, 6),
+                             "memo": "shared" if shared else "own", "collector": collector,
+                             "games_per_s": round(r, 3), "null_games_per_s": round(null, 1),
+                             "ratio": round(ratio, 6),
                              "ratio_quartiles": [round(q1, 6), round(q3, 6)]})
     return {"games": rows}

@@ -23,6 +23,7 @@ from engine.memo import Memo
 from engine.record import digest, species_ident
 from engine.runner import seats
 from engine.scoring import cave_card_points, score
+from simulation.collector import batch_collector
 from simulation.columns import CARD_COLUMNS, game_columns, row_columns
 from simulation.plan import Chunk, Plan
 
@@ -109,12 +110,13 @@ def play_chunk(plan: Plan, chunk: Chunk, expected: Fingerprint) -> Batch:
     games: dict[str, list[Any]] = {c: [] for c in game_columns(sh.cardset.scorepad)}
     cards: dict[str, list[Any]] = {c: [] for c in CARD_COLUMNS}
     failed: list[Failure] = []
-    for index in range(chunk.start, chunk.stop):
-        seed, seating = plan.game_seed(index), plan.seating(index)
-        try:
-            play_game(sh, index, seed, seating, games, cards)
-        except Exception as exc:  # noqa: BLE001 - any engine failure is reported, not raised
-            failed.append(Failure(index, seed, seating, f"{type(exc).__name__}: {exc}"))
+    with batch_collector():  # the collector set for many games (simulation/collector.py)
+        for index in range(chunk.start, chunk.stop):
+            seed, seating = plan.game_seed(index), plan.seating(index)
+            try:
+                play_game(sh, index, seed, seating, games, cards)
+            except Exception as exc:  # noqa: BLE001 - any engine failure is reported, not raised
+                failed.append(Failure(index, seed, seating, f"{type(exc).__name__}: {exc}"))
     return Batch(chunk, games, cards, tuple(failed))
 
 

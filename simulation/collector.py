@@ -1,0 +1,40 @@
+"""Python's cyclic garbage collector as a process sets it while it plays a batch of games.
+
+A game keeps about a thousand objects alive while it runs (its forests, events and the engine's
+answers about them), and leaves a few hundred in cycles when it ends (a host and its cards point
+at each other). With the collector's defaults (a collection of the youngest objects every 700
+net allocations) that sets off a young collection about once a game, which finds nothing to free
+since the game is still running; each of those objects is walked again in the older generations,
+and every few hundred games a full collection walks the card set, its compiled rules and the memo.
+In a batch of random two-player base games, that was 0.53 ms of a game's 3.9 ms (13%), timed
+with `gc.callbacks`.
+
+So a batch (`worker.play_chunk`) runs inside `batch_collector()`: what is loaded before it
+(card set, compiled rules, memo, modules) is left out of the walks (`gc.freeze`), and the youngest
+objects are collected after 10,000 net allocations, so that one collection sweeps the cycles of
+several finished games at once, and a running game's objects are walked less often. The same
+batch's collector time fell to 0.18 ms a game. What a batch may hold unswept at once stays
+small: 10,000 objects, about a dozen games' cycles. Leaving restores the settings as they were.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+YOUNG = 10_000  # net allocations between collections of the youngest objects (Python: 700)
+
+
+@contextmanager
+def batch_collector(young: int = YOUNG) -> Iterator[None]:
+    """Within: the objects alive now are left out of collections, and the youngest are collected
+    after `young` net allocations; both undone on leaving."""
+    before = gc.get_threshold()
+    gc.freeze()
+    gc.set_threshold(young, *before[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+        gc.unfreeze()
