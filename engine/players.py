@@ -62,19 +62,22 @@ class GreedyPlayer:
         tally = game.tally(i)  # the forest scored once; each play re-runs what it changes
         base = tally.total
         best, best_gain = None, 0.5
-        for o in decision.actions:
-            if not isinstance(o, Play):
+        play_of = game.play_of
+        weigh = tally.weigh
+        for text in decision.options:
+            play = play_of(text)
+            if play is None:
                 continue
             # a play's worth depends only on which half goes where: the tally keeps it for
             # copies, and for the next turn while the forest stands still
-            sp, sym, at = game.placing(o.place)
-            gain = tally.weigh(sp, sym, at) - base
-            if not o.free:
+            sp, sym, at, free = play
+            gain = weigh(sp, sym, at) - base
+            if not free:
                 gain -= 0.75 * sp.cost
             if gain > best_gain:
-                best, best_gain = o, gain
+                best, best_gain = text, gain
         if best is not None:
-            return best
+            return decision.read(best)
         draws = [o for o in decision.actions if isinstance(o, Draw)]
         if draws:
             return DRAW_DECK if DRAW_DECK in draws else draws[0]

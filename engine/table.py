@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from compiler.cardset import CardSet, PhysicalCard, Species
 from compiler.codegen import Pred
 from compiler.model import HostKind
-from engine.action import Action, Place, host_place_text, parse_place, slot_place_text
+from engine.action import Action, Place, Play, host_place_text, parse_place, slot_place_text
 from engine.events import Event
 from engine.live import LiveForests
 from engine.memo import Memo
@@ -87,6 +87,7 @@ class Table:
         self._halves = self.memo.halves
         self._hosts_from = self.memo.hosts_from
         self._placings = self.memo.placings
+        self._plays = self.memo.plays
         self.actions = self.memo.actions  # the card set's actions, made once (engine/action.py)
 
     def move_card(self, card: int, to: list[int]) -> None:
@@ -244,6 +245,18 @@ class Table:
                 hit = (sp, sym, (place.host, place.slot))  # type: ignore[assignment]
             self._placings[place.text] = hit
         return hit
+
+    def play_of(self, text: str) -> tuple[Species, str | None, HostKind | tuple[int, str], bool
+                                          ] | None:
+        """What an offered action puts where, as `placing` says, and whether it is free; None
+        for an action that plays no card. For a player that weighs every text of a turn: one
+        lookup a text, kept in the memo."""
+        hit = self._plays.get(text, False)
+        if hit is False:
+            action = self.actions.read(text)
+            hit = self._plays[text] = (*self.placing(action.place), action.free) if isinstance(
+                action, Play) else None
+        return hit  # type: ignore[return-value]
 
     def _place(self, i: int, choice: Place, *, river: int | None = None,
                source: str = "hand") -> Played:
