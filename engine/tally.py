@@ -162,7 +162,8 @@ class Tally:
         self.plays = {k: (t + moved, False) for k, (t, o) in self.plays.items() if not o}
         self.weighed = {k: (t + moved, False) for k, (t, o) in self.weighed.items() if not o}
 
-    def _reached(self, new: Placed) -> tuple[frozenset[Placed], frozenset[str], bool]:
+    def _reached(self, new: Placed, full: bool
+                 ) -> tuple[frozenset[Placed], frozenset[str], bool]:
         """The cards whose per-copy rules, and the group keys whose values, a card of this kind
         can change, and whether the cave card's rule can change: the same for every copy of a
         species half placed alike (as a host, or on a side, filling a host or not), so worked
@@ -170,9 +171,6 @@ class Tally:
         host = new.host
         assert host is not None
         is_host = new.slot is None
-        # a host is full now that was not before: a new host without slots, or the first card
-        # of the last empty slot
-        full = host.is_full and (is_host or len(host.slots[new.slot]) == 1)  # type: ignore[index]
         sig = (new.key, new.symbol, host.kind.id if is_host else new.side, full)
         hit = self.reached.get(sig)
         if hit is None:
@@ -212,13 +210,24 @@ class Tally:
             hit = self.weighed.get(key)
             if hit is not None:
                 return hit
-        trial = self.forest.trial(species, symbol, at)
-        with trial:
-            assert trial.card is not None
-            hit = self.total_with(trial.card)
+        where = self.slot_keys.get(at) if key is not None else None
+        if where is not None and self._counters_only(species):
+            with self.forest.counted(species, symbol, at) as card:  # no host or list touched
+                hit = self.total_with(card, where[1])
+        else:
+            trial = self.forest.trial(species, symbol, at)
+            with trial:
+                assert trial.card is not None
+                hit = self.total_with(trial.card)
         if key is not None:
             self.weighed[key] = hit
         return hit
+
+    def _counters_only(self, species: Any) -> bool:
+        """Whether a half weighed at a slot that no host-reading rule looks at (`_slot_key`)
+        needs no more than its forest's counts: so where its own rule reads counts only, it is
+        only counted (`Forest.counted`), not put into its slot."""
+        return self._profile(species)[0] == "counters"
 
     def _anywhere(self, species: Any, symbol: str | None, at: Any) -> tuple | None:
         """A key under which a half placed at `at` weighs the same elsewhere, or None.
@@ -270,13 +279,18 @@ class Tally:
                 return None
         return (side, full)
 
-    def total_with(self, new: Placed) -> tuple[int, bool]:
-        """The forest's total with `new`, the card just placed (and kept placed meanwhile), and
-        whether it re-scored a card whose points read the other forests."""
+    def total_with(self, new: Placed, full: bool | None = None) -> tuple[int, bool]:
+        """The forest's total with `new`, the card just placed (and kept placed meanwhile, or
+        only counted: `Forest.counted`), and whether it re-scored a card whose points read the
+        other forests. `full`: whether it filled its host, where the host does not show it."""
         forest = self.forest
         host = new.host
         assert host is not None
-        cards, keys, cave = self._reached(new)
+        if full is None:
+            # a host is full now that was not before: a new host without slots, or the first
+            # card of the last empty slot
+            full = host.is_full and (new.slot is None or len(host.slots[new.slot]) == 1)
+        cards, keys, cave = self._reached(new, full)
         todo = set(cards)
         # the cards at its host whose rules read their host (the others' rules read counters,
         # which `cards` covers)

@@ -306,6 +306,14 @@ class Forest:
         on leaving, whatever happened."""
         return Trial(self, species, symbol, at)
 
+    def counted(self, species: Card, symbol: str | None, at: tuple[int, str]) -> Counted:
+        """The forest with one more card at `(host, slot)` for a moment, as far as its counters
+        and its list of cards show it, as `with forest.counted(...) as card:`: the card is in
+        no slot, and is listed last. For weighing a card whose points, and the points of every
+        rule it moves, read counts only (what `Tally` checks), at a third of a trial's cost:
+        a count is the same wherever in the forest the card lies."""
+        return Counted(self, species, symbol, at)
+
     def copy(self) -> Forest:
         """The same forest as new objects, which later placements here leave as they are."""
         out = Forest(self.name, self.cave, self.cave_card)
@@ -402,6 +410,35 @@ class Trial:
         if self.card is not None:
             self.forest.take_back(self.card)
             self.card = None
+
+
+class Counted:
+    """The context of `Forest.counted`."""
+
+    __slots__ = ("forest", "card")
+
+    def __init__(self, forest: Forest, species: Card, symbol: str | None, at: tuple[int, str]):
+        self.forest = forest
+        host = forest.hosts[at[0]]
+        sdef = host.kind.slot(at[1])
+        if sdef is None:
+            raise ValueError(f"host {at[0]} ({host.kind.id}) has no slot {at[1]!r}")
+        self.card = Placed(species, symbol, species.tags, host, at[1], sdef.side)
+
+    def __enter__(self) -> Placed:
+        forest = self.forest
+        self.card.index = len(forest.cards)
+        forest.cards.append(self.card)
+        forest._tally(self.card, 1)
+        forest.memo.clear()
+        return self.card
+
+    def __exit__(self, *exc: object) -> None:
+        forest = self.forest
+        assert forest.cards[-1] is self.card, "a counted card is taken back last"
+        forest.cards.pop()
+        forest._tally(self.card, -1)
+        forest.memo.clear()
 
 
 def table(forests: list[Forest]) -> list[Forest]:
