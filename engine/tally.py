@@ -54,7 +54,7 @@ class Tally:
         self.weighed: dict[tuple, tuple[int, bool]] = {}  # see `weigh`
         self.plays: dict[tuple, tuple[int, bool]] = {}  # (species key, symbol, host kind or
         #                                                  (host, slot)) -> as `weighed`
-        self.slot_keys: dict[tuple[int, str], tuple[str, bool] | None] = {}  # see `_anywhere`
+        self.slot_keys: dict[tuple[int, str], tuple[str, bool] | None] = {}  # see `_weigh`
         # species key -> what its rule reads (`_reads`), and whether that may be another forest
         self.species_reads: dict[str, tuple[str, bool]] = {}
         # a drafted cave's own rule sees the forest too (scored in the cave row)
@@ -196,7 +196,7 @@ class Tally:
     def weigh(self, species: Any, symbol: str | None, at: Any) -> int:
         """The forest's total with a card half placed at `at` (a new host's kind, or
         `(host, slot)`), as `Forest.trial` takes it. Kept per play while the tally holds, and
-        shared by plays that weigh alike (`_anywhere`), so a card is placed for a trial once per
+        shared by plays that weigh alike (`_weigh`), so a card is placed for a trial once per
         kind of place."""
         play = (species.key, symbol, at if isinstance(at, tuple) else at.id)
         hit = self.plays.get(play)
@@ -205,13 +205,30 @@ class Tally:
         return hit[0]
 
     def _weigh(self, species: Any, symbol: str | None, at: Any) -> tuple[int, bool]:
-        key = self._anywhere(species, symbol, at)
-        if key is not None:
-            hit = self.weighed.get(key)
-            if hit is not None:
-                return hit
-        where = self.slot_keys.get(at) if key is not None else None
-        if where is not None and self._counters_only(species):
+        """A play's total, shared by plays that weigh alike.
+
+        Where what the half reads is forest counts and what it changes is read by no rule that
+        looks at a host (`_slot_key`), the total is the same at every slot of its side (filling
+        its host or not): which card carries a group's value moves, the sum does not. Such a
+        half is weighed once per side, by counting it (`Forest.counted`) rather than putting it
+        into a slot. Where it or a card at the host reads the host, the total is the same at
+        the same slot of a host holding the same cards."""
+        key = where = None
+        if isinstance(at, tuple) and not self.everywhere and species.modifier is None:
+            reads = (self.species_reads.get(species.key) or self._profile(species))[0]
+            if reads != "any":
+                where = self.slot_keys.get(at, False)
+                if where is False:
+                    where = self.slot_keys[at] = self._slot_key(*at)
+                if where is not None and reads == "counters":
+                    key = (species.key, symbol, *where)
+                else:
+                    where = None
+                    key = (species.key, symbol, at[1], self.forest.hosts[at[0]].content())
+                hit = self.weighed.get(key)
+                if hit is not None:
+                    return hit
+        if where is not None:
             with self.forest.counted(species, symbol, at) as card:  # no host or list touched
                 hit = self.total_with(card, where[1])
         else:
@@ -222,32 +239,6 @@ class Tally:
         if key is not None:
             self.weighed[key] = hit
         return hit
-
-    def _counters_only(self, species: Any) -> bool:
-        """Whether a half weighed at a slot that no host-reading rule looks at (`_slot_key`)
-        needs no more than its forest's counts: so where its own rule reads counts only, it is
-        only counted (`Forest.counted`), not put into its slot."""
-        return self._profile(species)[0] == "counters"
-
-    def _anywhere(self, species: Any, symbol: str | None, at: Any) -> tuple | None:
-        """A key under which a half placed at `at` weighs the same elsewhere, or None.
-
-        Where what the half reads is forest counters and what it changes is read by no rule
-        that looks at a host, the total is the same at every slot of its side (filling its host
-        or not): which card carries a group's value moves, the sum does not. Where it or a card
-        at the host reads the host, the total is the same at the same slot of a host holding the
-        same cards."""
-        if not isinstance(at, tuple) or self.everywhere or species.modifier is not None:
-            return None
-        reads = self._profile(species)[0]
-        if reads == "any":
-            return None
-        where = self.slot_keys.get(at, False)
-        if where is False:
-            where = self.slot_keys[at] = self._slot_key(*at)
-        if where is not None and reads == "counters":
-            return (species.key, symbol, *where)
-        return (species.key, symbol, at[1], self.forest.hosts[at[0]].content())
 
     def _profile(self, species: Any) -> tuple[str, bool]:
         """What a species' score rule reads (`_reads`), and whether it may read the other
