@@ -102,6 +102,7 @@ class Tally:
         forest = self.forest
         todo: set[Placed] = set()
         keys: set[str] = set()
+        carriers: list[Placed] = []  # the new cards that carry a group rule
         cave = False
         for new in placed:
             host = new.host
@@ -120,12 +121,19 @@ class Tally:
                 self._index(c)
                 todo.add(c)
                 prog = c.species.score if c.species is not None else None
-                if prog is not None:
+                if prog is not None and prog.group_keys:
                     keys.update(prog.group_keys)
-        # a group's first carrier may be another card now, and its value another
+                    carriers.append(c)
+        # a group's first carrier may be another card now, and its value another: a new card
+        # carries it first where it lies before the one that did (indices are current, and
+        # cards are only added)
         firsts = self.firsts
         todo.update(firsts[k] for k in keys if k in firsts)
-        firsts = self.firsts = first_carriers(forest)
+        for c in carriers:
+            for key in c.species.score.group_keys:  # type: ignore[union-attr]
+                old = firsts.get(key)
+                if old is None or c.index < old.index:
+                    firsts[key] = c
         todo.update(firsts[k] for k in keys if k in firsts)
         points = self.points
         for c in todo:
