@@ -97,7 +97,7 @@ class Host:
     """A host card with its slots; what a forest precomputes per host is kept current with it."""
 
     __slots__ = ("kind", "card", "slots", "index", "beneath", "_attached", "is_full", "empty",
-                 "_sides", "has_rules")
+                 "_sides", "has_rules", "_content")
 
     def __init__(self, kind: HostKind, index: int):
         self.kind = kind
@@ -111,6 +111,7 @@ class Host:
         self.empty = len(kind.slots)  # slots holding no card
         self.has_rules = False  # a card here has a placement rule (sharing, limits, overrides)
         self._sides: dict[str, list[Placed]] | None = None
+        self._content: tuple | None = None  # see `content`
 
     @property
     def sides(self) -> dict[str, list[Placed]]:
@@ -137,10 +138,13 @@ class Host:
     def content(self) -> tuple:
         """What the host holds, as a key: its kind, its card, the cards beneath it and the cards
         in each slot (species and tree symbol). Hosts with equal content answer alike where a
-        card may go and what a card placed there scores."""
-        return (self.kind.id, self.card.key, self.card.symbol,
+        card may go and what a card placed there scores. Kept until a card joins or leaves."""
+        if self._content is None:
+            self._content = (
+                self.kind.id, self.card.key, self.card.symbol,
                 tuple((c.key, c.symbol) for c in self.beneath),
                 tuple(tuple((c.key, c.symbol) for c in cards) for cards in self.slots.values()))
+        return self._content
 
     @property
     def full(self) -> bool:
@@ -156,18 +160,21 @@ class Host:
         cards.append(card)
         self._attached = None
         self._sides = None
+        self._content = None
         try:
             yield
         finally:
             cards.pop()
             self._attached = None
             self._sides = None
+            self._content = None
 
     def _grew(self, card: Placed) -> None:
         """What the host keeps of its cards (`empty`, `is_full`, `has_rules`, the cached
         `attached` and `sides`), brought up to date for one card just put last into its slot."""
         self._attached = None
         self._sides = None
+        self._content = None
         if len(self.slots[card.slot]) == 1:  # type: ignore[index]
             self.empty -= 1
             self.is_full = not self.empty
@@ -178,6 +185,7 @@ class Host:
         """The same as `_grew`, for the last card of its slot just taken out again."""
         self._attached = None
         self._sides = None
+        self._content = None
         if not self.slots[card.slot]:  # type: ignore[index]
             self.empty += 1
             self.is_full = False
