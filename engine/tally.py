@@ -20,7 +20,7 @@ of the forest as it would be, which a test checks for every play of many games.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Set
 from typing import Any
 
 from compiler.cardset import CardSet
@@ -49,7 +49,7 @@ class Tally:
         self.everywhere: list[Placed] = []  # cards whose rules read anything in the forest
         self.local: set[Placed] = set()  # cards whose rules (or groups) read their own host
         self.groups_reading: dict[str, list[str]] = {}  # token -> group keys whose value reads it
-        self.reached: dict[tuple, tuple[frozenset[Placed], frozenset[str], bool]] = {}
+        self.reached: dict[tuple, tuple[Set[Placed], Set[str], bool]] = {}
         # a play's total, and whether it re-scored a card whose points read the other forests
         self.weighed: dict[tuple, tuple[int, bool]] = {}  # see `weigh`
         self.plays: dict[tuple, tuple[int, bool]] = {}  # (species key, symbol, host kind or
@@ -171,7 +171,7 @@ class Tally:
         self.weighed = {k: (t + moved, False) for k, (t, o) in self.weighed.items() if not o}
 
     def _reached(self, new: Placed, full: bool
-                 ) -> tuple[frozenset[Placed], frozenset[str], bool]:
+                 ) -> tuple[Set[Placed], Set[str], bool]:
         """The cards whose per-copy rules, and the group keys whose values, a card of this kind
         can change, and whether the cave card's rule can change: the same for every copy of a
         species half placed alike (as a host, or on a side, filling a host or not), so worked
@@ -188,9 +188,9 @@ class Tally:
             hit = self.reached[sig] = self._readers(tokens)
         return hit
 
-    def _readers(self, tokens: frozenset[str]) -> tuple[frozenset[Placed], frozenset[str], bool]:
+    def _readers(self, tokens: frozenset[str]) -> tuple[Set[Placed], Set[str], bool]:
         """The cards and group keys whose rules read any of `tokens`, and whether the cave's
-        does."""
+        does (sets kept as they are, which no caller changes)."""
         cards: set[Placed] = set(self.everywhere)
         keys: set[str] = set()
         readers = self.readers
@@ -199,7 +199,7 @@ class Tally:
         groups = self.groups_reading
         for token in groups.keys() & tokens:
             keys.update(groups[token])
-        return frozenset(cards), frozenset(keys), not self.cave_reads.isdisjoint(tokens)
+        return cards, keys, not self.cave_reads.isdisjoint(tokens)
 
     def weigh(self, species: Any, symbol: str | None, at: Any) -> int:
         """The forest's total with a card half placed at `at` (a new host's kind, or
