@@ -10,12 +10,14 @@ Where a card half fits:
 - depends on nothing but the cards at the host (placement rules look no further), so hosts that
   hold the same cards share their answers; where neither the half nor a card at the host has a
   placement rule, only the host's kind and how full its slots are count (every half without
-  water fits the same empty slots of every plain tree); where no rule reaches beyond its own
-  slot, each slot is asked on its own (`placement.fit_key`). These answers hold in every game of
-  the card set and are kept in its memo (`engine/memo.py`);
-- is kept per forest and half, host by host, with the list of changes since: an answer is
-  brought up to date by redoing only the hosts that changed, and of those only where the change
-  bears on the half's side.
+  water fits the same empty slots of every plain tree), and a half without rules takes that
+  answer at every host where no card's rule meets its side, even where another host has such a
+  rule; where no rule reaches beyond its own slot, each slot is asked on its own
+  (`placement.fit_key`). These answers hold in every game of the card set and are kept in its
+  memo (`engine/memo.py`);
+- is kept per forest and half, host by host, with the hosts changed since on each side: an
+  answer is brought up to date by redoing only the hosts that changed where the change bears on
+  the half's side.
 
 A player's forest scored card by card (`engine/tally.py`), for weighing plays, is kept here too:
 it holds while the forest's log and cave stand still (and, where a point reads the other forests,
@@ -64,11 +66,13 @@ class Fit:
     def at(self, hi: int) -> tuple[str, ...]:
         """`<side> <host>.<slot>` for each slot, at host index hi."""
         labels = self.labels
-        if hi >= len(labels):
+        if hi < len(labels):
+            here = labels[hi]
+            if here is not None:
+                return here
+        else:
             labels.extend([None] * (hi + 1 - len(labels)))
-        here = labels[hi]
-        if here is None:
-            here = labels[hi] = tuple([slot_label(self.side, hi, sid) for sid in self.ids])
+        here = labels[hi] = tuple([slot_label(self.side, hi, sid) for sid in self.ids])
         return here
 
 
@@ -161,7 +165,8 @@ class LiveForests:
         self._halves: dict[tuple, Half] = memo.halves_by_key
         self._fits: dict[tuple[str, tuple[str, ...]], Fit] = memo.fits  # (side, slot ids) -> Fit
         # the sides of the card set's slots (see `Live.changes`)
-        self._sides = {s.side: None for h in memo.cardset.hosts.values() for s in h.slots}
+        self._sides = tuple(dict.fromkeys(s.side for h in memo.cardset.hosts.values()
+                                          for s in h.slots))
         self._tokens: dict[tuple, frozenset[str]] = memo.tokens  # see `Tally._reached`
         # per player: (its log's length and last entry, its cave, the others' logs, its tally)
         self._tallies: list[tuple[tuple, tuple, tuple, Tally] | None] = [None] * len(players)
@@ -320,23 +325,20 @@ class LiveForests:
         hosts = live.hosts
         for hi in todo:
             fits = hosts[hi]
+            slots: Fit | None = None
             if not ruled and (fits.plain is not None or side not in fits.mixed):
                 if plain is not None:
                     here = plain.parts[hi]
-                    if hi < len(parts):
-                        parts[hi] = here
-                    else:
-                        parts.append(here)
-                    continue
-                answers = fits.plain if fits.plain is not None else fits.unmixed
-                if answers is None:  # rules at the host, none on this side: as if none at all
-                    answers = fits.unmixed = self._answers.setdefault(fullness(fits.host), {})
-                slots = answers.get(plain_key)
-                if slots is None:  # no rule at the host, none of the half's reaches out
-                    slots = answers[plain_key] = self._slots(fits.host, side, sp, sym,
-                                                             _fits_locally)
+                else:
+                    answers = fits.plain if fits.plain is not None else fits.unmixed
+                    if answers is None:  # rules at the host, none on this side: as if none
+                        answers = fits.unmixed = self._answers.setdefault(fullness(fits.host), {})
+                    slots = answers.get(plain_key)
+                    if slots is None:  # no rule at the host, none of the half's reaches out
+                        slots = answers[plain_key] = self._slots(fits.host, side, sp, sym,
+                                                                 _fits_locally)
             elif key is plain_key:  # a mixed host: the half's own answer is under its exact key
-                slots = None
+                here = ()
             else:
                 if fits.exact is None:
                     fits.exact = self._answers.setdefault(fits.host.content(), {})
@@ -344,9 +346,7 @@ class LiveForests:
                 if slots is None:  # slot by slot where no rule reaches beyond its slot
                     check = placement.fits if wide or fits.wide else self._slot_fits
                     slots = fits.exact[key] = self._slots(fits.host, side, sp, sym, check)
-            if slots is None:
-                here = ()
-            else:
+            if slots is not None:
                 labels = slots.labels
                 here = labels[hi] if hi < len(labels) else None
                 if here is None:
