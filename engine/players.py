@@ -37,13 +37,13 @@ class GreedyPlayer:
         self.rng = random.Random(seed)
 
     def choose(self, game: Game, decision: Decision) -> Action:
-        opts = decision.actions
         if decision.kind in ("turn", "place"):
             return self._best_play(game, decision)
         if decision.kind == "pay":
             return self._pay(game, decision)
         if decision.kind == "optional":
             return YES
+        opts = decision.actions
         if decision.kind == "choose":
             picks = [o for o in opts if o != STOP]
             return picks[0] if picks else opts[0]
