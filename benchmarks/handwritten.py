@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from forest.model import Forest, Host, Placed
+from forest.host import Host, Placed
+from forest.model import Forest
 
 ROWS = ("trees", "top", "bottom", "left", "right", "cave")
 CAVE_POINTS = 1

@@ -16,7 +16,8 @@ from typing import Protocol
 from compiler.names import NameScope
 from dsl import ast
 from dsl.diagnostics import Span
-from forest.model import Forest, Host, Placed
+from forest.host import Host, Placed
+from forest.model import Forest
 
 Pred = Callable[[Placed, Placed], bool]  # (card, the card whose rule this is) -> matches
 CountFn = Callable[[Placed, Forest], int]

@@ -30,7 +30,7 @@ from engine.operations import (
     Rummage,
 )
 from engine.table import Played, Table
-from forest.model import Placed
+from forest.host import Placed
 
 Steps = Generator[Decision, Action, None]
 

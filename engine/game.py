@@ -26,7 +26,7 @@ from engine.memo import Memo
 from engine.setup import SetupError
 from engine.table import GameOver, Played, PlayerState, Table
 from engine.turn import turn
-from forest.model import loose
+from forest.host import loose
 
 __all__ = ["Decision", "Game", "GameOver", "IllegalAction", "PlayerState", "SetupError"]
 

@@ -36,7 +36,8 @@ from engine import placement
 from engine.action import slot_label
 from engine.memo import Memo
 from engine.tally import Tally
-from forest.model import Forest, Host, Placed, Trial, table
+from forest.host import Host, Placed
+from forest.model import Forest, Trial, table
 
 
 class _PlayerState(Protocol):

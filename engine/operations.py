@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from compiler.codegen import AmountFn, Pred
-from forest.model import Forest, Placed
+from forest.host import Placed
+from forest.model import Forest
 
 
 # ---- the operations a compiled action asks for ------------------------------------------------

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from compiler.cardset import CardSet, Species
 from compiler.model import SlotDef
 from dsl.diagnostics import Diagnostic, Span, error
-from forest.model import Forest, Host, Placed, table
+from forest.host import Host, Placed
+from forest.model import Forest, table
 from forest.positions import Positions
 
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from compiler.cardset import CardSet
-from forest.model import Forest, Placed, loose, table
+from forest.host import Placed, loose
+from forest.model import Forest, table
 
 
 @dataclass

@@ -21,7 +21,8 @@ from engine.live import LiveForests
 from engine.memo import Memo
 from engine.setup import deal
 from engine.tally import Tally
-from forest.model import Forest, Placed, Trial, loose, table
+from forest.host import Placed, loose
+from forest.model import Forest, Trial, table
 
 
 class GameOver(Exception):

@@ -25,7 +25,8 @@ from typing import Any
 
 from compiler.cardset import CardSet
 from engine.scoring import card_points, cave_card_points, first_carriers
-from forest.model import Forest, Placed
+from forest.host import Placed
+from forest.model import Forest
 
 OTHERS = frozenset({"others", "any"})  # the tokens of a rule that may read the other forests
 

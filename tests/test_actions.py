@@ -41,7 +41,7 @@ from engine.decision import Offers
 from engine.game import Game
 from engine.memo import Memo
 from engine.players import GreedyPlayer, RandomPlayer
-from forest.model import loose
+from forest.host import loose
 
 ROOT = Path(__file__).resolve().parent.parent
 COMBOS = [("base", ()), ("base", ("alpine", "woodland_edge")), ("dartmoor", ()),

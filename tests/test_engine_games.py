@@ -26,7 +26,8 @@ from engine import record as rec
 from engine.game import Game, IllegalAction
 from engine.memo import Memo
 from engine.players import GreedyPlayer, RandomPlayer
-from forest.model import Forest, Host
+from forest.host import Host
+from forest.model import Forest
 from grove import api
 
 GAMES = int(os.environ.get("GROVE_GAMES", "300"))

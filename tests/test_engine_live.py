@@ -17,7 +17,8 @@ from engine.game import Game
 from engine.memo import Memo
 from engine.players import GreedyPlayer, RandomPlayer
 from engine.scoring import score, score_rows
-from forest.model import Forest, Placed
+from forest.host import Placed
+from forest.model import Forest
 
 
 def _fresh(game: Game, i: int, play: str | None = None) -> Forest:
