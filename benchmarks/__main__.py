@@ -11,8 +11,9 @@ stderr), `--only NAME` runs the benchmarks whose name holds NAME. The figures:
 * scoring large tables of forests with the COMPILED rules against the same rules written BY HAND
   (`benchmarks/handwritten.py`), interleaved side by side in one process, median of several
   rounds, with the ratio compiled / handwritten (`scoring`);
-* complete games per second beside a null game (`games`), and the machine instructions a game
-  takes, counted by valgrind where it is installed (`instructions`);
+* complete games per second beside a null game (`games`), the machine instructions a game
+  takes, counted by valgrind where it is installed (`instructions`), and the collector's share
+  of a game's time, with Python's defaults and as a batch of games sets it (`collector`);
 * `grove simulate` on one worker and on two and its memory over 1,000 and 10,000 games
   (`simulate`), sheets in four languages (`sheets`), and `grove lsp` from a didChange of a
   60-species file to its diagnostics, through a real client over stdio (`lsp`).
@@ -278,6 +279,12 @@ def bench_instructions(opts: Options) -> dict[str, Any]:
     return run(opts)
 
 
+def bench_collector(opts: Options) -> dict[str, Any]:
+    from benchmarks.collector import bench_collector as run
+
+    return run(opts)
+
+
 def bench_commands(opts: Options) -> dict[str, Any]:
     from benchmarks.commands import bench_commands as run
 
@@ -308,6 +315,7 @@ BENCHMARKS: list[Callable[[Options], dict[str, Any]]] = [
     bench_scoring,
     bench_games,
     bench_instructions,
+    bench_collector,
     bench_simulate,
     bench_sheets,
     bench_lsp,
