@@ -21,21 +21,44 @@ restores the settings as they were.
 from __future__ import annotations
 
 import gc
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 YOUNG = 10_000  # net allocations between collections of the youngest objects (Python: 700)
 
 
+class _Batches:
+    """The batches running in this process now. The collector is the whole process's, and a
+    Dask worker may play chunks on several threads at once: the first batch to start sets it,
+    and the last to end restores it, whatever order they end in."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.running = 0
+        self.before: tuple[int, int, int] = gc.get_threshold()
+
+
+_BATCHES = _Batches()
+
+
 @contextmanager
 def batch_collector(young: int = YOUNG) -> Iterator[None]:
-    """Within: the objects alive now are left out of collections, and the youngest are collected
-    after `young` net allocations; both undone on leaving."""
-    before = gc.get_threshold()
-    gc.freeze()
-    gc.set_threshold(young, *before[1:])
+    """Within: the objects alive at the start are left out of collections, and the youngest are
+    collected after `young` net allocations; both undone on leaving, once no other batch of
+    this process runs."""
+    batches = _BATCHES
+    with batches.lock:
+        if batches.running == 0:
+            batches.before = gc.get_threshold()
+            gc.freeze()
+            gc.set_threshold(young, *batches.before[1:])
+        batches.running += 1
     try:
         yield
     finally:
-        gc.set_threshold(*before)
-        gc.unfreeze()
+        with batches.lock:
+            batches.running -= 1
+            if batches.running == 0:
+                gc.set_threshold(*batches.before)
+                gc.unfreeze()

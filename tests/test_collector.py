@@ -4,6 +4,7 @@ batch does, the process leaves it with the collector as it was."""
 from __future__ import annotations
 
 import gc
+import threading
 
 import pytest
 
@@ -25,5 +26,34 @@ def test_the_setting_is_undone_when_a_batch_fails():
     with pytest.raises(RuntimeError), batch_collector(young=5_000):
         assert gc.get_threshold()[0] == 5_000
         raise RuntimeError("a game failed")
+    assert gc.get_threshold() == before
+    assert gc.get_freeze_count() == 0
+
+
+def test_batches_on_threads_of_one_process_restore_the_collector_when_the_last_ends():
+    # a Dask worker with several threads plays chunks at once; they may end in any order
+    before = gc.get_threshold()
+    first_in, second_in, first_out = threading.Event(), threading.Event(), threading.Event()
+    seen: list[tuple[int, int, int]] = []
+
+    def first() -> None:
+        with batch_collector():
+            first_in.set()
+            second_in.wait(10)
+        first_out.set()
+
+    def second() -> None:
+        first_in.wait(10)
+        with batch_collector():
+            second_in.set()
+            first_out.wait(10)
+            seen.append(gc.get_threshold())  # the first batch ended: still set for this one
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(20)
+    assert seen == [(YOUNG, *before[1:])]
     assert gc.get_threshold() == before
     assert gc.get_freeze_count() == 0
