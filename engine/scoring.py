@@ -6,6 +6,7 @@ the first card that carries them, so seven butterflies sharing one set rule coun
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from compiler.cardset import CardSet
@@ -50,6 +51,16 @@ def first_carriers(forest: Forest) -> dict[str, Placed]:
             for key in prog.group_keys:
                 firsts.setdefault(key, c)
     return firsts
+
+
+def carry_first(firsts: dict[str, Placed], card: Placed, keys: Iterable[str]) -> None:
+    """`firsts` (as `first_carriers` gives them) with `card`, just placed and carrying the groups
+    `keys`, taken in: it carries a group first where none did, or where it lies before the card
+    that did (indices current)."""
+    for key in keys:
+        old = firsts.get(key)
+        if old is None or card.index < old.index:
+            firsts[key] = card
 
 
 def card_points(c: Placed, forest: Forest, firsts: dict[str, Placed]) -> int:

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Set
 from typing import Any
 
 from compiler.cardset import CardSet
-from engine.scoring import card_points, cave_card_points, first_carriers
+from engine.scoring import card_points, carry_first, cave_card_points, first_carriers
 from forest.host import Placed
 from forest.model import Forest
 
@@ -131,10 +131,7 @@ class Tally:
         firsts = self.firsts
         todo.update(firsts[k] for k in keys if k in firsts)
         for c in carriers:
-            for key in c.species.score.group_keys:  # type: ignore[union-attr]
-                old = firsts.get(key)
-                if old is None or c.index < old.index:
-                    firsts[key] = c
+            carry_first(firsts, c, c.species.score.group_keys)  # type: ignore[union-attr]
         todo.update(firsts[k] for k in keys if k in firsts)
         points = self.points
         for c in todo:
@@ -222,7 +219,8 @@ class Tally:
         half is weighed once per side, by counting it (`Forest.counted`) rather than putting it
         into a slot. Where it or a card at the host reads the host, the total is the same at
         the same slot of a host holding the same cards."""
-        key = where = None
+        key = None
+        counted: tuple[str, bool] | None = None  # the slot's `_slot_key`, where only counted
         if isinstance(at, tuple) and not self.everywhere and species.modifier is None:
             reads = (self.species_reads.get(species.key) or self._profile(species))[0]
             if reads != "any":
@@ -231,15 +229,15 @@ class Tally:
                     where = self.slot_keys[at] = self._slot_key(*at)
                 if where is not None and reads == "counters":
                     key = (species.key, symbol, *where)
+                    counted = where
                 else:
-                    where = None
                     key = (species.key, symbol, at[1], self.forest.hosts[at[0]].content())
                 hit = self.weighed.get(key)
                 if hit is not None:
                     return hit
-        if where is not None:
+        if counted is not None:
             with self.forest.counted(species, symbol, at) as card:  # no host or list touched
-                hit = self.total_with(card, where[1])
+                hit = self.total_with(card, counted[1])
         else:
             trial = self.forest.trial(species, symbol, at)
             with trial:
@@ -301,10 +299,7 @@ class Tally:
         if keys or (prog is not None and prog.group_keys):
             if prog is not None and prog.group_keys:
                 firsts = dict(firsts)
-                for key in prog.group_keys:
-                    old = firsts.get(key)
-                    if old is None or new.index < old.index:
-                        firsts[key] = new
+                carry_first(firsts, new, prog.group_keys)
                 keys = keys | set(prog.group_keys)
             for key in keys:
                 todo.add(self.firsts.get(key, new))
