@@ -55,7 +55,9 @@ def real_game(cardset, kinds: list[str], seed: int, memo: Memo | None = None) ->
     while game.decision is not None:
         d = game.decision
         game.apply(players[d.player].choose(game, d))
-    return game.turn
+    turns = game.turn
+    game.release()  # as a batch puts each game away (simulation/worker.py)
+    return turns
 
 
 def side_by_side(null, real, seconds: float, pairs: int = 8) -> tuple[float, float, list[float]]:

@@ -53,6 +53,13 @@ class Game(Table):
         self._proc = self._play(draft=laid is not None, caves=laid)
         self._decision = next(self._proc)
 
+    def release(self) -> None:
+        """The game is put away, finished or not (`Table.release`): a game still running stops
+        here, and its decision is None."""
+        self._proc.close()
+        self._decision = None
+        super().release()
+
     # ---- the decision interface --------------------------------------------------------------
     @property
     def decision(self) -> Decision | None:

@@ -195,6 +195,17 @@ class Table:
     def views(self) -> list[Forest]:
         return table([self.view(i) for i in range(len(self.players))])
 
+    def release(self) -> None:
+        """The game is put away: its forests and the views of them are released
+        (`Forest.release`), so a batch of games frees each game as it ends. Read nothing of it
+        afterwards."""
+        for p in self.players:
+            p.forest.release()
+        for _, view in self._views.values():
+            view.release()
+        self._views.clear()
+        self._forests.clear()
+
     # ---- placement -----------------------------------------------------------------------------
     def placements(self, i: int, card: int, pred: Pred | None = None, me: Placed | None = None
                    ) -> list[str]:

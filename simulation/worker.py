@@ -126,6 +126,16 @@ def play_game(sh: Shelf, index: int, seed: int, seating: tuple[str, ...],
     makes them (`engine/runner.py`), so `grove play --ai <seating> --seed <seed>` replays it."""
     cs = sh.cardset
     game = Game(cs, [f"P{i + 1}" for i in range(len(seating))], seed, memo=sh.fresh_memo())
+    try:
+        _play_into(sh, index, seed, seating, game, games, cards)
+    finally:
+        game.release()  # freed now, not left to the collector (`Forest.release`)
+
+
+def _play_into(sh: Shelf, index: int, seed: int, seating: tuple[str, ...], game: Game,
+               games: dict[str, list[Any]], cards: dict[str, list[Any]]) -> None:
+    """Play the game to its end and append its rows."""
+    cs = sh.cardset
     players = seats(list(seating), seed)
     while game.decision is not None:
         d = game.decision

@@ -57,3 +57,37 @@ def test_batches_on_threads_of_one_process_restore_the_collector_when_the_last_e
     assert seen == [(YOUNG, *before[1:])]
     assert gc.get_threshold() == before
     assert gc.get_freeze_count() == 0
+
+
+@pytest.mark.parametrize("edition", ["base", "smoky_mountains"])
+def test_a_released_game_leaves_nothing_for_the_collector(edition):
+    """A batch puts each game away with `release`: its hosts, cards and forests no longer hold
+    each other, so reference counting frees them all, and a greedy player's trials of new hosts
+    leave no cycle behind either."""
+    from compiler.cardset import build
+    from engine.game import Game
+    from engine.memo import Memo
+    from engine.players import make
+
+    cardset = build(edition)
+    memo = Memo(cardset)
+    gc.collect()
+    gc.disable()
+    try:
+        for seed, kind in enumerate(["random", "greedy", "random", "greedy"]):
+            game = Game(cardset, ["A", "B", "C"], seed, memo=memo)
+            players = [make(kind, seed * 31 + i) for i in range(3)]
+            while game.decision is not None:
+                game.apply(players[game.decision.player].choose(game, game.decision))
+            assert game.views()[0].cards  # the views of it are put away too
+            game.release()
+            del game, players
+            assert gc.collect() == 0, f"{kind} game {seed} left cycles"
+        stopped = Game(cardset, ["A", "B"], 9, memo=memo)  # put away before its end
+        stopped.apply(stopped.decision.actions[0])
+        stopped.release()
+        assert stopped.decision is None
+        del stopped
+        assert gc.collect() == 0
+    finally:
+        gc.enable()

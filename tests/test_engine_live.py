@@ -171,13 +171,16 @@ def test_forests_grow_and_shrink_as_laid_out_afresh():
         _same_view(forest, _fresh(game, i))
         _same_view(forest.copy(), _fresh(game, i))
         last = forest.log[-1]  # the latest card can be taken back, and placed again
+        host = last.host
+        assert host is not None
         forest.take_back(last)
+        assert last.host is None  # it lies in no forest now
         with pytest.raises(ValueError):
             forest.take_back(forest.log[0] if len(forest.log) > 1 else last)
         if last.slot is None:
-            forest.place_host(last.host.kind, last.species, last.symbol, number=last.number)
+            forest.place_host(host.kind, last.species, last.symbol, number=last.number)
         else:
-            forest.place_card(last.host.index, last.slot, last.species, last.symbol,
+            forest.place_card(host.index, last.slot, last.species, last.symbol,
                               number=last.number)
         _same_view(forest, _fresh(game, i))
 
