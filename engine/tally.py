@@ -55,7 +55,8 @@ class Tally:
         self.weighed: dict[tuple, tuple[int, bool]] = {}  # see `weigh`
         self.plays: dict[tuple, tuple[int, bool]] = {}  # (species key, symbol, host kind or
         #                                                  (host, slot)) -> as `weighed`
-        self.slot_keys: dict[tuple[int, str], tuple[str, bool] | None] = {}  # see `_weigh`
+        # host index -> slot id -> `_slot_key`, kept for a host until a card joins it
+        self.slot_keys: dict[int, dict[str, tuple[str, bool] | None]] = {}
         # species key -> what its rule reads (`_reads`), and whether that may be another forest
         self.species_reads: dict[str, tuple[str, bool]] = {}
         # a drafted cave's own rule sees the forest too (scored in the cave row)
@@ -105,9 +106,11 @@ class Tally:
         keys: set[str] = set()
         carriers: list[Placed] = []  # the new cards that carry a group rule
         cave = False
+        slot_keys = self.slot_keys
         for new in placed:
             host = new.host
             assert host is not None
+            slot_keys.pop(host.index, None)
             is_host = new.slot is None
             added = (new, *host.beneath) if is_host else (new,)
             tokens = _tokens(new, is_host, host.is_full)
@@ -122,9 +125,13 @@ class Tally:
                 self._index(c)
                 todo.add(c)
                 prog = c.species.score if c.species is not None else None
-                if prog is not None and prog.group_keys:
+                if prog is None:
+                    continue
+                if prog.group_keys:
                     keys.update(prog.group_keys)
                     carriers.append(c)
+                if slot_keys and not all(map(_slotless, prog.reads.union(*prog.group_reads))):
+                    slot_keys.clear()  # a rule that reads what `_slot_key` asks about
         # a group's first carrier may be another card now, and its value another: a new card
         # carries it first where it lies before the one that did (indices are current, and
         # cards are only added)
@@ -148,7 +155,6 @@ class Tally:
         self.reached.clear()
         self.weighed.clear()
         self.plays.clear()
-        self.slot_keys.clear()
 
     def others_changed(self) -> None:
         """The other forests changed and this one did not: score again only the cards whose
@@ -224,9 +230,13 @@ class Tally:
         if isinstance(at, tuple) and not self.everywhere and species.modifier is None:
             reads = (self.species_reads.get(species.key) or self._profile(species))[0]
             if reads != "any":
-                where = self.slot_keys.get(at, False)
+                hi, slot_id = at
+                by_slot = self.slot_keys.get(hi)
+                if by_slot is None:
+                    by_slot = self.slot_keys[hi] = {}
+                where = by_slot.get(slot_id, False)
                 if where is False:
-                    where = self.slot_keys[at] = self._slot_key(*at)
+                    where = by_slot[slot_id] = self._slot_key(hi, slot_id)
                 if where is not None and reads == "counters":
                     key = (species.key, symbol, *where)
                     counted = where
@@ -259,7 +269,9 @@ class Tally:
 
     def _slot_key(self, hi: int, slot_id: str) -> tuple[str, bool] | None:
         """The slot's side and whether a card there fills its host, where nothing a card placed
-        there changes is read by a rule that looks at hosts; else None."""
+        there changes is read by a rule that looks at hosts; else None. It holds until a card
+        joins the host, or a card whose rule reads sides, full hosts or hosts (`_slotless`)
+        joins the forest (`advance`)."""
         host = self.forest.hosts[hi]
         slot = host.kind.slot(slot_id)
         if slot is None or self.local and any(
@@ -347,6 +359,11 @@ def _reads(prog: Any) -> str:
            for t in reads):
         return "host"
     return "any"
+
+
+def _slotless(token: str) -> bool:
+    """Whether a token is none of those `Tally._slot_key` asks whether a rule reads."""
+    return token not in ("full", "hosts") and not token.startswith("side:")
 
 
 def _counter(token: str) -> bool:
