@@ -113,8 +113,8 @@ class Tally:
             slot_keys.pop(host.index, None)
             is_host = new.slot is None
             added = (new, *host.beneath) if is_host else (new,)
-            tokens = _tokens(new, is_host, host.is_full)
-            cards, reached, reads_cave = self._readers(tokens)
+            sig = (new.key, new.symbol, host.kind.id if is_host else new.side, host.is_full)
+            cards, reached, reads_cave = self._readers(self._tokens_of(sig, new))
             todo.update(cards)
             keys.update(reached)
             cave = cave or reads_cave
@@ -186,11 +186,16 @@ class Tally:
         sig = (new.key, new.symbol, host.kind.id if is_host else new.side, full)
         hit = self.reached.get(sig)
         if hit is None:
-            tokens = self.tokens.get(sig)
-            if tokens is None:
-                tokens = self.tokens[sig] = _tokens(new, is_host, full)
-            hit = self.reached[sig] = self._readers(tokens)
+            hit = self.reached[sig] = self._readers(self._tokens_of(sig, new))
         return hit
+
+    def _tokens_of(self, sig: tuple, new: Placed) -> frozenset[str]:
+        """What placing `new` changes (`_tokens`), for its signature as `_reached` makes it:
+        the same for every card of that signature in every game of the card set."""
+        tokens = self.tokens.get(sig)
+        if tokens is None:
+            tokens = self.tokens[sig] = _tokens(new, new.slot is None, sig[3])
+        return tokens
 
     def _readers(self, tokens: frozenset[str]) -> tuple[Set[Placed], Set[str], bool]:
         """The cards and group keys whose rules read any of `tokens`, and whether the cave's
