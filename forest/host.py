@@ -90,7 +90,7 @@ class Host:
     """A host card with its slots; what a forest precomputes per host is kept current with it."""
 
     __slots__ = ("kind", "card", "slots", "index", "beneath", "_attached", "is_full", "empty",
-                 "_sides", "has_rules", "_content")
+                 "_sides", "has_rules", "_content", "_before")
 
     def __init__(self, kind: HostKind, index: int):
         self.kind = kind
@@ -105,6 +105,8 @@ class Host:
         self.has_rules = False  # a card here has a placement rule (sharing, limits, overrides)
         self._sides: dict[str, list[Placed]] | None = None
         self._content: tuple | None = None  # see `content`
+        # the card last put in, and what was kept before it came (see `_grew`)
+        self._before: tuple | None = None
 
     @property
     def sides(self) -> dict[str, list[Placed]]:
@@ -164,7 +166,10 @@ class Host:
 
     def _grew(self, card: Placed) -> None:
         """What the host keeps of its cards (`empty`, `is_full`, `has_rules`, the cached
-        `attached` and `sides`), brought up to date for one card just put last into its slot."""
+        `attached`, `sides` and `content`), brought up to date for one card just put last into
+        its slot. What was cached before is kept aside until the next card: a trial play takes
+        the card out again at once (`_shrank`), and the host is as it was."""
+        self._before = (card, self._attached, self._sides, self._content)
         self._attached = None
         self._sides = None
         self._content = None
@@ -176,9 +181,14 @@ class Host:
 
     def _shrank(self, card: Placed) -> None:
         """The same as `_grew`, for the last card of its slot just taken out again."""
-        self._attached = None
-        self._sides = None
-        self._content = None
+        before = self._before
+        self._before = None
+        if before is not None and before[0] is card:  # the host is as before the card came
+            _, self._attached, self._sides, self._content = before
+        else:
+            self._attached = None
+            self._sides = None
+            self._content = None
         if not self.slots[card.slot]:  # type: ignore[index]
             self.empty += 1
             self.is_full = False
