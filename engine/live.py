@@ -85,10 +85,20 @@ def fullness(host: Host) -> tuple:
     return (host.kind.id, tuple(map(len, host.slots.values())))
 
 
+def side_content(host: Host, side: str) -> tuple:
+    """All that decides where a half fits on one side of a host where no rule reaches beyond
+    its own slot (what `placement.fit_key` reads of each slot there, and more): the host's kind
+    and card, and the cards in each slot of that side."""
+    card = host.card
+    return ("side", host.kind.id, card.key, card.symbol, side,
+            tuple([tuple([(c.key, c.symbol) for c in host.slots[s.id]])
+                   for s in host.kind.slots if s.side == side]))
+
+
 class HostFits:
     """Where halves fit at one host of a live view, as far as asked (a new one per change)."""
 
-    __slots__ = ("host", "plain", "wide", "mixed", "exact", "unmixed")
+    __slots__ = ("host", "plain", "wide", "mixed", "exact", "unmixed", "by_side")
 
     def __init__(self, host: Host, plain: Answers | None, wide: bool = False,
                  mixed: frozenset[str] = frozenset()):
@@ -102,6 +112,9 @@ class HostFits:
         self.mixed = mixed
         # half -> the same, shared by hosts with the same content; looked up when first needed
         self.exact: Answers | None = None
+        # side -> as `exact`, shared by hosts with the same cards on that side (`side_content`):
+        # where no rule here reaches beyond its own slot, a slot's answer reads no more
+        self.by_side: dict[str, Answers] | None = None
         # as `plain`, for the sides not `mixed` of a host with rules: a half without rules
         # meets none there, so it fits as at a host without rules as full
         self.unmixed: Answers | None = None
@@ -341,12 +354,23 @@ class LiveForests:
             elif key is plain_key:  # a mixed host: the half's own answer is under its exact key
                 here = ()
             else:
-                if fits.exact is None:
-                    fits.exact = self._answers.setdefault(fits.host.content(), {})
-                slots = fits.exact.get(key)
-                if slots is None:  # slot by slot where no rule reaches beyond its slot
-                    check = placement.fits if wide or fits.wide else self._slot_fits
-                    slots = fits.exact[key] = self._slots(fits.host, side, sp, sym, check)
+                if wide or fits.wide:  # a rule may read the whole host
+                    answers = fits.exact
+                    if answers is None:
+                        answers = fits.exact = self._answers.setdefault(fits.host.content(), {})
+                    check = placement.fits
+                else:  # slot by slot: only the cards on the half's side count
+                    by_side = fits.by_side
+                    if by_side is None:
+                        by_side = fits.by_side = {}
+                    answers = by_side.get(side)
+                    if answers is None:
+                        answers = by_side[side] = self._answers.setdefault(
+                            side_content(fits.host, side), {})
+                    check = self._slot_fits
+                slots = answers.get(key)
+                if slots is None:
+                    slots = answers[key] = self._slots(fits.host, side, sp, sym, check)
             if slots is not None:  # `slots.at(hi)`, its usual case inline: a call per host
                 labels = slots.labels  # cost 1% of a random game
                 here = labels[hi] if hi < len(labels) else None

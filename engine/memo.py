@@ -37,7 +37,8 @@ class Memo:
         # face-down hosts a turn may play any card as
         self.action_hosts = [h.id for h in cardset.hosts.values()
                              if h.face_down and h.play == "action"]
-        # where halves fit (see engine/live.py): answers by host content or fullness, by slot
+        # where halves fit (see engine/live.py): answers by host content, one side's content
+        # or fullness, and by slot
         self.answers: dict[tuple, dict] = {}
         self.slot_answers: dict[tuple, bool] = {}
         self.fits: dict[tuple, Any] = {}  # (side, slot ids) -> live.Fit, labels by host index
