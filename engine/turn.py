@@ -57,7 +57,7 @@ def turn_options(game: Table, i: int) -> Offers:
     where = game._forests.where
     plans = game.memo.plans
     repeats = False  # only a card with two halves played alike can offer a play twice
-    for c in dict.fromkeys(p.hand):
+    for c in p.hand:  # card numbers: no two alike (each card is in one zone, once)
         plan = plans[c] or _plan(game, c)
         for need, run in plan.hosts:
             if need <= spare:
