@@ -51,9 +51,10 @@ class Offers(Sequence[str]):
 
     __slots__ = ("runs", "_len", "_read", "_texts")
 
-    def __init__(self, runs: list[tuple[str, Sequence[str]]]):
+    def __init__(self, runs: list[tuple[str, Sequence[str]]], n: int | None = None):
+        """`n`: how many texts the runs hold, where the caller counted them as it made them."""
         self.runs = runs
-        self._len = sum([len(labels) for _, labels in runs])
+        self._len = sum([len(labels) for _, labels in runs]) if n is None else n
         self._read: str | None = None  # the text last read by position (see `__contains__`)
         self._texts: tuple[str, ...] | None = None  # every text, once all were read
 

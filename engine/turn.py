@@ -51,8 +51,12 @@ def turn_options(game: Table, i: int) -> Offers:
     only for a host that a card joined since it was last asked; a play into a slot is offered
     as the card's prefix and those answers, spelt only if read (`Offers`)."""
     p = game.players[i]
-    runs: list[tuple[str, Sequence[str]]] = (
-        [("", _draws(game))] if len(p.hand) < game.cardset.setup.hand_limit else [])
+    runs: list[tuple[str, Sequence[str]]] = []
+    n = 0  # the texts offered
+    if len(p.hand) < game.cardset.setup.hand_limit:
+        draws = _draws(game)
+        runs.append(("", draws))
+        n = len(draws)
     spare = len(p.hand) - 1  # hand cards left to pay with
     where = game._forests.where
     plans = game.memo.plans
@@ -62,14 +66,18 @@ def turn_options(game: Table, i: int) -> Offers:
         for need, run in plan.hosts:
             if need <= spare:
                 runs.append(run)
+                n += 1
         for need, half, prefix in plan.halves:
             if need <= spare:  # a slot's label (engine/live.py) completes the play's text
-                runs.append((prefix, where(i, half)))
+                labels = where(i, half)
+                runs.append((prefix, labels))
+                n += len(labels)
         if plan.face_down:
             runs.append(("", plan.face_down))
+            n += len(plan.face_down)
         if plan.repeats:
             repeats = True
-    offers = Offers(runs)
+    offers = Offers(runs, n)
     return Offers([("", tuple(dict.fromkeys(offers)))]) if repeats else offers
 
 

@@ -129,6 +129,7 @@ def test_live_views_and_turn_plays_equal_plain_answers(edition, exps):
             d = game.decision
             if d.kind == "turn":
                 assert list(d.options) == _plain_turn_options(game, d.player)
+                assert len(d.options) == len(list(d.options))  # as counted when offered
             game.apply(players[d.player].choose(game, d))
             for i, live in enumerate(game._forests.views()):
                 _same_view(live, _fresh(game, i))
