@@ -63,9 +63,9 @@ class Forest:
         self.cards.append(host.card)
         self.cards.extend(host.beneath)
         self._renumber(start)
-        self._tally(host.card, 1)
+        self._count(host.card)
         for c in host.beneath:
-            self._tally(c, 1)
+            self._count(c)
         if species is not None and species.modifier is not None:
             self.modified.append(host.card)
         self.log.append(host.card)
@@ -89,7 +89,7 @@ class Forest:
         self.cards.insert(pos, card)
         self._renumber(pos)
         host._grew(card)
-        self._tally(card, 1)
+        self._count(card)
         self.log.append(card)
         self.memo.clear()
         return card
@@ -111,7 +111,7 @@ class Forest:
                 self.modified.pop()
             del self.cards[host.card.index:]
             for c in (host.card, *host.beneath):
-                self._tally(c, -1)
+                self._uncount(c)
                 c.host = None
         else:
             host.slots[card.slot].pop()
@@ -120,7 +120,7 @@ class Forest:
             self._renumber(pos)
             card.index = -1
             host._shrank(card)
-            self._tally(card, -1)
+            self._uncount(card)
             card.host = None
         self.memo.clear()
 
@@ -170,53 +170,81 @@ class Forest:
         for i in range(start, len(cards)):
             cards[i].index = i
 
-    def _tally(self, c: Placed, k: int) -> None:
-        """Count a card into (k=1) or out of (k=-1) the forest's counters."""
-        tags = self.tag_count
-        get = tags.get
-        for t in c.tags:
-            n = get(t, 0) + k
-            if n:
-                tags[t] = n
-            else:
-                del tags[t]
+    def _count(self, c: Placed) -> None:
+        """Count a card into the forest's counters (`_uncount` takes it out again: the two are
+        apart because a trial play does both for every play weighed)."""
+        tags = c.tags
+        counts = self.tag_count
+        get = counts.get
+        for t in tags:
+            counts[t] = get(t, 0) + 1
         key = c.key
         if key is not None:
-            n = self.species_count.get(key, 0) + k
+            n = self.species_count.get(key, 0) + 1
+            self.species_count[key] = n
+            if n == 1:  # a species came into play
+                self.species_tags[key] = tags
+                distinct = self.tag_species
+                get = distinct.get
+                for t in tags:
+                    distinct[t] = get(t, 0) + 1
+        if c.symbol is not None:
+            self.symbol_count[c.symbol] = self.symbol_count.get(c.symbol, 0) + 1
+        sp = c.species
+        if sp is not None and sp.modifier is not None and c.slot is not None:
+            self._extra(c, 1)
+
+    def _uncount(self, c: Placed) -> None:
+        """Count a card out of the forest's counters, which `_count` counted in (no counter is
+        left at zero)."""
+        tags = c.tags
+        counts = self.tag_count
+        for t in tags:
+            n = counts[t] - 1
+            if n:
+                counts[t] = n
+            else:
+                del counts[t]
+        key = c.key
+        if key is not None:
+            n = self.species_count[key] - 1
             if n:
                 self.species_count[key] = n
-                self.species_tags[key] = c.tags
-            else:
+            else:  # a species left play
                 del self.species_count[key]
                 del self.species_tags[key]
-            if n == (1 if k > 0 else 0):  # a species came into play, or left it
                 distinct = self.tag_species
-                for t in c.tags:
-                    m = distinct.get(t, 0) + k
+                for t in tags:
+                    m = distinct[t] - 1
                     if m:
                         distinct[t] = m
                     else:
                         del distinct[t]
         if c.symbol is not None:
-            n = self.symbol_count.get(c.symbol, 0) + k
+            n = self.symbol_count[c.symbol] - 1
             if n:
                 self.symbol_count[c.symbol] = n
             else:
                 del self.symbol_count[c.symbol]
-        if c.species is not None and c.species.modifier is not None and c.slot is not None:
-            assert c.host is not None
-            hc = c.host.card
-            for n_more, owners, host_pred in c.species.counts_as:
-                if not host_pred(hc, c):
-                    continue
-                for owner in owners:
-                    if k > 0:
-                        self.extra.setdefault(owner, []).append((hc, n_more))
-                    else:
-                        entries = self.extra[owner]
-                        entries.remove((hc, n_more))
-                        if not entries:
-                            del self.extra[owner]
+        sp = c.species
+        if sp is not None and sp.modifier is not None and c.slot is not None:
+            self._extra(c, -1)
+
+    def _extra(self, c: Placed, k: int) -> None:
+        """A card whose rule makes its host count as more (`counts_as`) in (k=1) or out (k=-1)."""
+        assert c.host is not None and c.species is not None
+        hc = c.host.card
+        for n_more, owners, host_pred in c.species.counts_as:
+            if not host_pred(hc, c):
+                continue
+            for owner in owners:
+                if k > 0:
+                    self.extra.setdefault(owner, []).append((hc, n_more))
+                else:
+                    entries = self.extra[owner]
+                    entries.remove((hc, n_more))
+                    if not entries:
+                        del self.extra[owner]
 
 
 class Trial:
@@ -265,7 +293,7 @@ class Counted:
         forest = self.forest
         self.card.index = len(forest.cards)
         forest.cards.append(self.card)
-        forest._tally(self.card, 1)
+        forest._count(self.card)
         forest.memo.clear()
         return self.card
 
@@ -273,7 +301,7 @@ class Counted:
         forest = self.forest
         assert forest.cards[-1] is self.card, "a counted card is taken back last"
         forest.cards.pop()
-        forest._tally(self.card, -1)
+        forest._uncount(self.card)
         forest.memo.clear()
 
 
