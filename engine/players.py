@@ -36,6 +36,7 @@ class GreedyPlayer:
 
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
+        self._keep: dict[str, tuple[int, str]] = {}  # a payment's text -> `_pay`'s order
 
     def choose(self, game: Game, decision: Decision) -> Action:
         if decision.kind in ("turn", "place"):
@@ -54,9 +55,14 @@ class GreedyPlayer:
         return self.rng.choice(opts)
 
     def _pay(self, game: Game, decision: Decision) -> Action:
-        # keep what scores; pay with cards whose halves are cheap to give away
-        halves = game.memo.halves
-        return min(decision.actions, key=lambda o: (_worth(halves[card_of(o)]), o.text))
+        # keep what scores; pay with cards whose halves are cheap to give away. A card is
+        # worth the same all game, so each payment text is weighed once (a hundred payments
+        # a game, each offering most of the hand)
+        keep = self._keep
+        for text in decision.options:
+            if text not in keep:
+                keep[text] = (_worth(game.memo.halves[card_of(decision.read(text))]), text)
+        return decision.read(min(decision.options, key=keep.__getitem__))
 
     def _best_play(self, game: Game, decision: Decision) -> Action:
         i = decision.player
