@@ -77,8 +77,8 @@ class GreedyPlayer:
                 continue
             # a play's worth depends only on which half goes where: the tally keeps it for
             # copies, and for the next turn while the forest stands still
-            sp, sym, at, free = play
-            gain = weigh(sp, sym, at) - base
+            sp, sym, at, free, key = play
+            gain = weigh(sp, sym, at, key) - base
             if not free:
                 gain -= 0.75 * sp.cost
             if gain > best_gain:

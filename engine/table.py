@@ -20,7 +20,7 @@ from engine.events import Event
 from engine.live import LiveForests
 from engine.memo import Memo
 from engine.setup import deal
-from engine.tally import Tally
+from engine.tally import Tally, play_key
 from forest.host import Placed, loose
 from forest.model import Forest, Trial, table
 
@@ -269,16 +269,20 @@ class Table:
             self._placings[place.text] = hit
         return hit
 
-    def play_of(self, text: str) -> tuple[Species, str | None, HostKind | tuple[int, str], bool
-                                          ] | None:
-        """What an offered action puts where, as `placing` says, and whether it is free; None
-        for an action that plays no card. For a player that weighs every text of a turn: one
-        lookup a text, kept in the memo."""
+    def play_of(self, text: str) -> tuple[Species, str | None, HostKind | tuple[int, str], bool,
+                                          tuple] | None:
+        """What an offered action puts where, as `placing` says, whether it is free, and the
+        play's key for `Tally.weigh`; None for an action that plays no card. For a player that
+        weighs every text of a turn: one lookup a text, kept in the memo."""
         hit = self._plays.get(text, False)
         if hit is False:
             action = self.actions.read(text)
-            hit = self._plays[text] = (*self.placing(action.place), action.free) if isinstance(
-                action, Play) else None
+            if isinstance(action, Play):
+                sp, sym, at = self.placing(action.place)
+                hit = (sp, sym, at, action.free, play_key(sp, sym, at))
+            else:
+                hit = None
+            self._plays[text] = hit
         return hit  # type: ignore[return-value]
 
     def _place(self, i: int, choice: Place, *, river: int | None = None,

@@ -210,12 +210,13 @@ class Tally:
             keys.update(groups[token])
         return cards, keys, not self.cave_reads.isdisjoint(tokens)
 
-    def weigh(self, species: Any, symbol: str | None, at: Any) -> int:
+    def weigh(self, species: Any, symbol: str | None, at: Any, play: tuple | None = None) -> int:
         """The forest's total with a card half placed at `at` (a new host's kind, or
-        `(host, slot)`), as `Forest.trial` takes it. Kept per play while the tally holds, and
-        shared by plays that weigh alike (`_weigh`), so a card is placed for a trial once per
-        kind of place."""
-        play = (species.key, symbol, at if isinstance(at, tuple) else at.id)
+        `(host, slot)`), as `Forest.trial` takes it. Kept per play (`play_key`, which a caller
+        may hand in) while the tally holds, and shared by plays that weigh alike (`_weigh`), so
+        a card is placed for a trial once per kind of place."""
+        if play is None:
+            play = play_key(species, symbol, at)
         hit = self.plays.get(play)
         if hit is None:
             hit = self.plays[play] = self._weigh(species, symbol, at)
@@ -332,6 +333,12 @@ class Tally:
         for c in todo:
             total += card_points(c, forest, firsts) - points.get(c, 0)
         return total, others
+
+
+def play_key(species: Any, symbol: str | None, at: Any) -> tuple:
+    """What `Tally.weigh` keeps a play's total under: the half, and the new host's kind or
+    `(host, slot)`."""
+    return (species.key, symbol, at if isinstance(at, tuple) else at.id)
 
 
 def _tokens(new: Placed, is_host: bool, full: bool) -> frozenset[str]:
