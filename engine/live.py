@@ -322,12 +322,14 @@ class LiveForests:
         now = len(changed)
         if known is not None and known.seen == now:
             return known
+        moved = False  # a host's answer changed: the answers are joined again
         if known is None:
             known = live.where[key] = Where(now)
             if plain is None:
                 todo: Iterable[int] = range(len(live.hosts))
-            else:  # only the mixed hosts differ from the plain answer
+            else:  # only the mixed hosts may differ from the plain answer, which has none
                 known.parts = plain.parts.copy()
+                known.all = plain.all
                 todo = sorted(live.mixed[side])
         else:
             todo = changed[known.seen:]
@@ -337,6 +339,7 @@ class LiveForests:
         plain_key = half.plain
         sp, sym = half.sp, half.sym
         hosts = live.hosts
+        start = len(parts)
         for hi in todo:
             fits = hosts[hi]
             slots: Fit | None = None
@@ -376,13 +379,19 @@ class LiveForests:
                 here = labels[hi] if hi < len(labels) else None
                 if here is None:
                     here = slots.at(hi)
-            if hi < len(parts):
-                parts[hi] = here
-            else:
+            if hi >= len(parts):
                 parts.append(here)
+            elif parts[hi] is not here:  # a Fit gives the same labels object again
+                parts[hi] = here
+                moved = True
         known.seen = now
-        # most hosts take none of a half, and tuples concatenate an empty one for free
-        known.all = sum(parts, ())
+        # most hosts take none of a half, and tuples concatenate an empty one for free; a
+        # change that moved no answer (the card went where the half fits neither way) joins
+        # nothing
+        if moved:
+            known.all = sum(parts, ())
+        elif len(parts) > start:  # only hosts new since, at the end
+            known.all += sum(parts[start:], ())
         return known
 
     def _slots(self, host: Host, side: str, sp: Species, sym: str | None,
