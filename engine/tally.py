@@ -324,8 +324,9 @@ class Tally:
                 todo.add(firsts[key])
         todo.discard(new)
         total = self.total + card_points(new, forest, firsts)
-        others = (new.species is not None and self._profile(new.species)[1]) or (
-            not self.others_cards.isdisjoint(todo))
+        sp = new.species
+        others = (sp is not None and (self.species_reads.get(sp.key) or self._profile(sp))[1]
+                  ) or not self.others_cards.isdisjoint(todo)
         if cave:
             total += cave_card_points(forest) - self.cave_card
             others = others or not self.cave_reads.isdisjoint(OTHERS)
