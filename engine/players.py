@@ -69,10 +69,12 @@ class GreedyPlayer:
         tally = game.tally(i)  # the forest scored once; each play re-runs what it changes
         base = tally.total
         best, best_gain = None, 0.5
-        play_of = game.play_of
+        plays = game.memo.plays  # `game.play_of` as far as known: a call less for each text
         weigh = tally.weigh
         for text in decision.options:
-            play = play_of(text)
+            play = plays.get(text, False)
+            if play is False:
+                play = game.play_of(text)
             if play is None:
                 continue
             # a play's worth depends only on which half goes where: the tally keeps it for
