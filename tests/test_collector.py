@@ -8,6 +8,10 @@ import threading
 
 import pytest
 
+from compiler.cardset import build
+from engine.game import Game
+from engine.memo import Memo
+from engine.players import make
 from simulation.collector import YOUNG, batch_collector
 
 
@@ -64,11 +68,6 @@ def test_a_released_game_leaves_nothing_for_the_collector(edition):
     """A batch puts each game away with `release`: its hosts, cards and forests no longer hold
     each other, so reference counting frees them all, and a greedy player's trials of new hosts
     leave no cycle behind either."""
-    from compiler.cardset import build
-    from engine.game import Game
-    from engine.memo import Memo
-    from engine.players import make
-
     cardset = build(edition)
     memo = Memo(cardset)
     gc.collect()
