@@ -13,7 +13,8 @@ halves fit, worked out once) and run with the collector set as a batch sets it
 (`simulation/collector.py`), as `grove simulate` plays them; random players are also timed with a
 memo of each game's own and Python's default collector, as `grove play` plays a single game. Two
 rows of two-player base games show a shared memo with the default collector too, so what the
-collector's setting gives can be read side by side.
+collector's setting gives can be read side by side. Every game is put away as it ends
+(`Game.release`), as a batch's worker does, so no row leaves its games to the collector.
 """
 
 from __future__ import annotations
