@@ -1,7 +1,10 @@
 """Complete games per second, beside a null game on the same machine for a portable ratio.
 
-The null game deals like a real one and then only draws cards until the third winter card:
-it measures what the machine does with Python list work, so `games/s ÷ null games/s` can be
+The null game shuffles a deck with the winter cards in it, deals the hands a real game deals,
+and then only draws cards until the third winter card (its winter cards lie anywhere in the
+deck, not in the bottom third as a real deal puts them, so it draws fewer cards than a real
+game; kept so, as the ratios of earlier runs were measured against it): it measures what the
+machine does with Python list work, so `games/s ÷ null games/s` can be
 compared across machines. The two are timed side by side, in short batches that take turns
 (null, real, real, null, ...), and the ratio is the median of the ratios of each pair of
 batches, so a slow spell of a shared machine falls on both. That narrows the spread between
