@@ -19,6 +19,9 @@ Where a card half fits:
   answer is brought up to date by redoing only the hosts that changed where the change bears on
   the half's side.
 
+The answers themselves, and how hosts that answer alike share them, are in `engine/fits.py`; this
+module keeps them current.
+
 A player's forest scored card by card (`engine/tally.py`), for weighing plays, is kept here too:
 it holds while the forest's log and cave stand still (and, where a point reads the other forests,
 while theirs do), so a player who drew last turn weighs its plays against the same tally.
@@ -33,7 +36,7 @@ from typing import Protocol
 from compiler.cardset import CardSet, Species
 from compiler.model import HostKind, SlotDef
 from engine import placement
-from engine.action import slot_label
+from engine.fits import Answers, Fit, FitKey, Half, HostFits, Where, fullness, side_content
 from engine.memo import Memo
 from engine.tally import Tally
 from forest.host import Host, Placed
@@ -46,109 +49,8 @@ class _PlayerState(Protocol):
     cave_card: Species | None
 
 
-# (species key, tree symbol, side): one card half, as far as where it fits goes
-HalfKey = tuple[str, str | None, str]
-# what decides where a half fits at a host: the half itself, or only its side and whether it needs
-# water (and is a dweller with that side) where no placement rule is in play
-FitKey = tuple
-
-
-class Fit:
-    """The slots of one side of a host that a half fits, and their labels at each host index:
-    one per side and slots in a card set's memo, so a label is spelt once for all its games."""
-
-    __slots__ = ("side", "ids", "labels")
-
-    def __init__(self, side: str, ids: tuple[str, ...]):
-        self.side = side
-        self.ids = ids
-        self.labels: list[tuple[str, ...] | None] = []  # by host index, spelt when first asked
-
-    def at(self, hi: int) -> tuple[str, ...]:
-        """`<side> <host>.<slot>` for each slot, at host index hi."""
-        labels = self.labels
-        if hi < len(labels):
-            here = labels[hi]
-            if here is not None:
-                return here
-        else:
-            labels.extend([None] * (hi + 1 - len(labels)))
-        here = labels[hi] = tuple([slot_label(self.side, hi, sid) for sid in self.ids])
-        return here
-
-
-Answers = dict[FitKey, Fit]
-
-
-def fullness(host: Host) -> tuple:
-    """All that decides where a half without rules fits at a host without rules."""
-    return (host.kind.id, tuple(map(len, host.slots.values())))
-
-
-def side_content(host: Host, side: str) -> tuple:
-    """All that decides where a half fits on one side of a host where no rule reaches beyond
-    its own slot (what `placement.fit_key` reads of each slot there, and more): the host's kind
-    and card, and the cards in each slot of that side."""
-    card = host.card
-    return ("side", host.kind.id, card.key, card.symbol, side,
-            tuple([tuple([(c.key, c.symbol) for c in host.slots[s.id]])
-                   for s in host.kind.slots if s.side == side]))
-
-
-class HostFits:
-    """Where halves fit at one host of a live view, as far as asked (a new one per change)."""
-
-    __slots__ = ("host", "plain", "wide", "mixed", "exact", "unmixed", "by_side")
-
-    def __init__(self, host: Host, plain: Answers | None, wide: bool = False,
-                 mixed: frozenset[str] = frozenset()):
-        self.host = host
-        # half without rules -> ids of the slots it fits, shared by hosts as full; None where
-        # a card at the host has a placement rule
-        self.plain = plain
-        self.wide = wide  # a card at the host has a rule that reads beyond its own slot
-        # sides where a half without rules may meet one here (a card with a rule in a slot of
-        # that side, or a rule that reaches the whole host): elsewhere only `accepts` counts
-        self.mixed = mixed
-        # half -> the same, shared by hosts with the same content; looked up when first needed
-        self.exact: Answers | None = None
-        # side -> as `exact`, shared by hosts with the same cards on that side (`side_content`):
-        # where no rule here reaches beyond its own slot, a slot's answer reads no more
-        self.by_side: dict[str, Answers] | None = None
-        # as `plain`, for the sides not `mixed` of a host with rules: a half without rules
-        # meets none there, so it fits as at a host without rules as full
-        self.unmixed: Answers | None = None
-
-
 def _fits_locally(host: Host, slot: SlotDef, sp: Species, sym: str | None) -> bool:
     return placement.fits(host, slot, sp, sym, True)
-
-
-class Half:
-    """One card half as the engine asks where it fits, with what decides that worked out once."""
-
-    __slots__ = ("sp", "sym", "side", "exact", "plain", "ruled", "wide")
-
-    def __init__(self, sp: Species, sym: str | None, side: str, ruled: bool, wide: bool):
-        self.sp = sp
-        self.sym = sym
-        self.side = side
-        self.exact: HalfKey = (sp.key, sym, side)
-        # what `accepts` reads: all a half that places plainly needs where it meets no rule
-        self.plain: FitKey = (None, side, sp.water, sp.kind == "dweller" and side in sp.sides)
-        self.ruled = ruled  # the half's own rule bears on where it goes
-        self.wide = wide  # ... and may read beyond its own slot
-
-
-class Where:
-    """Where one half fits in one forest: per host, then all together."""
-
-    __slots__ = ("seen", "parts", "all")
-
-    def __init__(self, seen: int):
-        self.seen = seen  # how many of the forest's changes on the half's side these include
-        self.parts: list[tuple[str, ...]] = []  # per host, the `<side> <host>.<slot>` it fits
-        self.all: tuple[str, ...] = ()
 
 
 @dataclass(eq=False)

@@ -41,8 +41,8 @@ class Memo:
         # or fullness, and by slot
         self.answers: dict[tuple, dict] = {}
         self.slot_answers: dict[tuple, bool] = {}
-        self.fits: dict[tuple, Any] = {}  # (side, slot ids) -> live.Fit, labels by host index
-        self.halves_by_key: dict[tuple, Any] = {}  # (species key, symbol, side) -> live.Half
+        self.fits: dict[tuple, Any] = {}  # (side, slot ids) -> fits.Fit, labels by host index
+        self.halves_by_key: dict[tuple, Any] = {}  # (species key, symbol, side) -> fits.Half
         self.placings: dict[str, tuple] = {}  # a place's text -> `Table.placing`
         self.plays: dict[str, tuple | None] = {}  # an offered action's text -> `Table.play_of`
         self.tokens: dict[tuple, frozenset[str]] = {}  # what a card placed alike changes (tally)

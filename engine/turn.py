@@ -27,7 +27,7 @@ from engine.action import (
 )
 from engine.decision import Decision, Offers
 from engine.effects import after_play, pay, triggers
-from engine.live import Half
+from engine.fits import Half
 from engine.table import Table
 
 Steps = Generator[Decision, Action, None]
