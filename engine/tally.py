@@ -113,8 +113,7 @@ class Tally:
             slot_keys.pop(host.index, None)
             is_host = new.slot is None
             added = (new, *host.beneath) if is_host else (new,)
-            sig = (new.key, new.symbol, host.kind.id if is_host else new.side, host.is_full)
-            cards, reached, reads_cave = self._readers(self._tokens_of(sig, new))
+            cards, reached, reads_cave = self._readers(self._tokens_of(new, host.is_full))
             todo.update(cards)
             keys.update(reached)
             cave = cave or reads_cave
@@ -180,21 +179,21 @@ class Tally:
         can change, and whether the cave card's rule can change: the same for every copy of a
         species half placed alike (as a host, or on a side, filling a host or not), so worked
         out once per decision for each."""
-        host = new.host
-        assert host is not None
-        is_host = new.slot is None
-        sig = (new.key, new.symbol, host.kind.id if is_host else new.side, full)
+        sig = _signature(new, full)
         hit = self.reached.get(sig)
         if hit is None:
-            hit = self.reached[sig] = self._readers(self._tokens_of(sig, new))
+            hit = self.reached[sig] = self._readers(self._tokens_of(new, full, sig))
         return hit
 
-    def _tokens_of(self, sig: tuple, new: Placed) -> frozenset[str]:
-        """What placing `new` changes (`_tokens`), for its signature as `_reached` makes it:
-        the same for every card of that signature in every game of the card set."""
+    def _tokens_of(self, new: Placed, full: bool, sig: tuple | None = None) -> frozenset[str]:
+        """What placing `new` (filling its host or not) changes (`_tokens`): the same for every
+        card of its `_signature` (`sig`, where the caller has it) in every game of the card
+        set, so kept in the memo."""
+        if sig is None:
+            sig = _signature(new, full)
         tokens = self.tokens.get(sig)
         if tokens is None:
-            tokens = self.tokens[sig] = _tokens(new, new.slot is None, sig[3])
+            tokens = self.tokens[sig] = _tokens(new, new.slot is None, full)
         return tokens
 
     def _readers(self, tokens: frozenset[str]) -> tuple[Set[Placed], Set[str], bool]:
@@ -340,6 +339,14 @@ def play_key(species: Any, symbol: str | None, at: Any) -> tuple:
     """What `Tally.weigh` keeps a play's total under: the half, and the new host's kind or
     `(host, slot)`."""
     return (species.key, symbol, at if isinstance(at, tuple) else at.id)
+
+
+def _signature(new: Placed, full: bool) -> tuple:
+    """What places of a card alike, as far as what they change goes: the half, its host's kind
+    for a host card or its side, and whether it fills its host."""
+    host = new.host
+    assert host is not None
+    return (new.key, new.symbol, host.kind.id if new.slot is None else new.side, full)
 
 
 def _tokens(new: Placed, is_host: bool, full: bool) -> frozenset[str]:
