@@ -22,8 +22,11 @@ class RandomPlayer:
 
     def choose(self, game: Game, decision: Decision) -> Action:
         # uniformly among the texts: the chosen one alone is read into a value, from the
-        # game's table of actions as the decision would (a call less on every decision)
-        return game.actions.read(self.rng.choice(decision.options))
+        # game's table of actions as the decision would (a call less on every decision). The
+        # draw is `Random.choice`'s own, without its two calls of the offers' length: the same
+        # games, a few percent faster
+        opts = decision.options
+        return game.actions.read(opts[self.rng._randbelow(len(opts))])
 
 
 class GreedyPlayer:
