@@ -38,7 +38,9 @@ class Game(Table):
                  expansions: Iterable[str] | None = None, *, memo: Memo | None = None):
         super().__init__(cardset, players, seed, expansions, memo=memo)
         self._proc = self._play()
-        self._decision: Decision | None = next(self._proc)
+        # what the player to move must choose now; None once the game is over. A plain
+        # attribute, not a property: a driver reads it twice a decision, a thousand times a game
+        self.decision: Decision | None = next(self._proc)
 
     def restart_turn(self, player: int = 0, caves: Iterable[str] | None = None) -> None:
         """Begin again at `player`'s turn from the state as it now is.
@@ -51,40 +53,37 @@ class Game(Table):
         self._forests.clear()
         laid = None if caves is None else [self.cardset.species[k] for k in caves]
         self._proc = self._play(draft=laid is not None, caves=laid)
-        self._decision = next(self._proc)
+        self.decision = next(self._proc)
 
     def release(self) -> None:
         """The game is put away, finished or not (`Table.release`): a game still running stops
         here, and its decision is None."""
         self._proc.close()
-        self._decision = None
+        self.decision = None
         super().release()
 
     # ---- the decision interface --------------------------------------------------------------
-    @property
-    def decision(self) -> Decision | None:
-        return self._decision
-
     def legal_actions(self) -> tuple[str, ...]:
         """The texts of the actions legal now, as a record holds them."""
-        return tuple(self._decision.options) if self._decision else ()
+        return tuple(self.decision.options) if self.decision else ()
 
     def apply(self, action: Action | str) -> None:
         """Take an action of the current decision, given as a value or as its text."""
-        if self._decision is None:
+        d = self.decision
+        if d is None:
             raise IllegalAction("the game is over")
         if isinstance(action, str):
-            if action not in self._decision.options:
+            if action not in d.options:
                 parse(action)  # a text that spells no action says so
                 raise IllegalAction(f"{action!r} is not a legal action now")
             action = self.actions.read(action)
-        elif action.text not in self._decision.options:
+        elif action.text not in d.options:
             raise IllegalAction(f"{action.text!r} is not a legal action now")
         self.history.append(action)
         try:
-            self._decision = self._proc.send(action)
+            self.decision = self._proc.send(action)
         except StopIteration:
-            self._decision = None
+            self.decision = None
 
     # ---- the game loop -------------------------------------------------------------------------
     def _play(self, draft: bool = True, caves: list[Species] | None = None
