@@ -33,14 +33,17 @@ from engine.table import Table
 Steps = Generator[Decision, Action, None]
 
 
-@dataclass(frozen=True)
-class _Plan:
-    """A card's turn plays, with the hand cards each needs beside it (see `turn_options`)."""
+# one play of a card's, as a turn offers it: (cards needed beside it to pay, the half that a
+# slot's label completes or None, the run of `Offers` or that half's `play <card> ` prefix, how
+# many texts the run holds)
+_Step = tuple[int, "Half | None", "tuple[str, tuple[str, ...]] | str", int]
 
-    # (cards needed to pay, ("", (`play <card> <host kind>`,))): a run of `Offers`
-    hosts: tuple[tuple[int, tuple[str, tuple[str]]], ...]
-    halves: tuple[tuple[int, Half, str], ...]  # (cards needed, the half, `play <card> `)
-    face_down: tuple[str, ...]  # `<host kind> <card>`
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """A card's turn plays in the order offered (see `turn_options`)."""
+
+    steps: tuple[_Step, ...]  # as a host, then into slots, then face down
     repeats: bool  # two halves are played alike (one side; two host halves): a play may repeat
 
 
@@ -63,18 +66,15 @@ def turn_options(game: Table, i: int) -> Offers:
     repeats = False  # only a card with two halves played alike can offer a play twice
     for c in p.hand:  # card numbers: no two alike (each card is in one zone, once)
         plan = plans[c] or _plan(game, c)
-        for need, run in plan.hosts:
+        for need, half, run, k in plan.steps:
             if need <= spare:
-                runs.append(run)
-                n += 1
-        for need, half, prefix in plan.halves:
-            if need <= spare:  # a slot's label (engine/live.py) completes the play's text
-                labels = where(i, half)
-                runs.append((prefix, labels))
-                n += len(labels)
-        if plan.face_down:
-            runs.append(("", plan.face_down))
-            n += len(plan.face_down)
+                if half is None:
+                    runs.append(run)  # type: ignore[arg-type]
+                    n += k
+                else:  # a slot's label (engine/live.py) completes the play's text
+                    labels = where(i, half)
+                    runs.append((run, labels))  # type: ignore[arg-type]
+                    n += len(labels)
         if plan.repeats:
             repeats = True
     offers = Offers(runs, n)
@@ -84,22 +84,22 @@ def turn_options(game: Table, i: int) -> Offers:
 def _plan(game: Table, card: int) -> _Plan:
     """What a hand card can be played as, worked out once per card and card set."""
     halves = game.memo.halves[card]
-    hosts: list[tuple[int, tuple[str, tuple[str]]]] = []
-    sided = []
+    hosts: list[_Step] = []
+    sided: list[_Step] = []
     first: dict[str, int] = {}  # side -> cost of the first half on it, as `species_for` reads
     for sp, side, sym in halves:
         if side is None:
             # a river beneath a tree is one more card from hand
             hosts += [(sp.cost + (h.play == "with_tree"),
-                       ("", (play_text(host_place_text(card, h.id)),)))
+                       None, ("", (play_text(host_place_text(card, h.id)),)), 1)
                       for h in game.memo.hosts_from.get(sp.kind, ())]
         else:
             sided.append((first.setdefault(side, sp.cost), game._forests.half(sp, sym, side),
-                          play_prefix(card)))
+                          play_prefix(card), 0))
+    face_down = tuple(face_down_text(h, card) for h in game.memo.action_hosts)
+    tail: list[_Step] = [(0, None, ("", face_down), len(face_down))] if face_down else []
     sides = [side for _, side, _ in halves]
-    plan = _Plan(tuple(hosts), tuple(sided),
-                 tuple(face_down_text(h, card) for h in game.memo.action_hosts),
-                 len(set(sides)) < len(sides))
+    plan = _Plan((*hosts, *sided, *tail), len(set(sides)) < len(sides))
     game.memo.plans[card] = plan
     return plan
 
