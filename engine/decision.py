@@ -49,17 +49,18 @@ class Offers(Sequence[str]):
     has anyway (a card's prefix, where its half fits), so offering them costs a list of pairs.
     A run's labels are texts themselves where its prefix is empty."""
 
-    __slots__ = ("runs", "_len", "_read", "_texts")
+    __slots__ = ("runs", "n", "_read", "_texts")
 
     def __init__(self, runs: list[tuple[str, Sequence[str]]], n: int | None = None):
         """`n`: how many texts the runs hold, where the caller counted them as it made them."""
         self.runs = runs
-        self._len = sum([len(labels) for _, labels in runs]) if n is None else n
+        # how many texts: `len()` of an `Offers` is a Python call, and a turn asks it twice
+        self.n = sum([len(labels) for _, labels in runs]) if n is None else n
         self._read: str | None = None  # the text last read by position (see `__contains__`)
         self._texts: tuple[str, ...] | None = None  # every text, once all were read
 
     def __len__(self) -> int:
-        return self._len
+        return self.n
 
     @overload
     def __getitem__(self, k: int) -> str: ...
@@ -70,15 +71,15 @@ class Offers(Sequence[str]):
         if isinstance(k, slice):
             return self.texts()[k]
         if k < 0:
-            k += self._len
-        if not 0 <= k < self._len:
+            k += self.n
+        if not 0 <= k < self.n:
             raise IndexError("offer index out of range")
         for prefix, labels in self.runs:
             if k < len(labels):
                 text = self._read = prefix + labels[k]
                 return text
             k -= len(labels)
-        raise AssertionError("unreachable: the runs hold _len texts")
+        raise AssertionError("unreachable: the runs hold n texts")
 
     def texts(self) -> tuple[str, ...]:
         """Every text, spelt once: a player that weighs them all reads them all."""

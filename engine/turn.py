@@ -73,8 +73,9 @@ def turn_options(game: Table, i: int) -> Offers:
                     n += k
                 else:  # a slot's label (engine/live.py) completes the play's text
                     labels = where(i, half)
-                    runs.append((run, labels))  # type: ignore[arg-type]
-                    n += len(labels)
+                    if labels:
+                        runs.append((run, labels))  # type: ignore[arg-type]
+                        n += len(labels)
         if plan.repeats:
             repeats = True
     offers = Offers(runs, n)
@@ -107,7 +108,7 @@ def _plan(game: Table, card: int) -> _Plan:
 def turn(game: Table, i: int) -> Steps:
     p = game.players[i]
     opts = turn_options(game, i)
-    if not opts:
+    if not opts.n:
         yield from _stuck(game, i)
         return
     choice = yield Decision(i, "turn", opts, "draw two cards or play a card", game.actions)
