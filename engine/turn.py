@@ -33,17 +33,20 @@ from engine.table import Table
 Steps = Generator[Decision, Action, None]
 
 
-# one play of a card's, as a turn offers it: (cards needed beside it to pay, the half that a
-# slot's label completes or None, the run of `Offers` or that half's `play <card> ` prefix, how
-# many texts the run holds)
-_Step = tuple[int, "Half | None", "tuple[str, tuple[str, ...]] | str", int]
+# a card's turn plays that a hand with so many spare cards affords, in the order offered: texts
+# that need nothing more, as one run of `Offers` where they follow each other, (None, the run,
+# how many texts); and halves whose slots' labels (engine/live.py) complete the texts, (half,
+# its `play <card> ` prefix, 0)
+_Affords = tuple[tuple["Half | None", "tuple[str, tuple[str, ...]] | str", int], ...]
 
 
 @dataclass(frozen=True, slots=True)
 class _Plan:
-    """A card's turn plays in the order offered (see `turn_options`)."""
+    """A card's turn plays (see `turn_options`)."""
 
-    steps: tuple[_Step, ...]  # as a host, then into slots, then face down
+    # by the hand cards left to pay with, up to the most a play needs (`Memo.most_needed`):
+    # the plays afforded, as a host, then into slots, then face down
+    affords: tuple[_Affords, ...]
     repeats: bool  # two halves are played alike (one side; two host halves): a play may repeat
 
 
@@ -60,22 +63,24 @@ def turn_options(game: Table, i: int) -> Offers:
         draws = _draws(game)
         runs.append(("", draws))
         n = len(draws)
+    memo = game.memo
     spare = len(p.hand) - 1  # hand cards left to pay with
+    if spare > memo.most_needed:
+        spare = memo.most_needed
     where = game._forests.where
-    plans = game.memo.plans
+    plans = memo.plans
     repeats = False  # only a card with two halves played alike can offer a play twice
     for c in p.hand:  # card numbers: no two alike (each card is in one zone, once)
         plan = plans[c] or _plan(game, c)
-        for need, half, run, k in plan.steps:
-            if need <= spare:
-                if half is None:
-                    runs.append(run)  # type: ignore[arg-type]
-                    n += k
-                else:  # a slot's label (engine/live.py) completes the play's text
-                    labels = where(i, half)
-                    if labels:
-                        runs.append((run, labels))  # type: ignore[arg-type]
-                        n += len(labels)
+        for half, run, k in plan.affords[spare]:
+            if half is None:
+                runs.append(run)  # type: ignore[arg-type]
+                n += k
+            else:
+                labels = where(i, half)
+                if labels:
+                    runs.append((run, labels))  # type: ignore[arg-type]
+                    n += len(labels)
         if plan.repeats:
             repeats = True
     offers = Offers(runs, n)
@@ -85,22 +90,39 @@ def turn_options(game: Table, i: int) -> Offers:
 def _plan(game: Table, card: int) -> _Plan:
     """What a hand card can be played as, worked out once per card and card set."""
     halves = game.memo.halves[card]
-    hosts: list[_Step] = []
-    sided: list[_Step] = []
+    # (cards needed beside it to pay, the half or None, its prefix or the texts)
+    steps: list[tuple[int, Half | None, object]] = []
+    sided = []
     first: dict[str, int] = {}  # side -> cost of the first half on it, as `species_for` reads
     for sp, side, sym in halves:
         if side is None:
             # a river beneath a tree is one more card from hand
-            hosts += [(sp.cost + (h.play == "with_tree"),
-                       None, ("", (play_text(host_place_text(card, h.id)),)), 1)
+            steps += [(sp.cost + (h.play == "with_tree"), None,
+                       (play_text(host_place_text(card, h.id)),))
                       for h in game.memo.hosts_from.get(sp.kind, ())]
         else:
             sided.append((first.setdefault(side, sp.cost), game._forests.half(sp, sym, side),
-                          play_prefix(card), 0))
+                          play_prefix(card)))
+    steps += sided
     face_down = tuple(face_down_text(h, card) for h in game.memo.action_hosts)
-    tail: list[_Step] = [(0, None, ("", face_down), len(face_down))] if face_down else []
+    if face_down:
+        steps.append((0, None, face_down))
+    affords = []
+    for spare in range(game.memo.most_needed + 1):
+        items: list = []
+        for need, half, run in steps:
+            if need > spare:
+                continue
+            if half is not None:
+                items.append((half, run, 0))
+            elif items and items[-1][0] is None:  # texts that follow each other: one run
+                _, (_, before), k = items[-1]
+                items[-1] = (None, ("", (*before, *run)), k + len(run))
+            else:
+                items.append((None, ("", run), len(run)))
+        affords.append(tuple(items))
     sides = [side for _, side, _ in halves]
-    plan = _Plan((*hosts, *sided, *tail), len(set(sides)) < len(sides))
+    plan = _Plan(tuple(affords), len(set(sides)) < len(sides))
     game.memo.plans[card] = plan
     return plan
 
