@@ -307,15 +307,22 @@ def triggers(game: Table, i: int, played: Played) -> Steps:
     forest = game._forests.view(i)
     new = game._placed_of(forest, played)
     seen = len(forest.log)
-    for hi, host in enumerate(forest.hosts):
-        if hi not in carriers:
-            if len(forest.log) == seen:
-                continue
+    # the carriers in forest order, asked from the k-th on: a forest holds a few among dozens
+    # of hosts
+    order = sorted(carriers)
+    k = 0
+    hi = -1  # the last host asked
+    while True:
+        if len(forest.log) != seen:
             # a permanent effect that ran placed cards: one of them may carry another
-            carriers = game._forests.trigger_hosts(i)
             seen = len(forest.log)
-            if hi not in carriers:
-                continue
+            order = sorted(h for h in game._forests.trigger_hosts(i) if h > hi)
+            k = 0
+        if k == len(order):
+            return
+        hi = order[k]
+        k += 1
+        host = forest.hosts[hi]
         for placed in (host.card, *host.attached()):
             sp = placed.species
             trig = sp.trigger if sp is not None else None
