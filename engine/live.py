@@ -125,7 +125,7 @@ class LiveForests:
         self._live = [None] * len(self.players)
         self._tallies = [None] * len(self.players)
 
-    def _get(self, i: int) -> Live:
+    def current(self, i: int) -> Live:
         """Player i's answers, brought up to date with the placements they have not seen."""
         forest = self.players[i].forest
         log = forest.log
@@ -199,10 +199,11 @@ class LiveForests:
 
     def where(self, i: int, half: Half) -> tuple[str, ...]:
         """Every `<side> <host>.<slot>` of player i's forest where this half may go now."""
-        live = self._live[i]
-        log = self.players[i].forest.log
-        if live is None or live.seen != len(log) or (log and log[-1] is not live.last):
-            live = self._get(i)
+        return self.where_in(self.current(i), half)
+
+    def where_in(self, live: Live, half: Half) -> tuple[str, ...]:
+        """`where` in one player's forest as `current` gave it, while it stands still: a turn
+        asks about every half of every hand card, and brings the forest up to date once."""
         if half.ruled:
             return self._known(live, half, half.exact, None).all
         # a half that places plainly fits as every such half alike (`half.plain`) at each host
@@ -306,7 +307,7 @@ class LiveForests:
 
     def trigger_hosts(self, i: int) -> set[int]:
         """The hosts of player i's forest with a card that has a permanent effect."""
-        return self._get(i).triggers
+        return self.current(i).triggers
 
     def trial(self, i: int, sp: Species | None, sym: str | None,
               at: HostKind | tuple[int, str] | None) -> Trial:

@@ -67,7 +67,9 @@ def turn_options(game: Table, i: int) -> Offers:
     spare = len(p.hand) - 1  # hand cards left to pay with
     if spare > memo.most_needed:
         spare = memo.most_needed
-    where = game._forests.where
+    forests = game._forests
+    live = forests.current(i)
+    where = forests.where_in
     plans = memo.plans
     repeats = False  # only a card with two halves played alike can offer a play twice
     for c in p.hand:  # card numbers: no two alike (each card is in one zone, once)
@@ -77,7 +79,7 @@ def turn_options(game: Table, i: int) -> Offers:
                 runs.append(run)  # type: ignore[arg-type]
                 n += k
             else:
-                labels = where(i, half)
+                labels = where(live, half)
                 if labels:
                     runs.append((run, labels))  # type: ignore[arg-type]
                     n += len(labels)
