@@ -28,6 +28,7 @@ class Memo:
                               for pc in cardset.deck]
         self.halves: list[Halves] = deck + [()] * cardset.setup.winter_cards  # by card number
         self.plans: list[Any] = [None] * len(self.halves)  # by card number: engine/turn.py
+        self.repeating: set[int] = set()  # cards whose plan may offer a play twice (turn.py)
         # the most hand cards a play needs beside the card (its cost, and a river beneath it)
         self.most_needed = max((sp.cost for sp in species.values()), default=0) + 1
         # the actions that name a card, made once (asked for on every turn)

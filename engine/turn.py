@@ -4,14 +4,13 @@ A turn draws two cards (from the deck or the clearing), or plays one hand card p
 with others (as a host, into a slot of a host, or face down as a sapling), whose effect and
 bonus then run (engine/effects.py). A player who can do neither takes the edition's stuck turn.
 The turn's offers are the engine's hottest path, so what a hand card can be played as is worked
-out once per card and card set (`_Plan`, kept in the memo), and a turn offers its actions as
+out once per card and card set (its `Plan`, kept in the memo), and a turn offers its actions as
 their texts (spelt by engine/action.py), reading only the one chosen into a value.
 """
 
 from __future__ import annotations
 
 from collections.abc import Generator, Sequence
-from dataclasses import dataclass
 
 from engine import action as act
 from engine.action import (
@@ -33,21 +32,13 @@ from engine.table import Table
 Steps = Generator[Decision, Action, None]
 
 
-# a card's turn plays that a hand with so many spare cards affords, in the order offered: texts
-# that need nothing more, as one run of `Offers` where they follow each other, (None, the run,
-# how many texts); and halves whose slots' labels (engine/live.py) complete the texts, (half,
-# its `play <card> ` prefix, 0)
-_Affords = tuple[tuple["Half | None", "tuple[str, tuple[str, ...]] | str", int], ...]
-
-
-@dataclass(frozen=True, slots=True)
-class _Plan:
-    """A card's turn plays (see `turn_options`)."""
-
-    # by the hand cards left to pay with, up to the most a play needs (`Memo.most_needed`):
-    # the plays afforded, as a host, then into slots, then face down
-    affords: tuple[_Affords, ...]
-    repeats: bool  # two halves are played alike (one side; two host halves): a play may repeat
+# A card's plan: its turn plays, by the hand cards left to pay with (up to the most a play needs,
+# `Memo.most_needed`), in the order offered (as a host, then into slots, then face down). Texts
+# that need nothing more are one run of `Offers` where they follow each other, (None, the run,
+# how many texts); a half whose slots' labels (engine/live.py) complete its texts is (half, its
+# `play <card> ` prefix, 0). Kept in the memo by card number; the cards that may offer a play
+# twice (two halves played alike: one side, or two host halves) are kept apart.
+Plan = tuple[tuple[tuple["Half | None", "tuple[str, tuple[str, ...]] | str", int], ...], ...]
 
 
 def turn_options(game: Table, i: int) -> Offers:
@@ -71,10 +62,8 @@ def turn_options(game: Table, i: int) -> Offers:
     live = forests.current(i)
     where = forests.where_in
     plans = memo.plans
-    repeats = False  # only a card with two halves played alike can offer a play twice
     for c in p.hand:  # card numbers: no two alike (each card is in one zone, once)
-        plan = plans[c] or _plan(game, c)
-        for half, run, k in plan.affords[spare]:
+        for half, run, k in (plans[c] or _plan(game, c))[spare]:
             if half is None:
                 runs.append(run)  # type: ignore[arg-type]
                 n += k
@@ -83,13 +72,13 @@ def turn_options(game: Table, i: int) -> Offers:
                 if labels:
                     runs.append((run, labels))  # type: ignore[arg-type]
                     n += len(labels)
-        if plan.repeats:
-            repeats = True
     offers = Offers(runs, n)
-    return Offers([("", tuple(dict.fromkeys(offers)))]) if repeats else offers
+    if memo.repeating and not memo.repeating.isdisjoint(p.hand):
+        return Offers([("", tuple(dict.fromkeys(offers)))])
+    return offers
 
 
-def _plan(game: Table, card: int) -> _Plan:
+def _plan(game: Table, card: int) -> Plan:
     """What a hand card can be played as, worked out once per card and card set."""
     halves = game.memo.halves[card]
     # (cards needed beside it to pay, the half or None, its prefix or the texts)
@@ -124,8 +113,9 @@ def _plan(game: Table, card: int) -> _Plan:
                 items.append((None, ("", run), len(run)))
         affords.append(tuple(items))
     sides = [side for _, side, _ in halves]
-    plan = _Plan(tuple(affords), len(set(sides)) < len(sides))
-    game.memo.plans[card] = plan
+    if len(set(sides)) < len(sides):
+        game.memo.repeating.add(card)
+    plan = game.memo.plans[card] = tuple(affords)
     return plan
 
 
