@@ -238,9 +238,7 @@ class LiveForests:
             todo = changed[known.seen:]
         parts = known.parts
         ruled = half.ruled
-        wide = half.wide
         plain_key = half.plain
-        sp, sym = half.sp, half.sym
         hosts = live.hosts
         start = len(parts)
         for hi in todo:
@@ -255,12 +253,12 @@ class LiveForests:
                         answers = fits.unmixed = self._answers.setdefault(fullness(fits.host), {})
                     slots = answers.get(plain_key)
                     if slots is None:  # no rule at the host, none of the half's reaches out
-                        slots = answers[plain_key] = self._slots(fits.host, side, sp, sym,
+                        slots = answers[plain_key] = self._slots(fits.host, half,
                                                                  _fits_locally)
             elif key is plain_key:  # a mixed host: the half's own answer is under its exact key
                 here = ()
             else:
-                if wide or fits.wide:  # a rule may read the whole host
+                if half.wide or fits.wide:  # a rule may read the whole host
                     answers = fits.exact
                     if answers is None:
                         answers = fits.exact = self._answers.setdefault(fits.host.content(), {})
@@ -276,7 +274,7 @@ class LiveForests:
                     check = self._slot_fits
                 slots = answers.get(key)
                 if slots is None:
-                    slots = answers[key] = self._slots(fits.host, side, sp, sym, check)
+                    slots = answers[key] = self._slots(fits.host, half, check)
             if slots is not None:  # `slots.at(hi)`, its usual case inline: a call per host
                 labels = slots.labels  # cost 1% of a random game
                 here = labels[hi] if hi < len(labels) else None
@@ -297,8 +295,9 @@ class LiveForests:
             known.all += sum(parts[start:], ())
         return known
 
-    def _slots(self, host: Host, side: str, sp: Species, sym: str | None,
+    def _slots(self, host: Host, half: Half,
                check: Callable[[Host, SlotDef, Species, str | None], bool]) -> Fit:
+        side, sp, sym = half.side, half.sp, half.sym
         ids = tuple([s.id for s in host.kind.slots if s.side == side and check(host, s, sp, sym)])
         fit = self._fits.get((side, ids))
         if fit is None:  # one per side and slots, so each label is spelt once per card set
