@@ -174,10 +174,13 @@ def pay(game: Table, i: int, cost: int, exclude: set[int | None]
     p = game.players[i]
     paid: list[int] = []
     texts = game.actions.pay_texts
+    skip = {*exclude}  # and the cards paid so far
     while len(paid) < cost:
-        opts = tuple([texts[c] for c in p.hand if c not in exclude and c not in paid])
+        opts = tuple([texts[c] for c in p.hand if c not in skip])
         choice = yield Decision(i, "pay", opts, f"pay {cost - len(paid)} more", game.actions)
-        paid.append(card_of(choice))
+        c = card_of(choice)
+        paid.append(c)
+        skip.add(c)
     for c in paid:
         p.hand.remove(c)
         game.clearing.append(c)
