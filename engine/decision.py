@@ -74,6 +74,11 @@ class Offers(Sequence[str]):
             k += self.n
         if not 0 <= k < self.n:
             raise IndexError("offer index out of range")
+        return self.at(k)
+
+    def at(self, k: int) -> str:
+        """Text k (0 <= k < n): `offers[k]` without the way through C that a subscript takes
+        to a method written in Python (a random player reads one text a turn)."""
         for prefix, labels in self.runs:
             if k < len(labels):
                 text = self._read = prefix + labels[k]

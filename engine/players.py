@@ -7,6 +7,7 @@ import random
 from typing import Protocol
 
 from engine.action import DRAW_DECK, SKIP, STOP, YES, Action, Draw, Play, card_of
+from engine.decision import Offers
 from engine.game import Decision, Game
 
 
@@ -26,6 +27,8 @@ class RandomPlayer:
         # draw is `Random.choice`'s own, without its two calls of the offers' length: the same
         # games, a few percent faster
         opts = decision.options
+        if opts.__class__ is Offers:  # a turn's: its count and texts without len() and []
+            return game.actions.read(opts.at(self.rng._randbelow(opts.n)))
         return game.actions.read(opts[self.rng._randbelow(len(opts))])
 
 
