@@ -68,6 +68,9 @@ class Live:
     where: dict[FitKey, Where] = field(default_factory=dict)
     mixed: dict[str, set[int]] = field(default_factory=dict)  # side -> hosts mixed on that side
     triggers: set[int] = field(default_factory=set)  # hosts with a card that has a permanent effect
+    # the forest as last brought up to date, and its version then (`Forest.version`)
+    forest: Forest | None = None
+    version: int = -1
 
 
 class LiveForests:
@@ -128,10 +131,10 @@ class LiveForests:
     def current(self, i: int) -> Live:
         """Player i's answers, brought up to date with the placements they have not seen."""
         forest = self.players[i].forest
-        log = forest.log
         live = self._live[i]
-        if live is not None and live.seen == len(log) and (not log or log[-1] is live.last):
+        if live is not None and live.version == forest.version and live.forest is forest:
             return live
+        log = forest.log
         if live is None or live.seen > len(log) or (live.seen and log[live.seen - 1]
                                                       is not live.last):
             live = self._live[i] = Live(0, None, [], {side: [] for side in self._sides})
@@ -146,6 +149,8 @@ class LiveForests:
                 live.triggers.add(hi)
         live.seen = len(log)
         live.last = log[-1] if log else None
+        live.forest = forest
+        live.version = forest.version
         return live
 
     def _cave(self, i: int) -> Forest:

@@ -32,7 +32,7 @@ class Forest:
 
     __slots__ = ("hosts", "cards", "cave", "tag_count", "species_count", "symbol_count", "others",
                  "extra", "name", "memo", "species_tags", "tag_species", "cave_card", "log",
-                 "modified")
+                 "modified", "version")
 
     def __init__(self, name: str = "", cave: int = 0, cave_card: Card | None = None):
         self.name = name
@@ -51,6 +51,9 @@ class Forest:
         self.extra: dict[str, list[tuple[Placed, int]]] = {}
         self.modified: list[Placed] = []  # the host cards with a modifier rule, in forest order
         self.log: list[Placed] = []  # each host card and slotted card, in the order placed
+        # placements and take-backs so far: one who kept what it worked out from this forest
+        # knows at one glance whether it still holds
+        self.version = 0
 
     # ---- growing --------------------------------------------------------------------------------
     def place_host(self, kind: HostKind, species: Card | None, symbol: str | None, *,
@@ -69,6 +72,7 @@ class Forest:
         if species is not None and species.modifier is not None:
             self.modified.append(host.card)
         self.log.append(host.card)
+        self.version += 1
         self.memo.clear()
         return host
 
@@ -91,6 +95,7 @@ class Forest:
         host._grew(card)
         self._count(card)
         self.log.append(card)
+        self.version += 1
         self.memo.clear()
         return card
 
@@ -103,6 +108,7 @@ class Forest:
         if not self.log or self.log[-1] is not card:
             raise ValueError("only the latest card placed can be taken back")
         self.log.pop()
+        self.version += 1
         host = card.host
         assert host is not None
         if card.slot is None:
