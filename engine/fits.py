@@ -9,6 +9,8 @@ everything the host holds. A half's answer in one forest (`Where`) is kept per h
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from compiler.cardset import Species
 from engine.action import slot_label
 from forest.host import Host
@@ -106,9 +108,12 @@ class Half:
 class Where:
     """Where one half fits in one forest: per host, then all together."""
 
-    __slots__ = ("seen", "parts", "all")
+    __slots__ = ("changed", "seen", "parts", "all")
 
-    def __init__(self, seen: int):
-        self.seen = seen  # how many of the forest's changes on the half's side these include
+    def __init__(self, changed: Sequence[int]):
+        # the forest's changes on the half's side (`Live.changes`), and how many of them these
+        # answers include: they hold while the two are equal
+        self.changed = changed
+        self.seen = len(changed)
         self.parts: list[tuple[str, ...]] = []  # per host, the `<side> <host>.<slot>` it fits
         self.all: tuple[str, ...] = ()

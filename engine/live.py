@@ -224,15 +224,15 @@ class LiveForests:
         Under a plain key, a host mixed on the half's side is left empty: the answer there is
         the half's own, which the answer under its exact key holds, taking the others from
         `plain` (current, under the plain key)."""
-        side = half.side
         known = live.where.get(key)
+        if known is not None and known.seen == len(known.changed):
+            return known
+        side = half.side
         changed = live.changes.get(side, ())
         now = len(changed)
-        if known is not None and known.seen == now:
-            return known
         moved = False  # a host's answer changed: the answers are joined again
         if known is None:
-            known = live.where[key] = Where(now)
+            known = live.where[key] = Where(changed)
             if plain is None:
                 todo: Iterable[int] = range(len(live.hosts))
             else:  # only the mixed hosts may differ from the plain answer, which has none
