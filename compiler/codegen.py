@@ -176,10 +176,10 @@ def _compile_count_plain(c: ast.Count, scope: NameScope) -> CountFn:
             if s.kind in ("below", "atop") and q.fast == ("all", ""):
                 side = "bottom" if s.kind == "below" else "top"
                 hp = compile_filter(s.hosts, scope).pred  # type: ignore[arg-type]
-                return lambda me, v: sum(len(h.sides[side]) for h in v.hosts if hp(h.card, me))
+                return lambda me, v: sum([len(h.sides[side]) for h in v.hosts if hp(h.card, me)])
             cards = _scope_cards(s, scope)
             pred = q.pred
-            return lambda me, v: sum(1 for x in cards(me, v) if pred(x, me))
+            return lambda me, v: len([x for x in cards(me, v) if pred(x, me)])
         case ast.CountSpecies(filter=f, scope=s) if s.kind == "forest" and (
             compile_filter(f, scope).fast or ("",))[0] == "tag":
             tag = compile_filter(f, scope).fast[1]  # type: ignore[index]
@@ -193,18 +193,18 @@ def _compile_count_plain(c: ast.Count, scope: NameScope) -> CountFn:
             return lambda me, v: len({x.symbol for x in cards(me, v) if x.symbol})
         case ast.CountFullHosts(hosts=h):
             hp = compile_filter(h, scope).pred
-            return lambda me, v: sum(1 for x in v.hosts if x.is_full and hp(x.card, me))
+            return lambda me, v: len([x for x in v.hosts if x.is_full and hp(x.card, me)])
         case ast.CountHostsWithout(hosts=h, filter=f):
             hp = compile_filter(h, scope).pred
             fp = compile_filter(f, scope).pred
 
             def without(me: Placed, v: Forest) -> int:
                 # a host counts as what it is, or as what lies beneath it (a tree's river)
-                return sum(
-                    1 for x in v.hosts
+                return len([
+                    x for x in v.hosts
                     if (hp(x.card, me) or any(hp(b, me) for b in x.beneath))
                     and not any(fp(y, me) for y in x.sides["bottom"])
-                )
+                ])
 
             return without
     raise TypeError(f"not a count: {c!r}")
@@ -222,8 +222,7 @@ def compile_condition(
             fn = compile_count(cnt, scope, owner, boosted)
 
             def most(me: Placed, v: Forest) -> bool:
-                mine = fn(me, v)
-                return all(mine >= fn(me, o) for o in v.others)
+                return at_least_each(fn(me, v), [fn(me, o) for o in v.others])
 
             return most
         case ast.HostIs(filter=f):
@@ -238,7 +237,7 @@ def compile_condition(
                 if hp is not None and not hp(h.card, me):
                     return False
                 found = 1 if (h.card is not me and p(h.card, me)) else 0
-                found += sum(1 for x in h.attached() if x is not me and p(x, me))
+                found += len([x for x in h.attached() if x is not me and p(x, me)])
                 return found >= n
 
             return host_has
@@ -360,7 +359,7 @@ def layered_sets(species_counts: Iterable[int], values: tuple[int, ...]) -> int:
     total = 0
     layer = 1
     while counts and counts[0] >= layer:
-        size = sum(1 for n in counts if n >= layer)
+        size = len([n for n in counts if n >= layer])
         total += _lookup(values, size)
         layer += 1
     return total
@@ -393,7 +392,7 @@ def _count_source(c: ast.Count, scope: NameScope, owner: str, boosted: frozenset
         if plain is not None:  # and the `counts as n more` of hosts where some are in play
             name = f"_x{len(env)}"
             pred = q.pred
-            env[name] = lambda me, v: sum(k for hc, k in v.extra.get(owner, ()) if pred(hc, me))
+            env[name] = lambda me, v: sum([k for hc, k in v.extra.get(owner, ()) if pred(hc, me)])
             return f"({plain} + ({name}(me, {v}) if {v}.extra else 0))"
     if isinstance(c, ast.CountCards) and c.scope.kind == "attached" and isinstance(
             c.filter, ast.FCard):
@@ -424,6 +423,16 @@ def _counter_source(q: Query, v: str = "v") -> str | None:
     return None
 
 
+def at_least_each(mine: int, theirs: list[int]) -> bool:
+    """A majority as the rules count it: at least as many as each other forest (a tie holds).
+    A loop over a list, not `all()` over a generator, which it would resume from C for each
+    forest: a majority is asked of every such card whenever a forest is scored."""
+    for n in theirs:  # noqa: SIM110 - the loop is the point (see above)
+        if n > mine:
+            return False
+    return True
+
+
 def _term_source(term: ast.ScoreTerm, scope: NameScope, owner: str, boosted: frozenset[str],
                  env: dict[str, object]) -> str:
     match term:
@@ -437,8 +446,8 @@ def _term_source(term: ast.ScoreTerm, scope: NameScope, owner: str, boosted: fro
             # a majority: at least as many as each other forest has
             mine = _count_source(cnt, scope, owner, boosted, env)
             theirs = _count_source(cnt, scope, owner, boosted, env, "o")
-            # (the outermost iterable of a generator is evaluated once: `mine` is counted once)
-            return f"({a} if all({theirs} <= n for n in ({mine},) for o in v.others) else {b})"
+            env["_most"] = at_least_each
+            return f"({a} if _most({mine}, [{theirs} for o in v.others]) else {b})"
         case ast.Conditional(then=a, cond=ast.HostIs(filter=f), otherwise=b) if (
                 compile_filter(f, scope).fast or ("",))[0] in ("tag", "species"):
             kind, key = compile_filter(f, scope).fast  # type: ignore[misc]
