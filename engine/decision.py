@@ -54,7 +54,8 @@ class Offers(Sequence[str]):
     def __init__(self, runs: list[tuple[str, Sequence[str]]], n: int | None = None):
         """`n`: how many texts the runs hold, where the caller counted them as it made them."""
         self.runs = runs
-        # how many texts: `len()` of an `Offers` is a Python call, and a turn asks it twice
+        # how many texts, read as an attribute by the turn and the random player: `len()` of
+        # an `Offers` reaches `__len__` only by way of C
         self.n = sum([len(labels) for _, labels in runs]) if n is None else n
         self._read: str | None = None  # the text last read by position (see `__contains__`)
         self._texts: tuple[str, ...] | None = None  # every text, once all were read

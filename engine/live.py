@@ -228,7 +228,7 @@ class LiveForests:
         if known is not None and known.seen == len(known.changed):
             return known
         side = half.side
-        changed = live.changes.get(side, ())
+        changed = known.changed if known is not None else live.changes.get(side, ())
         now = len(changed)
         moved = False  # a host's answer changed: the answers are joined again
         if known is None:
