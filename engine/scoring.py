@@ -46,7 +46,7 @@ def first_carriers(forest: Forest) -> dict[str, Placed]:
     group once for the whole forest."""
     firsts: dict[str, Placed] = {}
     for c in forest.cards:
-        prog = c.species.score if c.species is not None else None
+        prog = c.score
         if prog is not None and prog.group_keys:
             for key in prog.group_keys:
                 firsts.setdefault(key, c)
@@ -66,8 +66,7 @@ def carry_first(firsts: dict[str, Placed], card: Placed, keys: Iterable[str]) ->
 def card_points(c: Placed, forest: Forest, firsts: dict[str, Placed]) -> int:
     """A visible card's points: its per-copy rules, the groups it carries first, doubled where
     its host doubles the cards below it."""
-    sp = c.species
-    prog = sp.score if sp is not None else None
+    prog = c.score
     if prog is None:
         return 0
     points = prog.points(c, forest)
@@ -106,9 +105,8 @@ def score(forest: Forest, cardset: CardSet, *, cards: bool = False, explain: boo
     doubling = bool(forest.modified) and any(
         c.species.modifier.double_below for c in forest.modified)  # type: ignore[union-attr]
     rules: list[dict] = []
-    for c in forest.cards:
-        sp = c.species
-        prog = sp.score if sp is not None else None
+    for c in forest.cards:  # the loop every final score and every weighed play runs
+        prog = c.score
         if prog is None:
             if records:
                 out.append(_record(c, 0, []))
@@ -121,13 +119,14 @@ def score(forest: Forest, cardset: CardSet, *, cards: bool = False, explain: boo
             for key, (term, gfn) in zip(prog.group_keys, prog.group):  # noqa: B905 - equal lengths
                 if key in done:
                     if explain:
-                        rules.append(_explain(sp, term, 0, "counted with the first card of its set"))
+                        rules.append(_explain(c.species, term, 0,
+                                              "counted with the first card of its set"))
                     continue
                 done.add(key)
                 p = gfn(c, forest)
                 points += p
                 if explain:
-                    rules.append(_explain(sp, term, p))
+                    rules.append(_explain(c.species, term, p))
         if points:
             if doubling and c.side == "bottom" and doubled(c):
                 if explain:
@@ -135,8 +134,10 @@ def score(forest: Forest, cardset: CardSet, *, cards: bool = False, explain: boo
                                   "at": c.host.card.species.span.display(),  # type: ignore[union-attr]
                                   "points": points})
                 points *= 2
-            row = c.row
-            rows[row] = rows.get(row, 0) + points  # type: ignore[index]
+            try:  # free where nothing is raised: every row is the scorepad's, but for an
+                rows[c.row] += points  # type: ignore[index]
+            except KeyError:  # author's host category it does not list
+                rows[c.row] = points  # type: ignore[index]
         if records:
             out.append(_record(c, points, rules if explain else []))
     rows["cave"] = (rows.get("cave", 0) + forest.cave * cardset.setup.cave_points

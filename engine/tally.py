@@ -73,7 +73,7 @@ class Tally:
 
     def _index(self, c: Placed) -> None:
         """File a card under what its rule reads."""
-        prog = c.species.score if c.species is not None else None
+        prog = c.score
         if prog is None:
             return
         if "any" in prog.reads:
@@ -123,7 +123,7 @@ class Tally:
             for c in added:
                 self._index(c)
                 todo.add(c)
-                prog = c.species.score if c.species is not None else None
+                prog = c.score
                 if prog is None:
                     continue
                 if prog.group_keys:
@@ -137,7 +137,7 @@ class Tally:
         firsts = self.firsts
         todo.update(firsts[k] for k in keys if k in firsts)
         for c in carriers:
-            carry_first(firsts, c, c.species.score.group_keys)  # type: ignore[union-attr]
+            carry_first(firsts, c, c.score.group_keys)
         todo.update(firsts[k] for k in keys if k in firsts)
         points = self.points
         for c in todo:
@@ -311,7 +311,7 @@ class Tally:
         # which `cards` covers)
         if self.local:
             todo.update(c for c in (host.card, *host.attached()) if c in self.local)
-        prog = new.species.score if new.species is not None else None
+        prog = new.score
         firsts = self.firsts
         if keys or (prog is not None and prog.group_keys):
             if prog is not None and prog.group_keys:

@@ -40,6 +40,7 @@ class Card(Protocol):
     tags: frozenset[str]
     placement: Any  # a compiled placement rule, or None
     modifier: Any  # a compiled modifier rule, or None
+    score: Any  # a compiled score rule, or None
 
     @property
     def counts_as(self) -> tuple[tuple[int, tuple[str, ...], Callable[..., bool]], ...]: ...
@@ -51,14 +52,19 @@ class Placed:
     `number` is the physical card's number in a game (None in a forest file) and `turn` the turn
     it entered the forest; `index` is its place in `Forest.cards`."""
 
-    __slots__ = ("species", "key", "symbol", "tags", "host", "slot", "side", "index", "number",
-                 "turn", "row")
+    __slots__ = ("species", "key", "score", "symbol", "tags", "host", "slot", "side", "index",
+                 "number", "turn", "row")
 
     def __init__(self, species: Card | None, symbol: str | None, tags: frozenset[str],
                  host: Host | None, slot: str | None, side: str | None,
                  number: int | None = None, turn: int = -1):
         self.species = species
-        self.key = species.key if species is not None else None
+        if species is not None:
+            self.key = species.key
+            # its species' score rule, read for every card whenever a forest is scored
+            self.score = species.score
+        else:
+            self.key = self.score = None
         self.symbol = symbol
         self.tags = tags
         self.host = host  # None for a card outside any forest (`loose`)
