@@ -56,9 +56,7 @@ def null_game(cardset, n: int, seed: int) -> int:
 def real_game(cardset, kinds: list[str], seed: int, memo: Memo | None = None) -> int:
     game = Game(cardset, [f"P{i}" for i in range(len(kinds))], seed, memo=memo)
     players = [make(k, seed * 31 + i) for i, k in enumerate(kinds)]
-    while game.decision is not None:
-        d = game.decision
-        game.apply(players[d.player].choose(game, d))
+    game.play_out(players)
     turns = game.turn
     game.release()  # as a batch puts each game away (simulation/worker.py)
     return turns

@@ -15,7 +15,8 @@ until the last winter card.
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterable
+from collections.abc import Generator, Iterable, Sequence
+from typing import Protocol
 
 from compiler.cardset import CardSet, Species
 from engine import action as act
@@ -29,6 +30,12 @@ from engine.turn import turn
 from forest.host import loose
 
 __all__ = ["Decision", "Game", "GameOver", "IllegalAction", "PlayerState", "SetupError"]
+
+
+class Player(Protocol):
+    """Whoever answers a decision: an AI (engine/players.py) or a person (engine/human.py)."""
+
+    def choose(self, game: Game, decision: Decision) -> Action: ...
 
 
 class Game(Table):
@@ -84,6 +91,24 @@ class Game(Table):
             self.decision = self._proc.send(action)
         except StopIteration:
             self.decision = None
+
+    def play_out(self, players: Sequence[Player]) -> None:
+        """Let the players (by seat) answer every decision until the game ends: `apply` in a
+        loop, as a batch of AI games and the benchmarks play them. Each answer is checked as
+        `apply` checks it; the loop reads the decision once and makes no call per decision
+        but the player's (a random game asks three hundred)."""
+        proc = self._proc
+        history = self.history
+        d = self.decision
+        while d is not None:
+            action = players[d.player].choose(self, d)
+            if action.text not in d.options:
+                raise IllegalAction(f"{action.text!r} is not a legal action now")
+            history.append(action)
+            try:
+                d = self.decision = proc.send(action)
+            except StopIteration:
+                d = self.decision = None
 
     # ---- the game loop -------------------------------------------------------------------------
     def _play(self, draft: bool = True, caves: list[Species] | None = None

@@ -4,15 +4,10 @@
 from __future__ import annotations
 
 import random
-from typing import Protocol
 
 from engine.action import DRAW_DECK, SKIP, STOP, YES, Action, Draw, Play, card_of
 from engine.decision import Offers
-from engine.game import Decision, Game
-
-
-class Player(Protocol):
-    def choose(self, game: Game, decision: Decision) -> Action: ...
+from engine.game import Decision, Game, Player
 
 
 class RandomPlayer:

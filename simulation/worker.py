@@ -137,9 +137,7 @@ def _play_into(sh: Shelf, index: int, seed: int, seating: tuple[str, ...], game:
     """Play the game to its end and append its rows."""
     cs = sh.cardset
     players = seats(list(seating), seed)
-    while game.decision is not None:
-        d = game.decision
-        game.apply(players[d.player].choose(game, d))
+    game.play_out(players)
     views = game.views()
     scores = [score(v, cs, cards=True) for v in views]
     best = max(s.total for s in scores)

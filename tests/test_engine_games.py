@@ -23,9 +23,10 @@ from compiler import cardset as cs
 from compiler.universe import load_universe
 from engine import placement, runner
 from engine import record as rec
+from engine.action import parse
 from engine.game import Game, IllegalAction
 from engine.memo import Memo
-from engine.players import GreedyPlayer, RandomPlayer
+from engine.players import GreedyPlayer, RandomPlayer, make
 from forest.host import Host
 from forest.model import Forest
 from grove import api
@@ -246,6 +247,36 @@ def test_illegal_action_refused():
     game = Game(cs.build("base"), ["A", "B"], 1)
     with pytest.raises(IllegalAction):
         game.apply("play 99999 tree")
+
+
+@pytest.mark.parametrize("kinds", [["random", "random"], ["greedy", "random", "greedy"]])
+def test_play_out_plays_the_game_apply_plays(kinds):
+    """`Game.play_out` (a batch's loop) takes the same actions as `apply` one at a time, and ends
+    the game the same way."""
+    cset = cs.build("base")
+    memo = Memo(cset)
+    for seed in (3, 11):
+        looped = Game(cset, [f"P{i}" for i in range(len(kinds))], seed, memo=memo)
+        players = [make(k, seed * 31 + i) for i, k in enumerate(kinds)]
+        while looped.decision is not None:
+            d = looped.decision
+            looped.apply(players[d.player].choose(looped, d))
+        out = Game(cset, [f"P{i}" for i in range(len(kinds))], seed, memo=memo)
+        out.play_out([make(k, seed * 31 + i) for i, k in enumerate(kinds)])
+        assert out.decision is None and out.over
+        assert [a.text for a in out.history] == [a.text for a in looped.history]
+        assert out.events == looped.events
+
+
+def test_play_out_refuses_an_illegal_answer():
+    class Cheat:
+        def choose(self, game, decision):
+            return parse("play 99999 tree")
+
+    game = Game(cs.build("base"), ["A", "B"], 1)
+    with pytest.raises(IllegalAction, match="play 99999 tree"):
+        game.play_out([Cheat(), Cheat()])
+    assert game.history == []
 
 
 def test_setup_numbers():
