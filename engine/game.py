@@ -24,7 +24,7 @@ from engine.action import Action, IllegalAction, parse
 from engine.decision import Decision
 from engine.effects import run
 from engine.memo import Memo
-from engine.setup import SetupError
+from engine.setup import SetupError, shuffle
 from engine.table import GameOver, Played, PlayerState, Table
 from engine.turn import turn
 from forest.host import loose
@@ -138,7 +138,7 @@ class Game(Table):
             return
         if laid is None:
             pool = sorted(self.cardset.caves, key=lambda sp: sp.key)
-            self.rng.shuffle(pool)
+            shuffle(self.rng, pool)
             laid = pool[:len(self.players)]
         order = list(reversed(range(len(self.players))))
         for i in order:

@@ -29,6 +29,24 @@ class Deal:
     hands: list[list[int]]  # one per player
 
 
+def shuffle(rng: random.Random, cards: list) -> None:
+    """Shuffle in place as `Random.shuffle` of CPython 3.11 does (Fisher-Yates, each position
+    drawn with the fewest random bits that cover it, drawn again while too large), so every
+    seed deals what it dealt before.
+
+    Written out here because only the generator's bits (`getrandbits`) are promised to stay the
+    same across Python versions, not `shuffle` built on them: the deal, and so every game
+    record, is this module's own. It also makes no call per card but the generator's (a game
+    shuffles two hundred cards)."""
+    bits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        k = (i + 1).bit_length()
+        j = bits(k)
+        while j > i:
+            j = bits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
 def deal(cardset: CardSet, n: int, rng: random.Random, expansions: Iterable[str] | None
          ) -> Deal:
     setup = cardset.setup
@@ -43,7 +61,7 @@ def deal(cardset: CardSet, n: int, rng: random.Random, expansions: Iterable[str]
     if remove is None:
         raise SetupError(f"the edition has no set-up for {n} players")
     order = list(range(first_winter))
-    rng.shuffle(order)
+    shuffle(rng, order)
     removed = order[:remove]
     rest = order[remove:]
     need = n * setup.hand_size
@@ -55,7 +73,7 @@ def deal(cardset: CardSet, n: int, rng: random.Random, expansions: Iterable[str]
     top, middle, bottom = rest[:third], rest[third:2 * third], rest[2 * third:]
     winter = sorted(winter_ids)
     bottom = bottom + winter[1:]
-    rng.shuffle(bottom)
+    shuffle(rng, bottom)
     bottom = [winter[0], *bottom]
     pile = top + middle + bottom  # index 0 is the top of the deck
     deck = list(reversed(pile))

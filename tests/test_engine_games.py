@@ -18,6 +18,8 @@ from collections.abc import Iterable
 from itertools import chain
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from compiler import cardset as cs
 from compiler.universe import load_universe
@@ -27,6 +29,7 @@ from engine.action import parse
 from engine.game import Game, IllegalAction
 from engine.memo import Memo
 from engine.players import GreedyPlayer, RandomPlayer, make
+from engine.setup import shuffle
 from forest.host import Host
 from forest.model import Forest
 from grove import api
@@ -289,6 +292,21 @@ def test_setup_numbers():
     first = min(pile.index(w) for w in game.winter_ids)
     assert first >= len(pile) - (len(pile) + 18) // 3 - 3
     assert pile[first] == min(game.winter_ids)
+
+
+@settings(max_examples=300, deadline=None)
+@given(seed=st.integers(0, 2**64), n=st.integers(0, 400), drawn=st.integers(0, 3))
+def test_deal_shuffles_as_random_shuffle(seed, n, drawn):
+    """The deal's own shuffle (`engine.setup.shuffle`) orders a deck as `Random.shuffle` of the
+    Python the records were made with, and leaves the generator in the same state."""
+    ours, theirs = random.Random(seed), random.Random(seed)
+    for _ in range(drawn):  # a generator part-way through its stream
+        ours.random(), theirs.random()
+    a, b = list(range(n)), list(range(n))
+    shuffle(ours, a)
+    theirs.shuffle(b)
+    assert a == b
+    assert ours.getstate() == theirs.getstate()
 
 
 def test_bonus_gate_and_tree_reveal():
