@@ -120,7 +120,8 @@ class Game(Table):
                 p = self.players[self.current]
                 p.turn_started = self.turn
                 yield from turn(self, self.current)
-                self._end_of_turn()
+                if len(self.clearing) >= self.cardset.setup.clearing_limit:
+                    self._flush_clearing()
                 if p.extra_turns:
                     p.extra_turns -= 1
                     self.turn += 1

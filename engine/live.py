@@ -143,9 +143,13 @@ class LiveForests:
             host = c.host
             assert host is not None
             hi = host.index
-            side = None if c.slot is None or placement.reaches_host(c.species) else c.side
+            sp = c.species
+            # a card in a slot bears on its side only, unless its rule reaches the whole host
+            # (`placement.reaches_host`, asked inline: once per placement)
+            side = c.side if c.slot is not None and (
+                sp is None or sp.placement is None or not sp.placement.reaches_host) else None
             self._refit(live, hi, hosts[hi], side)
-            if c.species is not None and c.species.trigger is not None:
+            if sp is not None and sp.trigger is not None:
                 live.triggers.add(hi)
         live.seen = len(log)
         live.last = log[-1] if log else None

@@ -201,9 +201,12 @@ def fit_key(host: Host, slot: SlotDef, sp: Species, sym: str | None) -> tuple:
     species)."""
     p = sp.placement
     cards = host.slots[slot.id]
-    if (p is None or places_plainly(sp)) and not any(
-            c.species is not None and c.species.placement is not None for c in cards):
-        return (host.kind.id, slot.id, len(cards), sp.kind, slot.side in sp.sides, sp.water)
+    if p is None or p.places_plainly:
+        for c in cards:  # a loop, not any() over a generator: asked for every slot a half meets
+            if c.species is not None and c.species.placement is not None:
+                break
+        else:
+            return (host.kind.id, slot.id, len(cards), sp.kind, slot.side in sp.sides, sp.water)
     symbols = places_by_symbol(sp) or any(places_by_symbol(c.species) for c in cards)
     card = host.card
     on = ((card.key, card.symbol if symbols else None)

@@ -330,8 +330,8 @@ class Table:
             return host.card
         return host.slots[played.slot][-1]
 
-    def _end_of_turn(self) -> None:
-        if len(self.clearing) >= self.cardset.setup.clearing_limit:
-            self.removed.extend(self.clearing)
-            self._note("flush", -1, tuple(self.clearing), source="clearing", target="removed")
-            self.clearing.clear()
+    def _flush_clearing(self) -> None:
+        """A turn ended with the clearing full: its cards leave the game."""
+        self.removed.extend(self.clearing)
+        self._note("flush", -1, tuple(self.clearing), source="clearing", target="removed")
+        self.clearing.clear()

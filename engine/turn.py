@@ -143,7 +143,7 @@ def turn(game: Table, i: int) -> Steps:
         raise act.IllegalAction(f"{choice.text!r} is no turn")
     place = choice.place
     card = place.card
-    sp = game.species_for(place)
+    sp = game.placing(place)[0]  # what the play is of, and pays for (`species_for`)
     river = None
     host = game.cardset.hosts.get(place.kind) if place.kind is not None else None
     if host is not None and host.play == "with_tree":
