@@ -68,11 +68,12 @@ class HostKind:
     classifier: Any = field(default_factory=no_words)  # as Symbol.classifier
 
     def slot(self, slot_id: str) -> SlotDef | None:
-        return self._slots_by_id.get(slot_id)
+        return self.slots_by_id.get(slot_id)
 
     @cached_property
-    def _slots_by_id(self) -> dict[str, SlotDef]:
-        # asked for every card placed, trial placements included
+    def slots_by_id(self) -> dict[str, SlotDef]:
+        """The slots by id: a forest reads it for every card placed, trial placements
+        included, without the call `slot()` costs."""
         return {s.id: s for s in self.slots}
 
 

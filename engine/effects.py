@@ -178,7 +178,7 @@ def pay(game: Table, i: int, cost: int, exclude: set[int | None]
     while len(paid) < cost:
         opts = tuple([texts[c] for c in p.hand if c not in skip])
         choice = yield Decision(i, "pay", opts, f"pay {cost - len(paid)} more", game.actions)
-        c = card_of(choice)
+        c = choice.card  # a `pay C`: the game took only an action it offered
         paid.append(c)
         skip.add(c)
     for c in paid:

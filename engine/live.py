@@ -93,10 +93,22 @@ class LiveForests:
     def _fits_at(self, host: Host) -> HostFits:
         if not host.has_rules:
             return HostFits(host, self._answers.setdefault(fullness(host), {}))
-        wide = any(placement.reaches_host(c.species) for c in (host.card, *host.attached()))
-        mixed = frozenset(s.side for s in host.kind.slots if wide or any(
-            c.species is not None and c.species.placement is not None for c in host.slots[s.id]))
-        return HostFits(host, None, wide, mixed=mixed)
+        # loops, not any() over generators: asked whenever a card joins a host with rules
+        wide = False
+        for c in (host.card, *host.attached()):
+            if placement.reaches_host(c.species):
+                wide = True
+                break
+        mixed = set()
+        for s in host.kind.slots:
+            if wide:
+                mixed.add(s.side)
+                continue
+            for c in host.slots[s.id]:
+                if c.species is not None and c.species.placement is not None:
+                    mixed.add(s.side)
+                    break
+        return HostFits(host, None, wide, mixed=frozenset(mixed))
 
     def _refit(self, live: Live, hi: int, host: Host, side: str | None) -> None:
         """Host hi changed (for halves of `side` only, unless None): ask again where halves

@@ -278,7 +278,7 @@ class Tally:
         joins the host, or a card whose rule reads sides, full hosts or hosts (`_slotless`)
         joins the forest (`advance`)."""
         host = self.forest.hosts[hi]
-        slot = host.kind.slot(slot_id)
+        slot = host.kind.slots_by_id.get(slot_id)
         if slot is None or self.local and any(
                 c in self.local for c in (host.card, *host.attached())):
             return None

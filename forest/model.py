@@ -80,7 +80,7 @@ class Forest:
                    number: int | None = None, turn: int = -1) -> Placed:
         """A card put last into a slot of a host."""
         host = self.hosts[host_index]
-        sdef = host.kind.slot(slot_id)
+        sdef = host.kind.slots_by_id.get(slot_id)
         if sdef is None:
             raise ValueError(f"host {host_index} ({host.kind.id}) has no slot {slot_id!r}")
         card = Placed(species, symbol, species.tags, host, slot_id, sdef.side, number, turn)
@@ -290,7 +290,7 @@ class Counted:
     def __init__(self, forest: Forest, species: Card, symbol: str | None, at: tuple[int, str]):
         self.forest = forest
         host = forest.hosts[at[0]]
-        sdef = host.kind.slot(at[1])
+        sdef = host.kind.slots_by_id.get(at[1])
         if sdef is None:
             raise ValueError(f"host {at[0]} ({host.kind.id}) has no slot {at[1]!r}")
         self.card = Placed(species, symbol, species.tags, host, at[1], sdef.side)
