@@ -188,7 +188,7 @@ class LiveForests:
         log = forest.log
         mine = (len(log), log[-1] if log else None)
         cave = (forest.cave, forest.cave_card)
-        theirs = tuple((len(f.log), f.log[-1] if f.log else None) for f in forest.others)
+        theirs = tuple([(len(f.log), f.log[-1] if f.log else None) for f in forest.others])
         kept = self._tallies[i]
         if kept is None or kept[1] != cave or not _holds(log, *kept[0]):
             tally = Tally(forest, cardset, self._tokens)

@@ -128,9 +128,11 @@ class Host:
 
     def attached(self) -> tuple[Placed, ...]:
         """The cards beneath the host card and in its slots, in slot order."""
+        # lists, not generators that tuple() resumes from C: asked of the host of every play a
+        # greedy player weighs
         if self._attached is None:
-            slotted = tuple(c for cards in self.slots.values() for c in cards)
-            self._attached = tuple(self.beneath) + slotted
+            self._attached = tuple([*self.beneath, *[c for cards in self.slots.values()
+                                                      for c in cards]])
         return self._attached
 
     def on_side(self, side: str) -> Iterable[Placed]:
@@ -145,8 +147,9 @@ class Host:
         if self._content is None:
             self._content = (
                 self.kind.id, self.card.key, self.card.symbol,
-                tuple((c.key, c.symbol) for c in self.beneath),
-                tuple(tuple((c.key, c.symbol) for c in cards) for cards in self.slots.values()))
+                tuple([(c.key, c.symbol) for c in self.beneath]),
+                tuple([tuple([(c.key, c.symbol) for c in cards])
+                       for cards in self.slots.values()]))
         return self._content
 
     @property
