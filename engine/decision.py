@@ -47,16 +47,18 @@ class Offers(Sequence[str]):
     A turn offers dozens of plays, most of them one card's half into each slot it fits
     (`play 7 left ` + `0.left`), and a random player reads one: the runs are what the engine
     has anyway (a card's prefix, where its half fits), so offering them costs a list of pairs.
-    A run's labels are texts themselves where its prefix is empty."""
+    A run's labels are texts themselves where its prefix is empty; each run carries its count,
+    which the turn knew as it made the run, so reading a text by position calls no `len()`."""
 
     __slots__ = ("runs", "n", "_read", "_texts")
 
-    def __init__(self, runs: list[tuple[str, Sequence[str]]], n: int | None = None):
-        """`n`: how many texts the runs hold, where the caller counted them as it made them."""
+    def __init__(self, runs: list[tuple[str, Sequence[str], int]], n: int | None = None):
+        """`runs`: (prefix, labels, how many labels); `n`: how many texts the runs hold, where
+        the caller counted them as it made them."""
         self.runs = runs
         # how many texts, read as an attribute by the turn and the random player: `len()` of
         # an `Offers` reaches `__len__` only by way of C
-        self.n = sum([len(labels) for _, labels in runs]) if n is None else n
+        self.n = sum([m for _, _, m in runs]) if n is None else n
         self._read: str | None = None  # the text last read by position (see `__contains__`)
         self._texts: tuple[str, ...] | None = None  # every text, once all were read
 
@@ -80,18 +82,18 @@ class Offers(Sequence[str]):
     def at(self, k: int) -> str:
         """Text k (0 <= k < n): `offers[k]` without the way through C that a subscript takes
         to a method written in Python (a random player reads one text a turn)."""
-        for prefix, labels in self.runs:
-            if k < len(labels):
+        for prefix, labels, m in self.runs:
+            if k < m:
                 text = self._read = prefix + labels[k]
                 return text
-            k -= len(labels)
+            k -= m
         raise AssertionError("unreachable: the runs hold n texts")
 
     def texts(self) -> tuple[str, ...]:
         """Every text, spelt once: a player that weighs them all reads them all."""
         if self._texts is None:
             self._texts = tuple([prefix + label if prefix else label
-                                 for prefix, labels in self.runs for label in labels])
+                                 for prefix, labels, _ in self.runs for label in labels])
         return self._texts
 
     def __iter__(self) -> Iterator[str]:
@@ -107,7 +109,7 @@ class Offers(Sequence[str]):
         if not isinstance(text, str):
             return False
         return any(text.startswith(prefix) and text[len(prefix):] in labels
-                   for prefix, labels in self.runs)
+                   for prefix, labels, _ in self.runs)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Offers | tuple):

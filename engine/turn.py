@@ -34,11 +34,11 @@ Steps = Generator[Decision, Action, None]
 
 # A card's plan: its turn plays, by the hand cards left to pay with (up to the most a play needs,
 # `Memo.most_needed`), in the order offered (as a host, then into slots, then face down). Texts
-# that need nothing more are one run of `Offers` where they follow each other, (None, the run,
-# how many texts); a half whose slots' labels (engine/live.py) complete its texts is (half, its
-# `play <card> ` prefix, 0). Kept in the memo by card number; the cards that may offer a play
-# twice (two halves played alike: one side, or two host halves) are kept apart.
-Plan = tuple[tuple[tuple["Half | None", "tuple[str, tuple[str, ...]] | str", int], ...], ...]
+# that need nothing more are one run of `Offers` where they follow each other, (None, the run
+# with its count, how many texts); a half whose slots' labels (engine/live.py) complete its texts
+# is (half, its `play <card> ` prefix, 0). Kept in the memo by card number; the cards that may
+# offer a play twice (two halves played alike: one side, or two host halves) are kept apart.
+Plan = tuple[tuple[tuple["Half | None", "tuple[str, tuple[str, ...], int] | str", int], ...], ...]
 
 
 def turn_options(game: Table, i: int) -> Offers:
@@ -48,12 +48,12 @@ def turn_options(game: Table, i: int) -> Offers:
     only for a host that a card joined since it was last asked; a play into a slot is offered
     as the card's prefix and those answers, spelt only if read (`Offers`)."""
     p = game.players[i]
-    runs: list[tuple[str, Sequence[str]]] = []
+    runs: list[tuple[str, Sequence[str], int]] = []
     n = 0  # the texts offered
     if len(p.hand) < game.cardset.setup.hand_limit:
         draws = _draws(game)
-        runs.append(("", draws))
         n = len(draws)
+        runs.append(("", draws, n))
     memo = game.memo
     spare = len(p.hand) - 1  # hand cards left to pay with
     if spare > memo.most_needed:
@@ -70,11 +70,13 @@ def turn_options(game: Table, i: int) -> Offers:
             else:
                 labels = where(live, half)
                 if labels:
-                    runs.append((run, labels))  # type: ignore[arg-type]
-                    n += len(labels)
+                    k = len(labels)
+                    runs.append((run, labels, k))  # type: ignore[arg-type]
+                    n += k
     offers = Offers(runs, n)
     if memo.repeating and not memo.repeating.isdisjoint(p.hand):
-        return Offers([("", tuple(dict.fromkeys(offers)))])
+        texts = tuple(dict.fromkeys(offers))
+        return Offers([("", texts, len(texts))])
     return offers
 
 
@@ -107,10 +109,11 @@ def _plan(game: Table, card: int) -> Plan:
             if half is not None:
                 items.append((half, run, 0))
             elif items and items[-1][0] is None:  # texts that follow each other: one run
-                _, (_, before), k = items[-1]
-                items[-1] = (None, ("", (*before, *run)), k + len(run))
+                _, (_, before, k), _ = items[-1]
+                k += len(run)
+                items[-1] = (None, ("", (*before, *run), k), k)
             else:
-                items.append((None, ("", run), len(run)))
+                items.append((None, ("", run, len(run)), len(run)))
         affords.append(tuple(items))
     sides = [side for _, side, _ in halves]
     if len(set(sides)) < len(sides):

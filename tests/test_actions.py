@@ -303,7 +303,7 @@ def test_offers_read_as_the_texts_they_spell(runs, data):
     """A turn's texts kept as runs (`Offers`) read, index, slice, search and compare exactly as
     the tuple of the texts spelt out, whether a text was read by position first or not."""
     flat = tuple(prefix + label for prefix, labels in runs for label in labels)
-    offers = Offers(list(runs))
+    offers = Offers([(prefix, labels, len(labels)) for prefix, labels in runs])
     assert len(offers) == len(flat)
     if flat:
         k = data.draw(st.integers(-len(flat), len(flat) - 1))
