@@ -20,9 +20,10 @@ class RandomPlayer:
     def choose(self, game: Game, decision: Decision) -> Action:
         # uniformly among the texts: the chosen one alone is read into a value, from the
         # game's table of actions as the decision would (a call less on every decision). The
-        # draw is `Random.choice`'s own (`_randbelow`: the fewest random bits that cover the
-        # count, drawn again while too large), without its calls of the offers' length and
-        # of `_randbelow` itself: the same games, a few percent faster
+        # draw is `Random.choice`'s (the fewest random bits that cover the count, drawn again
+        # while too large), written out as the deal's shuffle is (`engine.setup.shuffle`): it
+        # rests on the generator's bits alone, which Python keeps the same across versions,
+        # and calls neither `len()` of the offers nor `_randbelow`. The same games as before
         opts = decision.options
         turn = opts.__class__ is Offers  # a turn's: its count and texts without len() and []
         n = opts.n if turn else len(opts)

@@ -341,6 +341,7 @@ def test_games_whose_workers_die_twice_are_reported_and_the_run_still_writes(tmp
         time.sleep(0.005)
     stdout, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 1, stderr
+    stderr = _without_fork_server_tracebacks(stderr)
     assert "Traceback" not in stderr
     summary = json.loads(stdout)
     assert summary["games_failed"] >= 1 and not summary["complete"]
@@ -350,6 +351,41 @@ def test_games_whose_workers_die_twice_are_reported_and_the_run_still_writes(tmp
     assert all("lost 2 times" in d["message"] and d["hint"].startswith("grove play ")
                for d in lines)
     assert pq.read_table(out / "games.parquet").num_rows == 2 * summary["games"]
+
+
+def _without_fork_server_tracebacks(stderr: str) -> str:
+    """stderr without the tracebacks of CPython's own fork server process.
+
+    Killing workers every few milliseconds can cut a request to the fork server short (seen
+    twice, each time while the whole suite ran on both cores): its main loop then dies with
+    its own traceback, printed by that process, which grove neither runs nor can catch. The run
+    goes on as when workers die (the next spawn fails and its games are reported), which the
+    test checks; a traceback of grove's own process stays an error."""
+    out: list[str] = []
+    block: list[str] = []
+    for line in stderr.splitlines(keepends=True):
+        if block:
+            block.append(line)
+            if not line.startswith(" "):  # the exception's own line ends the traceback
+                if not any("multiprocessing/forkserver.py" in b for b in block):
+                    out += block
+                block = []
+        elif line.startswith("Traceback (most recent call last):"):
+            block = [line]
+        else:
+            out.append(line)
+    return "".join(out + block)
+
+
+def test_fork_server_tracebacks_alone_are_set_aside():
+    theirs = ('Traceback (most recent call last):\n  File "<string>", line 1, in <module>\n'
+              '  File "/py/lib/python3.11/multiprocessing/forkserver.py", line 258, in main\n'
+              '    fds = reduction.recvfds(s, MAXFDS_TO_SEND + 1)\nEOFError\n')
+    ours = ('Traceback (most recent call last):\n  File "/grove/simulation/run.py", line 9, in x\n'
+            'ValueError: no\n')
+    line = '{"code": "SIM-GAME-FAILED"}\n'
+    assert _without_fork_server_tracebacks(line + theirs + line) == line + line
+    assert _without_fork_server_tracebacks(line + ours) == line + ours
 
 
 def test_a_game_that_fails_is_reported_with_its_seed(tmp_path):
