@@ -95,13 +95,21 @@ class GreedyPlayer:
                 best, best_gain = text, gain
         if best is not None:
             return decision.read(best)
-        draws = [o for o in decision.actions if isinstance(o, Draw)]
-        if draws:
-            return DRAW_DECK if DRAW_DECK in draws else draws[0]
-        saplings = [o for o in decision.actions if not isinstance(o, Play) and o != SKIP]
-        if SKIP in decision.actions:
+        # nothing gains: draw (the deck's top card first), else skip, else a sapling, reading
+        # the texts only as far as that needs (a greedy player draws on half its turns)
+        opts = decision.options
+        if DRAW_DECK.text in opts:
+            return DRAW_DECK
+        sapling = None
+        for text in opts:
+            o = decision.read(text)
+            if isinstance(o, Draw):
+                return o
+            if sapling is None and not isinstance(o, Play) and o != SKIP:
+                sapling = o
+        if SKIP.text in opts:
             return SKIP
-        return saplings[0] if saplings else decision.actions[0]
+        return sapling if sapling is not None else decision.read(opts[0])
 
 
 def _worth(halves: tuple) -> int:
