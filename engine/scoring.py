@@ -105,7 +105,7 @@ def score(forest: Forest, cardset: CardSet, *, cards: bool = False, explain: boo
     doubling = bool(forest.modified) and any(
         c.species.modifier.double_below for c in forest.modified)  # type: ignore[union-attr]
     rules: list[dict] = []
-    for c in forest.cards:  # the loop every final score and every weighed play runs
+    for c in forest.cards:  # the loop every final score runs, card by card
         prog = c.score
         if prog is None:
             if records:
@@ -134,9 +134,11 @@ def score(forest: Forest, cardset: CardSet, *, cards: bool = False, explain: boo
                                   "at": c.host.card.species.span.display(),  # type: ignore[union-attr]
                                   "points": points})
                 points *= 2
-            try:  # free where nothing is raised: every row is the scorepad's, but for an
+            # every row is one of the scorepad's but a host category an author's scorepad
+            # leaves out; a `try` costs nothing where nothing is raised
+            try:
                 rows[c.row] += points  # type: ignore[index]
-            except KeyError:  # author's host category it does not list
+            except KeyError:
                 rows[c.row] = points  # type: ignore[index]
         if records:
             out.append(_record(c, points, rules if explain else []))
