@@ -99,15 +99,15 @@ class LiveForests:
             if placement.reaches_host(c.species):
                 wide = True
                 break
-        mixed = set()
-        for s in host.kind.slots:
-            if wide:
-                mixed.add(s.side)
-                continue
-            for c in host.slots[s.id]:
-                if c.species is not None and c.species.placement is not None:
-                    mixed.add(s.side)
-                    break
+        if wide:  # a rule here may meet a half on any side
+            mixed = {s.side for s in host.kind.slots}
+        else:  # only the sides with a ruled card in a slot
+            mixed = set()
+            for s in host.kind.slots:
+                for c in host.slots[s.id]:
+                    if c.species is not None and c.species.placement is not None:
+                        mixed.add(s.side)
+                        break
         return HostFits(host, None, wide, mixed=frozenset(mixed))
 
     def _refit(self, live: Live, hi: int, host: Host, side: str | None) -> None:
@@ -157,9 +157,7 @@ class LiveForests:
             hi = host.index
             sp = c.species
             # a card in a slot bears on its side only, unless its rule reaches the whole host
-            # (`placement.reaches_host`, asked inline: once per placement)
-            side = c.side if c.slot is not None and (
-                sp is None or sp.placement is None or not sp.placement.reaches_host) else None
+            side = None if c.slot is None or placement.reaches_host(sp) else c.side
             self._refit(live, hi, hosts[hi], side)
             if sp is not None and sp.trigger is not None:
                 live.triggers.add(hi)

@@ -201,7 +201,7 @@ def fit_key(host: Host, slot: SlotDef, sp: Species, sym: str | None) -> tuple:
     species)."""
     p = sp.placement
     cards = host.slots[slot.id]
-    if p is None or p.places_plainly:
+    if places_plainly(sp):
         for c in cards:  # a loop, not any() over a generator: asked for every slot a half meets
             if c.species is not None and c.species.placement is not None:
                 break

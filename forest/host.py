@@ -128,11 +128,13 @@ class Host:
 
     def attached(self) -> tuple[Placed, ...]:
         """The cards beneath the host card and in its slots, in slot order."""
-        # lists, not generators that tuple() resumes from C: asked of the host of every play a
-        # greedy player weighs
+        # a list, not a generator that tuple() resumes from C: asked of the host of every play
+        # a greedy player weighs
         if self._attached is None:
-            self._attached = tuple([*self.beneath, *[c for cards in self.slots.values()
-                                                      for c in cards]])
+            cards = list(self.beneath)
+            for slotted in self.slots.values():
+                cards += slotted
+            self._attached = tuple(cards)
         return self._attached
 
     def on_side(self, side: str) -> Iterable[Placed]:
