@@ -227,7 +227,7 @@ class Tally:
         Where what the half reads is forest counts and what it changes is read by no rule that
         looks at a host (`_slot_key`), the total is the same at every slot of its side (filling
         its host or not): which card carries a group's value moves, the sum does not. Such a
-        half is weighed once per side, by counting it (`Forest.counted`) rather than putting it
+        half is weighed once per side, by counting it (`Forest.count_in`) rather than putting it
         into a slot. Where it or a card at the host reads the host, the total is the same at
         the same slot of a host holding the same cards."""
         key = None
@@ -250,14 +250,19 @@ class Tally:
                 hit = self.weighed.get(key)
                 if hit is not None:
                     return hit
+        forest = self.forest
         if counted is not None:
-            with self.forest.counted(species, symbol, at) as card:  # no host or list touched
+            card = forest.count_in(species, symbol, at)  # no host or list touched
+            try:
                 hit = self.total_with(card, counted[1])
-        else:
-            trial = self.forest.trial(species, symbol, at)
-            with trial:
-                assert trial.card is not None
-                hit = self.total_with(trial.card)
+            finally:
+                forest.count_out(card)
+        else:  # as `forest.trial` would, without a context object a play
+            card = forest.place_at(species, symbol, at)
+            try:
+                hit = self.total_with(card)
+            finally:
+                forest.take_back(card)
         if key is not None:
             self.weighed[key] = hit
         return hit
@@ -296,7 +301,7 @@ class Tally:
 
     def total_with(self, new: Placed, full: bool | None = None) -> tuple[int, bool]:
         """The forest's total with `new`, the card just placed (and kept placed meanwhile, or
-        only counted: `Forest.counted`), and whether it re-scored a card whose points read the
+        only counted: `Forest.count_in`), and whether it re-scored a card whose points read the
         other forests. `full`: whether it filled its host, where the host does not show it."""
         forest = self.forest
         host = new.host

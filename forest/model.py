@@ -10,7 +10,8 @@ from a file live beside it (`grove/forest_file.py`), never inside it.
 A forest keeps the counters most rules need (by tag, species and tree symbol) current as it grows,
 so a compiled `2 per bird` is one dictionary lookup. It grows by `place_host` and `place_card` and
 shrinks only by `take_back` of its latest placement, which a player weighing a play uses through
-`trial`: every one of these leaves the forest exactly as placing the same cards from nothing would.
+`trial` (or `place_at` and `take_back` itself): every one of these leaves the forest exactly as
+placing the same cards from nothing would.
 `log` lists the placements in order: a cache of answers about a forest (where halves fit, which
 hosts carry permanent effects) brings itself up to date from the entries it has not yet seen.
 """
@@ -137,13 +138,39 @@ class Forest:
         on leaving, whatever happened."""
         return Trial(self, species, symbol, at)
 
-    def counted(self, species: Card, symbol: str | None, at: tuple[int, str]) -> Counted:
-        """The forest with one more card at `(host, slot)` for a moment, as far as its counters
-        and its list of cards show it, as `with forest.counted(...) as card:`: the card is in
-        no slot, and is listed last. For weighing a card whose points, and the points of every
-        rule it moves, read counts only (what `Tally` checks), at a third of a trial's cost:
-        a count is the same wherever in the forest the card lies."""
-        return Counted(self, species, symbol, at)
+    def place_at(self, species: Card | None, symbol: str | None,
+                 at: HostKind | tuple[int, str]) -> Placed:
+        """A card placed as `trial` places it: a new host of kind `at`, or a card at
+        `(host, slot)`. For a caller that takes it back itself (`take_back`), as a player
+        weighing a hundred plays a turn does without a context object for each."""
+        if isinstance(at, tuple):
+            assert species is not None
+            return self.place_card(at[0], at[1], species, symbol)
+        return self.place_host(at, species, symbol).card
+
+    def count_in(self, species: Card, symbol: str | None, at: tuple[int, str]) -> Placed:
+        """The forest with one more card at `(host, slot)` as far as its counters and its list
+        of cards show it, until `count_out`: the card is in no slot, and is listed last. For
+        weighing a card whose points, and the points of every rule it moves, read counts only
+        (what `Tally` checks), at a third of a trial's cost: a count is the same wherever in
+        the forest the card lies."""
+        host = self.hosts[at[0]]
+        sdef = host.kind.slots_by_id.get(at[1])
+        if sdef is None:
+            raise ValueError(f"host {at[0]} ({host.kind.id}) has no slot {at[1]!r}")
+        card = Placed(species, symbol, species.tags, host, at[1], sdef.side)
+        card.index = len(self.cards)
+        self.cards.append(card)
+        self._count(card)
+        self.memo.clear()
+        return card
+
+    def count_out(self, card: Placed) -> None:
+        """Take back the card `count_in` counted, which must be the last so counted."""
+        assert self.cards[-1] is card, "a counted card is taken back last"
+        self.cards.pop()
+        self._uncount(card)
+        self.memo.clear()
 
     def release(self) -> None:
         """Nothing will read this forest again: its cards let go of their hosts, and it of the
@@ -268,47 +295,14 @@ class Trial:
         self.card: Placed | None = None
 
     def __enter__(self) -> Forest:
-        at = self.at
-        if isinstance(at, tuple):
-            assert self.species is not None
-            self.card = self.forest.place_card(at[0], at[1], self.species, self.symbol)
-        elif at is not None:
-            self.card = self.forest.place_host(at, self.species, self.symbol).card
+        if self.at is not None:
+            self.card = self.forest.place_at(self.species, self.symbol, self.at)
         return self.forest
 
     def __exit__(self, *exc: object) -> None:
         if self.card is not None:
             self.forest.take_back(self.card)
             self.card = None
-
-
-class Counted:
-    """The context of `Forest.counted`."""
-
-    __slots__ = ("forest", "card")
-
-    def __init__(self, forest: Forest, species: Card, symbol: str | None, at: tuple[int, str]):
-        self.forest = forest
-        host = forest.hosts[at[0]]
-        sdef = host.kind.slots_by_id.get(at[1])
-        if sdef is None:
-            raise ValueError(f"host {at[0]} ({host.kind.id}) has no slot {at[1]!r}")
-        self.card = Placed(species, symbol, species.tags, host, at[1], sdef.side)
-
-    def __enter__(self) -> Placed:
-        forest = self.forest
-        self.card.index = len(forest.cards)
-        forest.cards.append(self.card)
-        forest._count(self.card)
-        forest.memo.clear()
-        return self.card
-
-    def __exit__(self, *exc: object) -> None:
-        forest = self.forest
-        assert forest.cards[-1] is self.card, "a counted card is taken back last"
-        forest.cards.pop()
-        forest._uncount(self.card)
-        forest.memo.clear()
 
 
 def table(forests: list[Forest]) -> list[Forest]:

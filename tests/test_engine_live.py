@@ -184,6 +184,15 @@ def test_forests_grow_and_shrink_as_laid_out_afresh():
             forest.place_card(host.index, last.slot, last.species, last.symbol,
                               number=last.number)
         _same_view(forest, _fresh(game, i))
+        # a card only counted moves the counters while in, and leaves them as they were
+        host_of = next(h for h in forest.hosts if h.kind.slots)
+        sp = next(c.species for c in forest.cards if c.slot is not None)
+        tags = dict(forest.tag_count)
+        card = forest.count_in(sp, None, (host_of.index, host_of.kind.slots[0].id))
+        assert forest.cards[-1] is card and card.index == len(forest.cards) - 1
+        assert all(forest.tag_count[t] == tags.get(t, 0) + 1 for t in sp.tags)
+        forest.count_out(card)
+        _same_view(forest, _fresh(game, i))
 
 
 def test_a_memo_belongs_to_its_card_set():
