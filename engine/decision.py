@@ -50,7 +50,7 @@ class Offers(Sequence[str]):
     A run's labels are texts themselves where its prefix is empty; each run carries its count,
     which the turn knew as it made the run, so reading a text by position calls no `len()`."""
 
-    __slots__ = ("runs", "n", "_read", "_texts")
+    __slots__ = ("runs", "n", "picked", "_texts")
 
     def __init__(self, runs: list[tuple[str, Sequence[str], int]], n: int | None = None):
         """`runs`: (prefix, labels, how many labels); `n`: how many texts the runs hold, where
@@ -59,7 +59,9 @@ class Offers(Sequence[str]):
         # how many texts, read as an attribute by the turn and the random player: `len()` of
         # an `Offers` reaches `__len__` only by way of C
         self.n = sum([m for _, _, m in runs]) if n is None else n
-        self._read: str | None = None  # the text last read by position (see `__contains__`)
+        # the text last read by position: offered, so a random player's answer is checked
+        # without a search (`__contains__`, and `Game.play_out` without the call `in` makes)
+        self.picked: str | None = None
         self._texts: tuple[str, ...] | None = None  # every text, once all were read
 
     def __len__(self) -> int:
@@ -84,7 +86,7 @@ class Offers(Sequence[str]):
         to a method written in Python (a random player reads one text a turn)."""
         for prefix, labels, m in self.runs:
             if k < m:
-                text = self._read = prefix + labels[k]
+                text = self.picked = prefix + labels[k]
                 return text
             k -= m
         raise AssertionError("unreachable: the runs hold n texts")
@@ -102,7 +104,7 @@ class Offers(Sequence[str]):
     def __contains__(self, text: object) -> bool:
         # the text a player just picked by position is offered: a random player's answer is
         # checked without a search
-        if text is not None and text == self._read:
+        if text is not None and text == self.picked:
             return True
         if self._texts is not None:
             return text in self._texts
