@@ -7,9 +7,15 @@ game; kept so, as the ratios of earlier runs were measured against it): it measu
 machine does with Python list work, so `games/s ÷ null games/s` can be
 compared across machines. The two are timed side by side, in short batches that take turns
 (null, real, real, null, ...), and the ratio is the median of the ratios of each pair of
-batches, so a slow spell of a shared machine falls on both. That narrows the spread between
-runs but does not remove it (a real game leans on memory far more than the null game): for a
-change of a few percent, count instructions instead (`benchmarks/instructions.py`).
+batches, so a slow spell of a shared machine falls on both. A batch lasts `--batch-ms` (at
+least two games). On a shared machine the speed of either moves from one tenth of a second to
+the next: pairs of one second each (as the rows were timed until December 2026) still caught a
+slow spell on one side only, and the median of eight such pairs moved by a sixth between runs;
+a hundred pairs and more of 40-80 ms each, in the same time, move by less than half that. As a
+slow spell now spoils fewer pairs, the median also reads a few percent higher than the old
+one did: compare a figure with one timed the same way. The spread between runs is narrower,
+not gone (a real game leans on memory far more than the null game): for a change of a few
+percent, count instructions instead (`benchmarks/instructions.py`).
 
 Games of one card set share one engine memo (`engine/memo.py`: each card's plays and where
 halves fit, worked out once) and run with the collector set as a batch sets it
@@ -62,14 +68,16 @@ def real_game(cardset, kinds: list[str], seed: int, memo: Memo | None = None) ->
     return turns
 
 
-def side_by_side(null, real, seconds: float, pairs: int = 8) -> tuple[float, float, list[float]]:
-    """Null and real games per second, and the ratio real/null of each pair of batches: `pairs`
-    pairs of batches of about `seconds / pairs` of one core each, taking turns. Each batch plays
-    games not played before (its seeds go on from the last batch's)."""
+def side_by_side(null, real, seconds: float, batch: float) -> tuple[float, float, list[float]]:
+    """Null and real games per second, and the ratio real/null of each pair of batches: pairs
+    of batches of about `batch` seconds of one core each (at least two games), taking turns,
+    for about `seconds` of each kind (at least eight pairs). Each batch plays games not played
+    before (its seeds go on from the last batch's)."""
     seeds = {null: 0, real: 0}
     spent = {null: 0.0, real: 0.0}
     played = {null: 0, real: 0}
     ratios: list[float] = []
+    pairs = max(8, round(seconds / batch))
     each = seconds / pairs
     for k in range(pairs):
         now: dict = {}
@@ -104,9 +112,12 @@ def _rows(edition: str, players: int) -> list[tuple[str, bool, bool]]:
 def bench_games(opts) -> dict:
     budget = max(1.0, opts.batch_ms / 10)
     rows: list[dict] = []
+    batch = opts.batch_ms / 1e3
+    pairs = max(8, round(2 * budget / batch))
     print("== complete games per second on one core (process time; memo: shared by the games of "
           "a card set, or each game's own; collector: as a batch sets it, or Python's default), "
-          "timed in turns with a null game: ratio = median of 8 pairs [quartiles]")
+          f"timed in turns with a null game: ratio = median of {pairs} pairs of batches of "
+          f"{opts.batch_ms:g} ms [quartiles]")
     for edition in ("base", "smoky_mountains"):
         cs = build(edition)
         memo = Memo(cs)
@@ -119,7 +130,7 @@ def bench_games(opts) -> dict:
                     return real_game(cs, [kind] * n, s, m)
 
                 with batch_collector() if batch else contextlib.nullcontext():
-                    null, r, ratios = side_by_side(null_one, one, 2 * budget)
+                    null, r, ratios = side_by_side(null_one, one, 2 * budget, batch)
                 q1, ratio, q3 = statistics.quantiles(ratios, n=4)
                 collector = "batch" if batch else "default"
                 print(f"   {edition:<16} {n} players {kind:<7} memo {'shared' if shared else 'own':<6}"

@@ -19,3 +19,26 @@ def test_benchmarks_print_their_figures_as_json():
     assert set(figures) == {"python", "compile"}
     assert all(v > 0 for v in figures["compile"].values())
     assert "== compile the card set" in proc.stderr
+
+
+def test_games_are_timed_in_short_pairs_of_batches_on_fresh_seeds():
+    if str(REPO) not in sys.path:  # the benchmarks are run from the checkout, not installed
+        sys.path.insert(0, str(REPO))
+    from benchmarks.games import side_by_side
+
+    seen: dict[str, list[int]] = {"null": [], "real": []}
+
+    def null(seed: int) -> None:
+        seen["null"].append(seed)
+        sum(range(200))
+
+    def real(seed: int) -> None:
+        seen["real"].append(seed)
+        sum(range(2000))
+
+    null_rate, real_rate, ratios = side_by_side(null, real, 0.2, 0.01)
+    assert len(ratios) == 20  # 0.2 s of each kind in batches of 10 ms
+    assert real_rate < null_rate and all(r > 0 for r in ratios)
+    for seeds in seen.values():  # every game a seed of its own, in order
+        assert seeds == list(range(len(seeds))) and len(seeds) >= 2 * len(ratios)
+    assert len(side_by_side(null, real, 0.01, 0.01)[2]) == 8  # never fewer than eight pairs
