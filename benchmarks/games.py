@@ -112,8 +112,8 @@ def _rows(edition: str, players: int) -> list[tuple[str, bool, bool]]:
 def bench_games(opts) -> dict:
     budget = max(1.0, opts.batch_ms / 10)
     rows: list[dict] = []
-    batch = opts.batch_ms / 1e3
-    pairs = max(8, round(2 * budget / batch))
+    batch_s = opts.batch_ms / 1e3
+    pairs = max(8, round(2 * budget / batch_s))
     print("== complete games per second on one core (process time; memo: shared by the games of "
           "a card set, or each game's own; collector: as a batch sets it, or Python's default), "
           f"timed in turns with a null game: ratio = median of {pairs} pairs of batches of "
@@ -130,7 +130,7 @@ def bench_games(opts) -> dict:
                     return real_game(cs, [kind] * n, s, m)
 
                 with batch_collector() if batch else contextlib.nullcontext():
-                    null, r, ratios = side_by_side(null_one, one, 2 * budget, batch)
+                    null, r, ratios = side_by_side(null_one, one, 2 * budget, batch_s)
                 q1, ratio, q3 = statistics.quantiles(ratios, n=4)
                 collector = "batch" if batch else "default"
                 print(f"   {edition:<16} {n} players {kind:<7} memo {'shared' if shared else 'own':<6}"
