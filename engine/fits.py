@@ -15,11 +15,11 @@ from compiler.cardset import Species
 from engine.action import slot_label
 from forest.host import Host
 
-# (species key, tree symbol, side): one card half, as far as where it fits goes
-HalfKey = tuple[str, str | None, str]
-# what decides where a half fits at a host: the half itself, or only its side and whether it needs
-# water (and is a dweller with that side) where no placement rule is in play
-FitKey = tuple
+# what decides where a half fits at a host: the half itself (its species key, tree symbol and
+# side), or only its side and whether it needs water (and is a dweller with that side) where no
+# placement rule is in play. Spelt as a string, which keeps its hash: a turn looks keys up a few
+# hundred times a game, and a tuple hashes every item again each time
+FitKey = str
 
 
 class Fit:
@@ -98,9 +98,11 @@ class Half:
         self.sp = sp
         self.sym = sym
         self.side = side
-        self.exact: HalfKey = (sp.key, sym, side)
+        self.exact: FitKey = f"{sp.key}\0{sym}\0{side}"
         # what `accepts` reads: all a half that places plainly needs where it meets no rule
-        self.plain: FitKey = (None, side, sp.water, sp.kind == "dweller" and side in sp.sides)
+        # (no species key is empty, so an exact key never begins as this one does)
+        self.plain: FitKey = (f"\0{side}\0{sp.water}\0"
+                              f"{sp.kind == 'dweller' and side in sp.sides}")
         self.ruled = ruled  # the half's own rule bears on where it goes
         self.wide = wide  # ... and may read beyond its own slot
 
