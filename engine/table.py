@@ -270,7 +270,7 @@ class Table:
         return hit
 
     def play_of(self, text: str) -> tuple[Species, str | None, HostKind | tuple[int, str], bool,
-                                          tuple] | None:
+                                          str] | None:
         """What an offered action puts where, as `placing` says, whether it is free, and the
         play's key for `Tally.weigh`; None for an action that plays no card. For a player that
         weighs every text of a turn: one lookup a text, kept in the memo."""

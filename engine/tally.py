@@ -53,8 +53,7 @@ class Tally:
         self.reached: dict[tuple, tuple[Set[Placed], Set[str], bool]] = {}
         # a play's total, and whether it re-scored a card whose points read the other forests
         self.weighed: dict[tuple, tuple[int, bool]] = {}  # see `weigh`
-        self.plays: dict[tuple, tuple[int, bool]] = {}  # (species key, symbol, host kind or
-        #                                                  (host, slot)) -> as `weighed`
+        self.plays: dict[str, tuple[int, bool]] = {}  # `play_key` -> as `weighed`
         # host index -> slot id -> `_slot_key`, kept for a host until a card joins it
         self.slot_keys: dict[int, dict[str, tuple[str, bool] | None]] = {}
         # species key -> what its rule reads (`_reads`), and whether that may be another forest
@@ -209,7 +208,7 @@ class Tally:
             keys.update(groups[token])
         return cards, keys, not self.cave_reads.isdisjoint(tokens)
 
-    def weigh(self, species: Any, symbol: str | None, at: Any, play: tuple | None = None) -> int:
+    def weigh(self, species: Any, symbol: str | None, at: Any, play: str | None = None) -> int:
         """The forest's total with a card half placed at `at` (a new host's kind, or
         `(host, slot)`), as `Forest.trial` takes it. Kept per play (`play_key`, which a caller
         may hand in) while the tally holds, and shared by plays that weigh alike (`_weigh`), so
@@ -340,10 +339,13 @@ class Tally:
         return total, others
 
 
-def play_key(species: Any, symbol: str | None, at: Any) -> tuple:
+def play_key(species: Any, symbol: str | None, at: Any) -> str:
     """What `Tally.weigh` keeps a play's total under: the half, and the new host's kind or
-    `(host, slot)`."""
-    return (species.key, symbol, at if isinstance(at, tuple) else at.id)
+    `(host, slot)`. A string, which keeps its hash: a greedy game looks plays up a thousand
+    times, and a nested tuple hashes every item again each time."""
+    if isinstance(at, tuple):
+        return f"{species.key}\0{symbol}\0{at[0]}\0{at[1]}"
+    return f"{species.key}\0{symbol}\0{at.id}"
 
 
 def _signature(new: Placed, full: bool) -> tuple:
