@@ -256,7 +256,7 @@ class Tally:
                 hit = self.total_with(card, counted[1])
             finally:
                 forest.count_out(card)
-        else:  # as `forest.trial` would, without a context object a play
+        else:  # placed and taken back as `forest.trial` does, without a context object
             card = forest.place_at(species, symbol, at)
             try:
                 hit = self.total_with(card)
