@@ -1,7 +1,8 @@
 """What Python's cyclic garbage collector takes of a game, with its defaults and as a batch of
 games sets it (`simulation/collector.py`).
 
-Each setting plays two-player base games from a fresh shared memo in a process of its own (the
+Each setting plays two-player base games from a fresh shared memo, keeping no events (as a
+batch plays them), in a process of its own (the
 collector's state is the whole process's), and times every collection with `gc.callbacks`: the
 figure is the collector's time per game and its share of the games' time.
 
@@ -47,7 +48,7 @@ def play(kind: str, setting: str, games: int) -> dict:
         with batch_collector() if setting == "batch" else contextlib.nullcontext():
             start = time.perf_counter()
             for seed in range(games):
-                real_game(cs, [kind, kind], seed, memo)
+                real_game(cs, [kind, kind], seed, memo, events=False)
             took = time.perf_counter() - start
     finally:
         gc.callbacks.remove(timer)

@@ -18,9 +18,10 @@ not gone (a real game leans on memory far more than the null game): for a change
 percent, count instructions instead (`benchmarks/instructions.py`).
 
 Games of one card set share one engine memo (`engine/memo.py`: each card's plays and where
-halves fit, worked out once) and run with the collector set as a batch sets it
+halves fit, worked out once), keep no events and run with the collector set as a batch sets it
 (`simulation/collector.py`), as `grove simulate` plays them; random players are also timed with a
-memo of each game's own and Python's default collector, as `grove play` plays a single game. Two
+memo of each game's own, the events kept and Python's default collector, as `grove play` plays a
+single game. Two
 rows of two-player base games show a shared memo with the default collector too, so what the
 collector's setting gives can be read side by side. Every game is put away as it ends
 (`Game.release`), as a batch's worker does, so no row leaves its games to the collector.
@@ -59,8 +60,9 @@ def null_game(cardset, n: int, seed: int) -> int:
     return turn
 
 
-def real_game(cardset, kinds: list[str], seed: int, memo: Memo | None = None) -> int:
-    game = Game(cardset, [f"P{i}" for i in range(len(kinds))], seed, memo=memo)
+def real_game(cardset, kinds: list[str], seed: int, memo: Memo | None = None,
+              events: bool = True) -> int:
+    game = Game(cardset, [f"P{i}" for i in range(len(kinds))], seed, memo=memo, events=events)
     players = [make(k, seed * 31 + i) for i, k in enumerate(kinds)]
     game.play_out(players)
     turns = game.turn
@@ -99,9 +101,9 @@ def side_by_side(null, real, seconds: float, batch: float) -> tuple[float, float
 
 
 def _rows(edition: str, players: int) -> list[tuple[str, bool, bool]]:
-    """(AI, memo shared, batch collector) of each row: a batch's setting with a shared memo,
-    a single game's with a memo of its own; two-player base games with a shared memo also with
-    the default collector."""
+    """(AI, memo shared, batch collector) of each row: a batch's setting with a shared memo (and
+    no events), a single game's with a memo of its own (and its events); two-player base games
+    with a shared memo also with the default collector."""
     rows = [("random", True, True), ("random", False, False), ("greedy", True, True)]
     if edition == "base" and players == 2:
         rows[1:1] = [("random", True, False)]
@@ -115,7 +117,8 @@ def bench_games(opts) -> dict:
     batch_s = opts.batch_ms / 1e3
     pairs = max(8, round(2 * budget / batch_s))
     print("== complete games per second on one core (process time; memo: shared by the games of "
-          "a card set, or each game's own; collector: as a batch sets it, or Python's default), "
+          "a card set, or each game's own; events: none kept, as a batch plays them, or kept; "
+          "collector: as a batch sets it, or Python's default), "
           f"timed in turns with a null game: ratio = median of {pairs} pairs of batches of "
           f"{opts.batch_ms:g} ms [quartiles]")
     for edition in ("base", "smoky_mountains"):
@@ -127,17 +130,20 @@ def bench_games(opts) -> dict:
 
             for kind, shared, batch in _rows(edition, n):
                 def one(s: int, cs=cs, n=n, kind=kind, m=memo if shared else None) -> int:
-                    return real_game(cs, [kind] * n, s, m)
+                    # a shared memo is a batch's setting, and a batch keeps no events
+                    return real_game(cs, [kind] * n, s, m, events=m is None)
 
                 with batch_collector() if batch else contextlib.nullcontext():
                     null, r, ratios = side_by_side(null_one, one, 2 * budget, batch_s)
                 q1, ratio, q3 = statistics.quantiles(ratios, n=4)
                 collector = "batch" if batch else "default"
                 print(f"   {edition:<16} {n} players {kind:<7} memo {'shared' if shared else 'own':<6}"
-                      f" collector {collector:<7} {r:8.2f} games/s   null game {null:9.0f} games/s"
+                      f" events {'none' if shared else 'kept'} collector {collector:<7} {r:8.2f}"
+                      f" games/s   null game {null:9.0f} games/s"
                       f"   ratio {ratio:.5f} [{q1:.5f} {q3:.5f}]")
                 rows.append({"edition": edition, "players": n, "ai": kind,
                              "memo": "shared" if shared else "own", "collector": collector,
+                             "events": not shared,
                              "games_per_s": round(r, 3), "null_games_per_s": round(null, 1),
                              "ratio": round(ratio, 6),
                              "ratio_quartiles": [round(q1, 6), round(q3, 6)]})

@@ -5,7 +5,8 @@ with the two timed in turns; the number of machine instructions a game takes mov
 one percent, so it shows a change of a few percent that timing cannot. Each figure
 is the difference of two runs under valgrind's cachegrind (without its cache simulation): one
 that plays `--games` games after 20 games that fill the memo, one that plays none, divided by
-`--games`. Without valgrind on the PATH the benchmark says so and gives no figure.
+`--games`. The games keep no events, as a batch plays them (counts before December 2026 kept
+them: about 2% more). Without valgrind on the PATH the benchmark says so and gives no figure.
 
     python -m benchmarks --only instructions      # both AIs, two-player base games
     python -m benchmarks.instructions random base 60   # one run: plays the games, no valgrind
@@ -33,9 +34,9 @@ def play(kind: str, edition: str, games: int) -> None:
     cs = build(edition)
     memo = Memo(cs)
     for s in range(WARM):
-        real_game(cs, [kind] * 2, s, memo)
+        real_game(cs, [kind] * 2, s, memo, events=False)
     for s in range(games):
-        real_game(cs, [kind] * 2, 1000 + s, memo)
+        real_game(cs, [kind] * 2, 1000 + s, memo, events=False)
 
 
 def count(kind: str, edition: str, games: int) -> int:
@@ -56,8 +57,8 @@ def count(kind: str, edition: str, games: int) -> int:
 
 
 def bench_instructions(opts) -> dict:
-    print("== instructions per two-player game, counted by valgrind (memo shared, warmed by "
-          f"{WARM} games)")
+    print("== instructions per two-player game, counted by valgrind (memo shared, no events, "
+          f"warmed by {WARM} games)")
     if shutil.which("valgrind") is None:
         print("   valgrind is not installed: no figure")
         return {"instructions": None}

@@ -42,8 +42,9 @@ class Game(Table):
     """A game on a table: whose decision it is, and what each action does."""
 
     def __init__(self, cardset: CardSet, players: list[str], seed: int = 0,
-                 expansions: Iterable[str] | None = None, *, memo: Memo | None = None):
-        super().__init__(cardset, players, seed, expansions, memo=memo)
+                 expansions: Iterable[str] | None = None, *, memo: Memo | None = None,
+                 events: bool = True):
+        super().__init__(cardset, players, seed, expansions, memo=memo, events=events)
         self._proc = self._play()
         # what the player to move must choose now; None once the game is over. A plain
         # attribute, not a property: a driver reads it twice a decision, a thousand times a game

@@ -123,9 +123,11 @@ def play_chunk(plan: Plan, chunk: Chunk, expected: Fingerprint) -> Batch:
 def play_game(sh: Shelf, index: int, seed: int, seating: tuple[str, ...],
               games: dict[str, list[Any]], cards: dict[str, list[Any]]) -> None:
     """Play one game and append its rows. The game and the players are made as `grove play`
-    makes them (`engine/runner.py`), so `grove play --ai <seating> --seed <seed>` replays it."""
+    makes them (`engine/runner.py`), so `grove play --ai <seating> --seed <seed>` replays it;
+    it keeps no events, which no row reads (the same game, without its log)."""
     cs = sh.cardset
-    game = Game(cs, [f"P{i + 1}" for i in range(len(seating))], seed, memo=sh.fresh_memo())
+    game = Game(cs, [f"P{i + 1}" for i in range(len(seating))], seed, memo=sh.fresh_memo(),
+                events=False)
     try:
         _play_into(sh, index, seed, seating, game, games, cards)
     finally:

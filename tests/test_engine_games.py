@@ -271,6 +271,25 @@ def test_play_out_plays_the_game_apply_plays(kinds):
         assert out.events == looped.events
 
 
+@pytest.mark.parametrize("kinds", [["random", "random"], ["greedy", "random", "greedy"]])
+def test_a_game_that_keeps_no_events_plays_the_same_game(kinds):
+    """A batch's games keep no events (`events=False`): the same actions, forests, hands and
+    end, and asking for the events says why there are none."""
+    cset = cs.build("smoky_mountains")
+    for seed in (2, 7):
+        games = []
+        for events in (True, False):
+            game = Game(cset, [f"P{i}" for i in range(len(kinds))], seed, events=events)
+            game.play_out([make(k, seed * 31 + i) for i, k in enumerate(kinds)])
+            games.append(game)
+        kept, none = games
+        assert kept.events and kept.over and none.over
+        assert [a.text for a in none.history] == [a.text for a in kept.history]
+        assert none.zones() == kept.zones() and none.turn == kept.turn
+        with pytest.raises(ValueError, match="events=False"):
+            _ = none.events
+
+
 def test_play_out_refuses_an_illegal_answer():
     class Cheat:
         def choose(self, game, decision):
