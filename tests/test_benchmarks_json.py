@@ -42,3 +42,16 @@ def test_games_are_timed_in_short_pairs_of_batches_on_fresh_seeds():
     for seeds in seen.values():  # every game a seed of its own, in order
         assert seeds == list(range(len(seeds))) and len(seeds) >= 2 * len(ratios)
     assert len(side_by_side(null, real, 0.01, 0.01)[2]) == 8  # never fewer than eight pairs
+
+
+def test_a_shared_memo_is_filled_before_the_games_rows_time_it():
+    if str(REPO) not in sys.path:
+        sys.path.insert(0, str(REPO))
+    from benchmarks.games import warm
+    from compiler.cardset import build
+    from engine.memo import Memo
+
+    cset = build("base")
+    memo = Memo(cset)
+    assert warm(cset, memo, 0.3) >= 1
+    assert memo.answers and memo.placings  # where halves fit, and what plays place, known
