@@ -72,6 +72,11 @@ def real_game(cardset, kinds: list[str], seed: int, memo: Memo | None = None,
     return turns
 
 
+def pairs_of(seconds: float, batch: float) -> int:
+    """How many pairs of `batch`-second batches `side_by_side` times in `seconds` of each kind."""
+    return max(8, round(seconds / batch))
+
+
 def side_by_side(null, real, seconds: float, batch: float) -> tuple[float, float, list[float]]:
     """Null and real games per second, and the ratio real/null of each pair of batches: pairs
     of batches of about `batch` seconds of one core each (at least two games), taking turns,
@@ -81,7 +86,7 @@ def side_by_side(null, real, seconds: float, batch: float) -> tuple[float, float
     spent = {null: 0.0, real: 0.0}
     played = {null: 0, real: 0}
     ratios: list[float] = []
-    pairs = max(8, round(seconds / batch))
+    pairs = pairs_of(seconds, batch)
     each = seconds / pairs
     for k in range(pairs):
         now: dict = {}
@@ -108,8 +113,8 @@ def warm(cardset, memo: Memo, seconds: float) -> int:
     end = time.process_time() + seconds
     played = 0
     while time.process_time() < end:
-        kinds = ("random", "greedy")[played % 4 == 3]  # a greedy game costs three random ones
-        real_game(cardset, [kinds] * (2 + 2 * (played % 2)), 10**6 + played, memo, events=False)
+        kind = ("random", "greedy")[played % 4 == 3]  # a greedy game costs three random ones
+        real_game(cardset, [kind] * (2 + 2 * (played % 2)), 10**6 + played, memo, events=False)
         played += 1
     return played
 
@@ -129,7 +134,7 @@ def bench_games(opts) -> dict:
     budget = max(1.0, opts.batch_ms / 10)
     rows: list[dict] = []
     batch_s = opts.batch_ms / 1e3
-    pairs = max(8, round(2 * budget / batch_s))
+    pairs = pairs_of(2 * budget, batch_s)
     print("== complete games per second on one core (process time; memo: shared by the games of "
           "a card set, or each game's own; events: none kept, as a batch plays them, or kept; "
           "collector: as a batch sets it, or Python's default), "
