@@ -179,7 +179,9 @@ def _build(node: Any, built: dict[int, Any], constructor: Any, depth: int = 0) -
             if type(k).__name__ != "ScalarNode" or k.tag == _CORE + "merge":
                 raise _Refused("a key that is not a plain value")
             key = _scalar(k, constructor)
-            if type(key) not in (str, int) or key in m:
+            # a quoted key is a str subclass, as the round-trip loader keeps it (JSON's are all
+            # quoted); a bool or float key is handed over
+            if not (isinstance(key, str) or type(key) is int) or key in m:
                 raise _Refused("duplicate key")  # ruamel words the error
             m[key] = _build(v, built, constructor, depth + 1)
             m.lc.add_kv_line_col(key, [k.start_mark.line, k.start_mark.column,
