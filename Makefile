@@ -19,7 +19,8 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest
+	# one worker per logical CPU (pytest-xdist): serial, the suite took 13-14 min on CI's two cores
+	$(BIN)/python -m pytest -n logical
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks
