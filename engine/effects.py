@@ -47,10 +47,12 @@ def resolve(game: Table, i: int, played: Played) -> Steps:
     """A played card's effect, then its bonus if the payment earned it."""
     sp = played.species
     if sp.effect is not None:
-        game._note("effect", i, species=sp.key)
+        if game.noting:
+            game._note("effect", i, species=sp.key)
         yield from run(game, i, played, sp.effect.steps)
     if sp.bonus is not None and played.bonus_allowed and _bonus_earned(game, played):
-        game._note("bonus", i, species=sp.key)
+        if game.noting:
+            game._note("bonus", i, species=sp.key)
         yield from run(game, i, played, sp.bonus.steps)
 
 
@@ -83,7 +85,8 @@ def _do(game: Table, i: int, me: Placed, op: Op) -> Steps:
             yield from _draw_split(game, i, op)
         case ExtraTurn():
             game.players[i].extra_turns += 1
-            game._note("extra_turn", i)
+            if game.noting:
+                game._note("extra_turn", i)
         case Move():
             yield from _move(game, i, me, op)
         case FreePlay():
@@ -107,7 +110,8 @@ def _draw_split(game: Table, i: int, op: DrawSplit) -> Steps:
                                     game.actions)))
         p.hand.remove(c)
         p.cave.append(c)
-        game._note("move", i, (c,), source="hand", target="cave")
+        if game.noting:
+            game._note("move", i, (c,), source="hand", target="cave")
 
 
 def _zone(game: Table, i: int, name: str) -> list[int]:
@@ -129,7 +133,8 @@ def _move(game: Table, i: int, me: Placed, op: Move) -> Steps:
                 break
             c = game._draw_top()
             _zone(game, i, dst).append(c)
-            game._note("move", i, (c,), source="deck", target=dst)
+            if game.noting:
+                game._note("move", i, (c,), source="deck", target=dst)
             moved += 1
     else:
         source = _zone(game, i, src)
@@ -140,7 +145,8 @@ def _move(game: Table, i: int, me: Placed, op: Move) -> Steps:
                     break
                 source.remove(c)
                 _zone(game, i, dst).append(c)
-                game._note("move", i, (c,), source=src, target=dst)
+                if game.noting:
+                    game._note("move", i, (c,), source=src, target=dst)
                 moved += 1
         else:
             most = n if amt.kind in ("n", "up_to") else len(source)
@@ -160,7 +166,8 @@ def _move(game: Table, i: int, me: Placed, op: Move) -> Steps:
                 c = card_of(choice)
                 source.remove(c)
                 _zone(game, i, dst).append(c)
-                game._note("move", i, (c,), source=src, target=dst)
+                if game.noting:
+                    game._note("move", i, (c,), source=src, target=dst)
                 moved += 1
     if op.draw_as_many:
         for _ in range(moved):
@@ -192,7 +199,7 @@ def pay(game: Table, i: int, cost: int, exclude: set[int | None]
     for c in paid:
         p.hand.remove(c)
         game.clearing.append(c)
-    if paid:
+    if paid and game.noting:
         game._note("pay", i, tuple(paid), source="hand", target="clearing")
     return paid
 
@@ -355,6 +362,7 @@ def triggers(game: Table, i: int, played: Played) -> Steps:
                                      f"use {sp.name('en')}'s permanent effect", game.actions)
                 if yes != YES:
                     continue
-            game._note("trigger", i, species=sp.key)
+            if game.noting:
+                game._note("trigger", i, species=sp.key)
             yield from run(game, i, Played(i, hi, None, sp, None, [], True), trig.steps,
                            me=placed)

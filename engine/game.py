@@ -135,7 +135,8 @@ class Game(Table):
                 self.current = (self.current + 1) % len(self.players)
         except GameOver:
             self.over = True
-            self._note("end", -1)
+            if self.noting:
+                self._note("end", -1)
 
     def _draft_caves(self, laid: list[Species] | None = None) -> Generator[Decision, Action, None]:
         """One cave per player is laid out; players pick in reverse turn order, then each
@@ -155,10 +156,12 @@ class Game(Table):
             sp = next(x for x in laid if x.id == pick.species)
             laid.remove(sp)
             self.players[i].cave_card = sp
-            self._note("cave_card", i, species=sp.key)
+            if self.noting:
+                self._note("cave_card", i, species=sp.key)
         for i in order:
             sp = self.players[i].cave_card
             if sp is not None and sp.effect is not None:
-                self._note("effect", i, species=sp.key)
+                if self.noting:
+                    self._note("effect", i, species=sp.key)
                 yield from run(self, i, Played(i, -1, None, sp, None, [], True), sp.effect.steps,
                                me=loose(sp, None))

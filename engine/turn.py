@@ -172,7 +172,8 @@ def _take(game: Table, i: int, choice: act.Draw) -> None:
         c = choice.card
         game.clearing.remove(c)
         game.players[i].hand.append(c)
-        game._note("move", i, (c,), source="clearing", target="hand")
+        if game.noting:
+            game._note("move", i, (c,), source="clearing", target="hand")
 
 
 def _stuck(game: Table, i: int) -> Steps:
@@ -191,8 +192,10 @@ def _stuck(game: Table, i: int) -> Steps:
         c = card_of(choice)
         p.hand.remove(c)
         target.append(c)
-        game._note("move", i, (c,), source="hand", target=str(rule.get("to", "cave")))
+        if game.noting:
+            game._note("move", i, (c,), source="hand", target=str(rule.get("to", "cave")))
         moved += 1
-    game._note("stuck", i)
+    if game.noting:
+        game._note("stuck", i)
     for _ in range(moved):
         game._to_hand(i, limit=False)
