@@ -4,9 +4,12 @@ computed from the data."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from scipy import stats
 
 from simulation.plan import Plan, game_seed
@@ -26,6 +29,22 @@ def test_wilson_interval():
     assert (round(lo, 4), round(hi, 4)) == (0.2366, 0.7634)
     assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
     assert wilson(0, 0) is None
+
+
+@given(st.integers(1, 10**6).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n))))
+def test_wilson_is_scipys_to_the_last_bit(kn):
+    # wilson takes only its quantile from scipy.special (scipy.stats is slow to import)
+    k, n = kn
+    ci = stats.binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
+    assert wilson(k, n) == (float(ci.low), float(ci.high))
+
+
+@given(st.integers(2, 10**5), st.integers(-10**6, 10**6), st.integers(1, 10**12))
+def test_mean_interval_is_scipys_to_the_last_bit(n, total, spread):
+    sumsq = -(-total * total // n) + spread  # above total^2 / n: a variance above 0
+    var = (n * sumsq - total * total) / (n * (n - 1))
+    ref = stats.t.interval(0.95, n - 1, loc=total / n, scale=math.sqrt(var / n))
+    assert mean_interval(n, total, sumsq) == (float(ref[0]), float(ref[1]))
 
 
 @pytest.mark.parametrize("k1, n1, k2, n2, expected", [
