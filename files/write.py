@@ -1,0 +1,105 @@
+"""Writes that cannot lose the old file.
+
+Every file grove writes goes to a fresh name beside its target and is renamed over it only
+when whole, so a full disk, Ctrl-C or a kill leaves the old file or the new one, never half of
+either. A target grove must not replace (a device, a FIFO, a symlink, a folder, a file the
+user made read-only) is refused before anything is written: `Refused`, an `OSError`, which the
+commands turn into IO-WRITE.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import secrets
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO
+
+
+class Refused(OSError):
+    """The target is not one grove may replace; nothing was written."""
+
+    def __init__(self, path: str | os.PathLike[str], why: str):
+        super().__init__(errno.EPERM, why, os.fspath(path))
+
+
+def refusal(path: str | os.PathLike[str]) -> str | None:
+    """Why `path` may not be written as a whole file, or None when it may: its folder must be
+    there and writable, and the path itself must be missing or a regular file (not a symlink)
+    that the user may write."""
+    p = Path(path)
+    folder = p.parent if str(p.parent) else Path(".")
+    try:
+        st = os.lstat(p)
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    if st is not None:
+        if stat.S_ISLNK(st.st_mode):
+            return "is a symbolic link; grove replaces only regular files"
+        if stat.S_ISDIR(st.st_mode):
+            return "is a folder"
+        if not stat.S_ISREG(st.st_mode):
+            return "is not a regular file (a device, FIFO or socket)"
+        if not os.access(p, os.W_OK) or not st.st_mode & 0o222:
+            return "is read-only"
+    if not folder.is_dir():
+        return f"no folder {folder}"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"the folder {folder} is not writable"
+    return None
+
+
+def check(path: str | os.PathLike[str]) -> None:
+    """Raise `Refused` when `path` may not be written (see `refusal`)."""
+    why = refusal(path)
+    if why is not None:
+        raise Refused(path, why)
+
+
+@contextlib.contextmanager
+def replacing(path: str | os.PathLike[str], mode: str = "w", *,
+              private: bool = False) -> Iterator[IO]:
+    """A file to write `path`'s new contents into; on leaving the block without an error it is
+    flushed to disk and renamed over `path`, else removed and `path` left as it was.
+
+    A new file gets the umask's mode (0600 with `private`, for the cache); a replaced file keeps
+    its own."""
+    check(path)
+    target = Path(path)
+    tmp = target.with_name(f".{target.name}.{secrets.token_hex(6)}.tmp")
+    try:
+        old = os.stat(target).st_mode & 0o7777
+    except FileNotFoundError:
+        old = None
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
+                 0o600 if private else 0o666)
+    try:
+        if old is not None:
+            os.chmod(fd, old)
+        text = {} if "b" in mode else {"encoding": "utf-8", "newline": ""}
+        with os.fdopen(fd, mode, **text) as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def write_bytes(path: str | os.PathLike[str], data: bytes, *, private: bool = False) -> None:
+    """`path` holds `data` whole, or keeps what it held."""
+    with replacing(path, "wb", private=private) as fh:
+        fh.write(data)
+
+
+def write_text(path: str | os.PathLike[str], text: str, *, private: bool = False) -> None:
+    """`path` holds `text` (UTF-8) whole, or keeps what it held."""
+    with replacing(path, "w", private=private) as fh:
+        fh.write(text)

@@ -1,0 +1,88 @@
+"""files/: a write lands whole or not at all and never replaces what is not a plain file of the
+user's; a read takes only a regular file, within its bound."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+import pytest
+
+from files.read import NotRegular, read_bytes, read_text
+from files.write import Refused, refusal, replacing, write_bytes, write_text
+
+
+def test_a_write_replaces_whole_and_keeps_the_old_mode(tmp_path):
+    target = tmp_path / "a.txt"
+    target.write_text("old")
+    os.chmod(target, 0o640)
+    write_text(target, "new")
+    assert target.read_text() == "new"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640
+    assert [p.name for p in tmp_path.iterdir()] == ["a.txt"]
+
+
+def test_an_error_inside_the_block_leaves_the_old_file(tmp_path):
+    target = tmp_path / "a.txt"
+    target.write_text("old")
+    with pytest.raises(RuntimeError), replacing(target) as fh:
+        fh.write("half")
+        raise RuntimeError("killed")
+    assert target.read_text() == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["a.txt"]
+
+
+def test_a_new_file_follows_the_umask_and_a_private_one_is_0600(tmp_path):
+    old = os.umask(0o022)
+    try:
+        write_bytes(tmp_path / "a", b"x")
+        write_bytes(tmp_path / "b", b"x", private=True)
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "a").stat().st_mode) == 0o644
+    assert stat.S_IMODE((tmp_path / "b").stat().st_mode) == 0o600
+
+
+@pytest.mark.parametrize("make", ["symlink", "fifo", "folder", "readonly", "nofolder"])
+def test_targets_grove_may_not_replace_are_refused_and_left_alone(tmp_path, make):
+    target = tmp_path / "t"
+    other = tmp_path / "other"
+    other.write_text("theirs")
+    if make == "symlink":
+        target.symlink_to(other)
+    elif make == "fifo":
+        os.mkfifo(target)
+    elif make == "folder":
+        target.mkdir()
+    elif make == "readonly":
+        target.write_text("mine")
+        os.chmod(target, 0o444)
+    else:
+        target = tmp_path / "no" / "t"
+    assert refusal(target) is not None
+    with pytest.raises(Refused):
+        write_text(target, "new")
+    assert other.read_text() == "theirs"
+    if make == "readonly":
+        assert target.read_text() == "mine"
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
+
+
+def test_devices_are_refused():
+    assert refusal("/dev/null") is not None
+
+
+def test_reads_take_regular_files_within_their_bound(tmp_path):
+    f = tmp_path / "f"
+    f.write_text("héllo")
+    assert read_text(f, 100) == "héllo"
+    with pytest.raises(NotRegular):
+        read_bytes(f, 3)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(NotRegular):
+        read_bytes(fifo, 100)  # no writer: a plain open would wait for ever
+    with pytest.raises(NotRegular):
+        read_bytes("/dev/zero", 100)
+    with pytest.raises(IsADirectoryError):
+        read_bytes(tmp_path, 100)
