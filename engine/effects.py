@@ -145,6 +145,8 @@ def _move(game: Table, i: int, me: Placed, op: Move) -> Steps:
                     break
                 source.remove(c)
                 _zone(game, i, dst).append(c)
+                if src == "clearing":
+                    p.shown.add(c)
                 if game.noting:
                     game._note("move", i, (c,), source=src, target=dst)
                 moved += 1
@@ -166,6 +168,8 @@ def _move(game: Table, i: int, me: Placed, op: Move) -> Steps:
                 c = card_of(choice)
                 source.remove(c)
                 _zone(game, i, dst).append(c)
+                if src == "clearing":
+                    p.shown.add(c)
                 if game.noting:
                     game._note("move", i, (c,), source=src, target=dst)
                 moved += 1

@@ -24,6 +24,7 @@ from engine.action import Action, IllegalAction, parse
 from engine.decision import Decision, Offers
 from engine.effects import run
 from engine.memo import Memo
+from engine.seat import Seat
 from engine.setup import SetupError, shuffle
 from engine.table import GameOver, Played, PlayerState, Table
 from engine.turn import turn
@@ -33,9 +34,10 @@ __all__ = ["Decision", "Game", "GameOver", "IllegalAction", "PlayerState", "Setu
 
 
 class Player(Protocol):
-    """Whoever answers a decision: an AI (engine/players.py) or a person (engine/human.py)."""
+    """Whoever answers a decision: an AI (engine/players.py) or a person (engine/human.py).
+    It is handed its seat's view of the game (engine/seat.py), never the game itself."""
 
-    def choose(self, game: Game, decision: Decision) -> Action: ...
+    def choose(self, seat: Seat, decision: Decision) -> Action: ...
 
 
 class Game(Table):
@@ -45,6 +47,7 @@ class Game(Table):
                  expansions: Iterable[str] | None = None, *, memo: Memo | None = None,
                  events: bool = True):
         super().__init__(cardset, players, seed, expansions, memo=memo, events=events)
+        self.seats = [Seat(self, i) for i in range(len(players))]  # what each player is handed
         self._proc = self._play()
         # what the player to move must choose now; None once the game is over. A plain
         # attribute, not a property: a driver reads it twice a decision, a thousand times a game
@@ -63,11 +66,24 @@ class Game(Table):
         self._proc = self._play(draft=laid is not None, caves=laid)
         self.decision = next(self._proc)
 
+    def copy(self, seed: int) -> Game:
+        """This game as it stands at the start of a turn, on new objects, playing on from the
+        current player's turn with its own random generator (`seed`) and keeping no events:
+        what a search plays its worlds on (engine/worlds.py). Only at a turn's first decision
+        (or between turns): a turn half done cannot be begun again."""
+        g = Game.__new__(Game)
+        self._copy_to(g, seed)
+        g.seats = [Seat(g, i) for i in range(len(g.players))]
+        g._proc = g._play(draft=False)
+        g.decision = next(g._proc)
+        return g
+
     def release(self) -> None:
         """The game is put away, finished or not (`Table.release`): a game still running stops
         here, and its decision is None."""
         self._proc.close()
         self.decision = None
+        self.seats = []  # each points back at the game: a cycle the collector would wait for
         super().release()
 
     # ---- the decision interface --------------------------------------------------------------
@@ -100,9 +116,10 @@ class Game(Table):
         but the player's (a random game asks three hundred)."""
         proc = self._proc
         history = self.history
+        seats = self.seats
         d = self.decision
         while d is not None:
-            action = players[d.player].choose(self, d)
+            action = players[d.player].choose(seats[d.player], d)
             opts = d.options
             # a turn's offers know the text just read from them (`Offers.picked`): `in` would
             # reach `Offers.__contains__` by way of C (a third of a percent of a random game)

@@ -6,7 +6,8 @@ import sys
 from typing import TextIO
 
 from engine.action import Action, CaveCard, Draw, FaceDown, IllegalAction, Pick, Play, Say, parse
-from engine.game import Decision, Game
+from engine.game import Decision
+from engine.seat import Seat
 
 
 class Quit(Exception):
@@ -15,7 +16,7 @@ class Quit(Exception):
     hook, for a stop asked for while another player is choosing)."""
 
 
-def describe(game: Game, action: Action, lang: str = "en") -> str:
+def describe(game: Seat, action: Action, lang: str = "en") -> str:
     """An action put into words, with card names in the chosen language."""
 
     def name(c: int) -> str:
@@ -32,8 +33,8 @@ def describe(game: Game, action: Action, lang: str = "en") -> str:
             if place.kind is not None:
                 kind = hosts[place.kind].names.get(lang, place.kind)
                 return f"{verb} {name(place.card)} as a new {kind}"
-            host = (game.players[game.decision.player].forest.hosts[place.host].card
-                    if game.decision else None)
+            hosts = game.forest(game.seat).hosts
+            host = hosts[place.host].card if place.host < len(hosts) else None
             where = ((host.species.name(lang) if host and host.species else "host")
                      + f" {place.host + 1}")
             return f"{verb} {name(place.card)} ({place.side} half) at {where}, slot {place.slot}"
@@ -55,7 +56,7 @@ class HumanPlayer:
         self.stdout = stdout or sys.stderr
         self.lang = lang
 
-    def choose(self, game: Game, decision: Decision) -> Action:
+    def choose(self, game: Seat, decision: Decision) -> Action:
         p = game.players[decision.player]
         hand = ", ".join(game.card_name(c, self.lang) for c in p.hand)
         print(f"\n{p.name}: {decision.about}. Your hand: {hand}", file=self.stdout)

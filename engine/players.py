@@ -1,5 +1,5 @@
-"""AI players. The whole interface is one method: `choose(game, decision) -> Action`, one of
-`decision.actions`."""
+"""AI players. The whole interface is one method: `choose(seat, decision) -> Action`, one of
+`decision.actions`, where `seat` is the player's view of the game (engine/seat.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import random
 
 from engine.action import DRAW_DECK, SKIP, STOP, YES, Action, Draw, Play, card_of
 from engine.decision import Offers
-from engine.game import Decision, Game, Player
+from engine.game import Decision
+from engine.seat import Seat
 
 
 class RandomPlayer:
@@ -17,7 +18,7 @@ class RandomPlayer:
         self.rng = random.Random(seed)
         self._bits = self.rng.getrandbits
 
-    def choose(self, game: Game, decision: Decision) -> Action:
+    def choose(self, seat: Seat, decision: Decision) -> Action:
         # uniformly among the texts: the chosen one alone is read into a value, from the
         # game's table of actions as the decision would (a call less on every decision). The
         # draw is `Random.choice`'s (the fewest random bits that cover the count, drawn again
@@ -31,7 +32,7 @@ class RandomPlayer:
         r = self._bits(k)
         while r >= n:
             r = self._bits(k)
-        return game.actions.read(opts.at(r) if turn else opts[r])
+        return seat.actions.read(opts.at(r) if turn else opts[r])
 
 
 class GreedyPlayer:
@@ -46,43 +47,43 @@ class GreedyPlayer:
         self.rng = random.Random(seed)
         self._keep: dict[str, tuple[int, str]] = {}  # a payment's text -> `_pay`'s order
 
-    def choose(self, game: Game, decision: Decision) -> Action:
+    def choose(self, seat: Seat, decision: Decision) -> Action:
         if decision.kind in ("turn", "place"):
-            return self._best_play(game, decision)
+            return self._best_play(seat, decision)
         if decision.kind == "pay":
-            return self._pay(game, decision)
+            return self._pay(seat, decision)
         if decision.kind == "optional":
             return YES
         opts = decision.actions
         if decision.kind == "choose":
             picks = [o for o in opts if o != STOP]
             return picks[0] if picks else opts[0]
-        return opts[0] if decision.kind != "draw" else self._draw(game, opts)
+        return opts[0] if decision.kind != "draw" else self._draw(seat, opts)
 
-    def _draw(self, game: Game, opts: tuple[Action, ...]) -> Action:
+    def _draw(self, seat: Seat, opts: tuple[Action, ...]) -> Action:
         return self.rng.choice(opts)
 
-    def _pay(self, game: Game, decision: Decision) -> Action:
+    def _pay(self, seat: Seat, decision: Decision) -> Action:
         # keep what scores; pay with cards whose halves are cheap to give away. A card is
         # worth the same all game, so each payment text is weighed once (a hundred payments
         # a game, each offering most of the hand)
         keep = self._keep
         for text in decision.options:
             if text not in keep:
-                keep[text] = (_worth(game.memo.halves[card_of(decision.read(text))]), text)
+                keep[text] = (_worth(seat.memo.halves[card_of(decision.read(text))]), text)
         return decision.read(min(decision.options, key=keep.__getitem__))
 
-    def _best_play(self, game: Game, decision: Decision) -> Action:
+    def _best_play(self, seat: Seat, decision: Decision) -> Action:
         i = decision.player
-        tally = game.tally(i)  # the forest scored once; each play re-runs what it changes
+        tally = seat.tally(i)  # the forest scored once; each play re-runs what it changes
         base = tally.total
         best, best_gain = None, 0.5
-        plays = game.memo.plays  # `game.play_of` as far as known: a call less for each text
+        plays = seat.memo.plays  # `seat.play_of` as far as known: a call less for each text
         weigh = tally.weigh
         for text in decision.options:
             play = plays.get(text, False)
             if play is False:
-                play = game.play_of(text)
+                play = seat.play_of(text)
             if play is None:
                 continue
             # a play's worth depends only on which half goes where: the tally keeps it for
@@ -115,14 +116,3 @@ class GreedyPlayer:
 def _worth(halves: tuple) -> int:
     """What a card is worth keeping: the cost of its dearest half."""
     return max([sp.cost for sp, _, _ in halves], default=0)
-
-
-KINDS = {"random": RandomPlayer, "greedy": GreedyPlayer}
-
-
-def make(kind: str, seed: int) -> Player:
-    if kind == "human":
-        from engine.human import HumanPlayer
-
-        return HumanPlayer()
-    return KINDS[kind](seed)

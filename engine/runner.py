@@ -10,9 +10,9 @@ from typing import IO, Any
 from compiler.cardset import CardSet
 from engine import record as rec
 from engine.action import Action, IllegalAction, parse
-from engine.game import Game
+from engine.ai import make
+from engine.game import Game, Player
 from engine.human import Quit
-from engine.players import Player, make
 from engine.scoring import PlayerScore, score, winners
 
 
@@ -68,10 +68,12 @@ def play(cardset: CardSet, kinds: list[str], seed: int, *, names: list[str] | No
             d = game.decision
             if done < len(resume):
                 action = _resumed(game, resume[done], done)
-                if kinds[d.player] != "human":
-                    players[d.player].choose(game, d)  # the AI's draws, as when it first chose
+                if kinds[d.player] != "human" and getattr(players[d.player], "drawing", True):
+                    # the AI's random draws, as when it first chose (a search seeds each
+                    # decision afresh, so it need not search again: `drawing` False)
+                    players[d.player].choose(game.seats[d.player], d)
             else:
-                action = players[d.player].choose(game, d)
+                action = players[d.player].choose(game.seats[d.player], d)
             turn = game.turn
             game.apply(action)
             if writer:

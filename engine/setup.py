@@ -27,6 +27,10 @@ class Deal:
     removed: list[int]  # the cards the set-up puts back into the box
     deck: list[int]  # pop() takes the top card
     hands: list[list[int]]  # one per player
+    # how many cards at the deck's bottom make up its winter part (the bottom third and the
+    # winter cards), the first winter card the top one of them: what every player knows of
+    # where the winter cards lie (a seat's view re-deals the deck by it, engine/worlds.py)
+    winter_part: int = 0
 
 
 def shuffle(rng: random.Random, cards: list) -> None:
@@ -78,4 +82,4 @@ def deal(cardset: CardSet, n: int, rng: random.Random, expansions: Iterable[str]
     pile = top + middle + bottom  # index 0 is the top of the deck
     deck = list(reversed(pile))
     hands = [[deck.pop() for _ in range(setup.hand_size)] for _ in range(n)]
-    return Deal(cards, winter_ids, removed, deck, hands)
+    return Deal(cards, winter_ids, removed, deck, hands, len(bottom))

@@ -52,6 +52,9 @@ class PlayerState:
     extra_turns: int = 0
     turn_started: int = 0
     cave_card: Species | None = None
+    # cards every player saw enter this hand or cave (taken from the clearing): public until
+    # they leave it. Read only by a seat's view (engine/seat.py), never kept current on leaving
+    shown: set[int] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.forest = Forest(self.name)
@@ -74,6 +77,8 @@ class Table:
         self.cards: list[PhysicalCard | None] = dealt.cards  # by card number; None: a winter card
         self.winter_ids = dealt.winter_ids
         self.removed: list[int] = dealt.removed
+        self.boxed = len(dealt.removed)  # the first of `removed`, which no player has seen
+        self.winter_part = dealt.winter_part  # see `Deal.winter_part`
         self.deck: list[int] = dealt.deck  # pop() takes the top card
         self.clearing: list[int] = []
         self.winter: list[int] = []
@@ -99,6 +104,44 @@ class Table:
         self._placings = self.memo.placings
         self._plays = self.memo.plays
         self.actions = self.memo.actions  # the card set's actions, made once (engine/action.py)
+
+    def _copy_to(self, other: Table, seed: int) -> None:
+        """Make `other` (a bare instance) this table as it stands, its forests new objects and
+        its own random generator seeded with `seed`, keeping no events: a search plays on
+        copies (engine/worlds.py). Every attribute `__init__` sets is set here too."""
+        other.cardset = self.cardset
+        other.seed = seed
+        other.rng = random.Random(seed)
+        other.cards = self.cards
+        other.winter_ids = self.winter_ids
+        other.removed = list(self.removed)
+        other.boxed = self.boxed
+        other.winter_part = self.winter_part
+        other.deck = list(self.deck)
+        other.clearing = list(self.clearing)
+        other.winter = list(self.winter)
+        players = []
+        for p in self.players:
+            q = PlayerState(p.name, list(p.hand), list(p.cave), p.extra_turns, p.turn_started,
+                            p.cave_card, set(p.shown))
+            q.forest = p.forest.copy()
+            players.append(q)
+        other.players = players
+        other.turn = self.turn
+        other.current = self.current
+        other.over = self.over
+        other.history = []
+        other.noting = False
+        other._facts = None
+        other._events = []
+        other._views = {}
+        other.memo = self.memo
+        other._forests = LiveForests(players, self.memo)
+        other._halves = self._halves
+        other._hosts_from = self._hosts_from
+        other._placings = self._placings
+        other._plays = self._plays
+        other.actions = self.actions
 
     def move_card(self, card: int, to: list[int]) -> None:
         """Take a card from wherever it is (outside any forest) and put it on `to`."""

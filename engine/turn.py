@@ -171,7 +171,9 @@ def _take(game: Table, i: int, choice: act.Draw) -> None:
     else:
         c = choice.card
         game.clearing.remove(c)
-        game.players[i].hand.append(c)
+        p = game.players[i]
+        p.hand.append(c)
+        p.shown.add(c)
         if game.noting:
             game._note("move", i, (c,), source="clearing", target="hand")
 

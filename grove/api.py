@@ -303,7 +303,7 @@ def simulate(edition: str, expansions: list[str], ais: list[str], games: int, se
     the cluster."""
     from compiler.cardset import build
     from compiler.search_path import shipped_cards_dir
-    from engine import players as pl
+    from engine import ai as pl
     from engine.game import Game, SetupError
     from simulation import run as sim
     from simulation.plan import Plan
@@ -313,10 +313,11 @@ def simulate(edition: str, expansions: list[str], ais: list[str], games: int, se
         raise DiagnosticError([error(code, None, message, hint)])
 
     kinds = [k.strip() for k in ais if k.strip()]
-    bad = [k for k in kinds if k not in pl.KINDS]
+    bad = [pl.problem(k) for k in kinds if pl.problem(k)]
     if bad or not kinds:
-        usage(f"unknown AI kind {bad[0]!r}" if bad else "--ai needs at least one AI kind",
-              hint=f"--ai takes one kind per seat, comma-separated: {', '.join(sorted(pl.KINDS))}")
+        usage(bad[0] if bad else "--ai needs at least one AI kind",
+              hint="--ai takes one kind per seat, comma-separated: random, greedy, mcts, "
+                   "mcts:N (iterations) or mcts:Ns (seconds)")
     if games < 1:
         usage(f"--games is {games}; a run plays at least 1 game")
     workers = (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")

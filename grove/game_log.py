@@ -14,6 +14,7 @@ from functools import cache
 
 from engine.events import Event
 from engine.game import Game
+from engine.seat import HIDDEN, Seat
 
 
 @cache
@@ -41,7 +42,9 @@ def sentences(lang: str) -> dict[str, str]:
 class GameLog:
     """Words the events a game has added since the last call; keeps where it stopped."""
 
-    def __init__(self, game: Game, lang: str = "en"):
+    def __init__(self, game: Game | Seat, lang: str = "en"):
+        """`game`: the game itself, for a log of everything (a referee's, as an all-AI game
+        prints), or a seat's view of it, for what that seat's player may read."""
         self.game = game
         self.lang = lang
         self._words: dict[str, str] | None = None  # read at the first line said
@@ -94,7 +97,15 @@ class GameLog:
                 yield f"{indent}{text}"
 
     def _names(self, cards: Iterable[int]) -> str:
-        return ", ".join(self.game.card_name(c, self.lang) for c in cards)
+        """The cards named, those the reader may not see (`HIDDEN`, in a seat's log) as a
+        count: another player's draw from the deck reads "draws 2 cards"."""
+        cards = list(cards)
+        named = [self.game.card_name(c, self.lang) for c in cards if c != HIDDEN]
+        hidden = len(cards) - len(named)
+        if hidden:
+            named.append(self._say("hidden.one") if hidden == 1
+                         else self._say("hidden.many", count=hidden))
+        return ", ".join(named)
 
     def _species(self, key: str) -> str:
         return self.game.cardset.species[key].name(self.lang)

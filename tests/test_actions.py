@@ -84,7 +84,7 @@ def test_every_action_offered_in_whole_games_round_trips(edition, exps):
                 _round_trips(a)
                 kinds.add(type(a).__name__)
             offered += len(d.actions)
-            game.apply(players[d.player].choose(game, d))
+            game.apply(players[d.player].choose(game.seats[d.player], d))
     assert offered > 1000
     assert {"Draw", "Play", "Pick"} <= kinds
 
@@ -197,11 +197,11 @@ def test_the_prompt_takes_a_number_or_an_action_text_and_refuses_others():
     game = Game(cs.build("dartmoor"), ["Ana", "Bob"], 3)
     d = game.decision
     assert d.kind == "cave"  # the cave draft: `cave <species id>`, described by name
-    assert all(describe(game, a).startswith("take the cave card") for a in d.actions)
+    assert all(describe(game.seats[0], a).startswith("take the cave card") for a in d.actions)
     text = d.actions[-1].text
     out = io.StringIO()
     human = HumanPlayer(io.StringIO(f"cave 12\nnonsense\n{text}\n"), out)
-    assert human.choose(game, d) is d.actions[-1]
+    assert human.choose(game.seats[d.player], d) is d.actions[-1]
     assert out.getvalue().count("please type a number") == 2
 
 
@@ -215,7 +215,7 @@ def test_every_action_a_turn_offers_is_described():
         if d is None:
             break
         for a in d.actions:
-            words = describe(game, a)
+            words = describe(game.seats[0], a)
             assert words and isinstance(words, str)
         game.apply(rnd.choice(d.actions))
 

@@ -9,9 +9,9 @@ import threading
 import pytest
 
 from compiler.cardset import build
+from engine.ai import make
 from engine.game import Game
 from engine.memo import Memo
-from engine.players import make
 from simulation.collector import YOUNG, batch_collector
 
 
@@ -77,7 +77,8 @@ def test_a_released_game_leaves_nothing_for_the_collector(edition):
             game = Game(cardset, ["A", "B", "C"], seed, memo=memo)
             players = [make(kind, seed * 31 + i) for i in range(3)]
             while game.decision is not None:
-                game.apply(players[game.decision.player].choose(game, game.decision))
+                d = game.decision
+                game.apply(players[d.player].choose(game.seats[d.player], d))
             assert game.views()[0].cards  # the views of it are put away too
             game.release()
             del game, players

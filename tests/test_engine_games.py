@@ -26,9 +26,10 @@ from compiler.universe import load_universe
 from engine import placement, runner
 from engine import record as rec
 from engine.action import parse
+from engine.ai import make
 from engine.game import Game, IllegalAction
 from engine.memo import Memo
-from engine.players import GreedyPlayer, RandomPlayer, make
+from engine.players import GreedyPlayer, RandomPlayer
 from engine.setup import shuffle
 from forest.host import Host
 from forest.model import Forest
@@ -138,7 +139,7 @@ def _play_checked(game: Game, players: list) -> None:
     zones = _Zones(game)
     while game.decision is not None:
         d = game.decision
-        game.apply(players[d.player].choose(game, d))
+        game.apply(players[d.player].choose(game.seats[d.player], d))
         for i, hi in zones.check():  # where cards went, at once; every forest at the end
             _host_legal(game, i, hi)
     for i in range(len(game.players)):
@@ -263,7 +264,7 @@ def test_play_out_plays_the_game_apply_plays(kinds):
         players = [make(k, seed * 31 + i) for i, k in enumerate(kinds)]
         while looped.decision is not None:
             d = looped.decision
-            looped.apply(players[d.player].choose(looped, d))
+            looped.apply(players[d.player].choose(looped.seats[d.player], d))
         out = Game(cset, [f"P{i}" for i in range(len(kinds))], seed, memo=memo)
         out.play_out([make(k, seed * 31 + i) for i, k in enumerate(kinds)])
         assert out.decision is None and out.over
@@ -355,7 +356,7 @@ def test_human_player_through_stdin():
         d = game.decision
         if d is None:
             break
-        game.apply((human if d.player == 0 else bot).choose(game, d))
+        game.apply((human if d.player == 0 else bot).choose(game.seats[d.player], d))
     text = out.getvalue()
     assert "please type a number" in text  # the "x" was refused
     assert "1. " in text and ("Stapel" in text or "deck" in text or "Lichtung" in text
@@ -364,7 +365,7 @@ def test_human_player_through_stdin():
 
 @pytest.mark.parametrize(("args", "code", "needle"), [
     (["--edition", "nowhere"], 2, "EDITION-UNKNOWN"),
-    (["--ai", "greedy,clever"], 2, "unknown AI kind"),
+    (["--ai", "greedy,clever"], 2, "unknown AI 'clever'"),
     (["--ai", "random", "--players", "9"], 2, "set-up for 9 players"),
     (["--ai", "random,random", "--players", "3"], 2, "--players says 3"),
     (["--edition", "alpine"], 2, "EDITION-NOT-STANDALONE"),

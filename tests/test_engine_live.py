@@ -130,7 +130,7 @@ def test_live_views_and_turn_plays_equal_plain_answers(edition, exps):
             if d.kind == "turn":
                 assert list(d.options) == _plain_turn_options(game, d.player)
                 assert len(d.options) == len(list(d.options))  # as counted when offered
-            game.apply(players[d.player].choose(game, d))
+            game.apply(players[d.player].choose(game.seats[d.player], d))
             for i, live in enumerate(game._forests.views()):
                 _same_view(live, _fresh(game, i))
 
@@ -154,7 +154,7 @@ def test_a_trial_play_scores_as_the_grown_forest_and_is_taken_back(edition, exps
             assert got == want.by_category
             assert game.players[d.player].forest.cards == before  # taken back
             tried += 1
-        game.apply(players[d.player].choose(game, d))
+        game.apply(players[d.player].choose(game.seats[d.player], d))
         for i, live in enumerate(game._forests.views()):
             _same_view(live, _fresh(game, i))
     assert tried > 50
@@ -165,7 +165,7 @@ def test_forests_grow_and_shrink_as_laid_out_afresh():
     game = Game(cset, ["A", "B"], 3)
     players = _players(2, 3)
     while game.decision is not None:
-        game.apply(players[game.decision.player].choose(game, game.decision))
+        game.apply(players[game.decision.player].choose(game.seats[game.decision.player], game.decision))
     game.views()  # brings the caves' counts up to date
     for i, p in enumerate(game.players):
         forest = p.forest

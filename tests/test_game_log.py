@@ -51,7 +51,7 @@ def test_events_account_for_every_card_that_moves(edition, exps):
         players = [GreedyPlayer(seed) if i % 2 else RandomPlayer(seed + i) for i in range(n)]
         seen = 0
         while game.decision is not None:
-            game.apply(players[game.decision.player].choose(game, game.decision))
+            game.apply(players[game.decision.player].choose(game.seats[game.decision.player], game.decision))
             for e in game.events[seen:]:
                 _apply_event(zones, e)
             seen = len(game.events)
@@ -70,7 +70,7 @@ def test_log_words_every_turn_in_the_chosen_language():
     players = [GreedyPlayer(1), GreedyPlayer(2)]
     lines: list[str] = []
     while game.decision is not None:
-        game.apply(players[game.decision.player].choose(game, game.decision))
+        game.apply(players[game.decision.player].choose(game.seats[game.decision.player], game.decision))
         lines += log.new_lines()
     text = "\n".join(lines)
     assert lines[0] == "Zug 1: Ana"  # the sentences too (game_log.po), not the names alone

@@ -114,7 +114,7 @@ def test_paid_cards_leave_the_hand_while_paying(base):
             assert sorted(view.hand(d.player, d)) == sorted(
                 c for c in game.players[d.player].hand if c not in gone)
             payments += 1
-        game.apply(players[d.player].choose(game, d))
+        game.apply(players[d.player].choose(game.seats[d.player], d))
     assert payments > 10
 
 

@@ -104,7 +104,7 @@ def test_caves_are_drafted_in_reverse_turn_order_and_resolved():
         game.apply(pick)
     rnd = RandomPlayer(0)
     while game.decision is not None and game.decision.kind != "turn":
-        game.apply(rnd.choose(game, game.decision))
+        game.apply(rnd.choose(game.seats[game.decision.player], game.decision))
     assert seen == [2, 1, 0]
     cards = [p.cave_card.id for p in game.players]
     assert len(set(cards)) == 3

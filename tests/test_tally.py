@@ -43,5 +43,5 @@ def test_a_play_weighed_by_its_changes_scores_as_the_whole_forest(edition, exps)
                 assert got == want, (f"{edition} seed {100 + seed}, turn {game.turn}: "
                                      f"{option.text!r} weighs {got}, the whole forest {want}")
                 weighed += 1
-            game.apply(players[d.player].choose(game, d))
+            game.apply(players[d.player].choose(game.seats[d.player], d))
     assert weighed > 500

@@ -53,7 +53,7 @@ def play(edition: str, with_: str, n_players: int | None, ai: str | None, seed: 
          resume_path: str | None = None) -> None:
     """Play a complete game and print its log and scoreboard."""
     from compiler import cardset as cs
-    from engine import players as pl
+    from engine import ai as pl
     from engine import runner
     from engine.game import SetupError
     from grove import api, report
@@ -86,11 +86,11 @@ def play(edition: str, with_: str, n_players: int | None, ai: str | None, seed: 
                 kinds = kinds * n_players
             elif len(kinds) != n_players:
                 usage_error(f"--ai names {len(kinds)} players but --players says {n_players}")
-        names = [f"{k.title()} {i + 1}" for i, k in enumerate(kinds)]
-    bad = [k for k in kinds if k not in (*pl.KINDS, "human")]
+        names = [f"{k.partition(':')[0].title()} {i + 1}" for i, k in enumerate(kinds)]
+    bad = [pl.problem(k) for k in kinds if k != "human" and pl.problem(k)]
     if bad or not kinds:
-        usage_error(f"unknown AI kind {bad[0]!r}; choose from random, greedy, human" if bad
-               else "--ai needs at least one player")
+        usage_error(f"{bad[0]}; choose from random, greedy, mcts, mcts:N (iterations), mcts:Ns "
+                    "(seconds) and human" if bad else "--ai needs at least one player")
     for out_path in (record_path, final_path):  # before the game: no output if one can't be
         if out_path:
             writable(out_path)
@@ -108,7 +108,8 @@ def play(edition: str, with_: str, n_players: int | None, ai: str | None, seed: 
         if not human and (as_json or quiet):
             return  # nobody reads the game log: worded only where it is shown or asked for
         if id(game) not in logs:
-            logs[id(game)] = GameLog(game, lang)
+            # a person reads the log of what their seat saw; an all-AI game's is a referee's
+            logs[id(game)] = GameLog(game.seats[kinds.index("human")] if human else game, lang)
         lines = logs[id(game)].new_lines()
         said.extend(lines)
         if len(game.history) <= len(resume):

@@ -35,6 +35,7 @@ from engine.action import Action, Pick
 from engine.decision import Decision
 from engine.game import Game
 from engine.human import Quit
+from engine.seat import Seat
 from grove.game_log import GameLog
 from grove.terminal.view import Grid, Option, Payment, View
 from grove.terminal.words import Words
@@ -49,7 +50,7 @@ class ScreenPlayer:
     def __init__(self, app: GameScreen):
         self.app = app
 
-    def choose(self, game: Game, decision: Decision) -> Action:
+    def choose(self, game: Seat, decision: Decision) -> Action:
         if self.app.stopping.is_set():
             raise Quit("the player stopped the game")
         if decision.kind == "pay" and self.app.paying:  # the rest of a confirmed payment
@@ -140,7 +141,7 @@ class GameScreen(App[runner.Outcome | None]):
         self.answers: queue.Queue[Any] = queue.Queue()
         self.stopping = threading.Event()
         self.paying: list[int] = []  # the cards of a confirmed payment still to hand over
-        self.game: Game | None = None
+        self.game: Seat | None = None
         self.decision: Decision | None = None
         self.options: list[Option] = []
         self.payment: Payment | None = None
@@ -190,7 +191,7 @@ class GameScreen(App[runner.Outcome | None]):
 
     def _acted(self, game: Game, action: Action) -> None:
         if self._gamelog is None:
-            self._gamelog = GameLog(game, self.lang)
+            self._gamelog = GameLog(game.seats[self.kinds.index("human")], self.lang)
         # shown with the next decision or the end: an AI's turn takes a moment, and a redraw
         # per action would cost more than the turn
         self.log_lines.extend(self._gamelog.new_lines())
@@ -205,7 +206,7 @@ class GameScreen(App[runner.Outcome | None]):
             log.write(Text(line))
         self._logged = len(self.log_lines)
 
-    def offer(self, game: Game, decision: Decision) -> None:
+    def offer(self, game: Seat, decision: Decision) -> None:
         """Show the table and what `decision` asks; the answer goes on `answers`."""
         self.game, self.decision = game, decision
         view = View(game, self.lang)
@@ -341,7 +342,7 @@ class GameScreen(App[runner.Outcome | None]):
         if out.stopped:
             self.exit(out)
             return
-        view = View(out.game, self.lang)
+        view = View(out.game.seats[self.kinds.index("human")], self.lang)
         self.decision = None
         self._draw(view)
         self._show_log()

@@ -12,8 +12,9 @@ from collections.abc import Callable
 from typing import TextIO
 
 from engine.action import Action
-from engine.game import Decision, Game
+from engine.game import Decision
 from engine.human import Quit
+from engine.seat import Seat
 from grove.terminal.view import Grid, View
 
 COMMANDS = ("help", "hand", "clearing", "forest", "scores", "log", "quit")
@@ -44,7 +45,7 @@ class LinePlayer:
             print(line, file=self.out)
         self.out.flush()
 
-    def choose(self, game: Game, decision: Decision) -> Action:
+    def choose(self, game: Seat, decision: Decision) -> Action:
         view = View(game, self.lang)
         w = view.words
         options = view.options(decision)
@@ -131,7 +132,7 @@ class LinePlayer:
                  *([f"    {view.words('empty')}"] if not p.forest.hosts else []))
 
 
-def _paid(game: Game) -> list[int]:
+def _paid(game: Seat) -> list[int]:
     """The cards paid so far for the play being paid for: the pays since the last play."""
     from engine.action import Pick, Play
 

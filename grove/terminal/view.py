@@ -22,8 +22,8 @@ from engine.action import (
     Say,
 )
 from engine.decision import Decision
-from engine.game import Game
 from engine.scoring import score_rows
+from engine.seat import Seat
 from grove.game_log import sentences
 from grove.report import row_name, shown
 from grove.terminal.words import Words
@@ -50,7 +50,7 @@ class Grid:
 class View:
     """A game as one player's language words it."""
 
-    def __init__(self, game: Game, lang: str = "en"):
+    def __init__(self, game: Seat, lang: str = "en"):
         self.game = game
         self.lang = lang
         self.words = Words(lang)
@@ -128,7 +128,7 @@ class View:
 
     def table_line(self) -> str:
         g = self.game
-        return "  ".join((self.words("deck", count=len(g.deck)),
+        return "  ".join((self.words("deck", count=g.deck_size),
                           self.words("winter", drawn=len(g.winter),
                                      total=g.cardset.setup.winter_cards)))
 
