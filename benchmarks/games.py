@@ -37,9 +37,9 @@ import statistics
 import time
 
 from compiler.cardset import build
+from engine.ai import make
 from engine.game import Game
 from engine.memo import Memo
-from engine.players import make
 from simulation.collector import batch_collector
 
 
