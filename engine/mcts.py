@@ -153,9 +153,14 @@ class MctsPlayer:
         while w.decision is not None:
             d = w.decision
             if node is not None and d.player == me and d.kind == "turn" and len(d.options) > 1:
-                if node is not root and not node.order:
-                    node.order = self._prior(w.seats[me], d)
-                legal = set(d.options) if node is not root else None
+                legal = None
+                if node is not root:
+                    # a later turn's choices differ from world to world (the seat's draws
+                    # do): the ones this world offers join the node's order, best first
+                    prior = self._prior(w.seats[me], d)
+                    known = set(node.order)
+                    node.order += [t for t in prior if t not in known]
+                    legal = set(prior)
                 text = _select(node, legal, k)
                 path.append((node, text))
                 w.apply(d.read(text))

@@ -39,9 +39,11 @@ def redeal(table: Table, seat: int, rng: random.Random) -> None:
     places += [(table.removed, k) for k in range(table.boxed)]
     winter = table.winter_ids
     deck = table.deck
-    left = [c for c in deck if c in winter]
+    left = sorted(c for c in deck if c in winter)
     places += [(deck, k) for k, c in enumerate(deck) if c not in winter]
-    pool = [zone[k] for zone, k in places] + [c.number for c in faces]
+    # sorted before the shuffle: the world drawn must follow from what the seat sees and the
+    # generator alone, not from the order the unseen cards really lie in
+    pool = sorted([zone[k] for zone, k in places] + [c.number for c in faces])
     unseen = set(pool)
     for p in table.players:  # a card once shown and gone again must not come back as known
         p.shown -= unseen

@@ -75,7 +75,7 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         w = self.words
         lines = [w("keys.title"), "", w("keys.pick"), w("keys.pay"), w("keys.forest"),
-                 w("keys.help"), w("keys.quit"), "", w("keys.close")]
+                 w("keys.hint"), w("keys.help"), w("keys.quit"), "", w("keys.close")]
         yield Static(Text("\n".join(lines)), id="help")
 
     def action_close(self) -> None:
@@ -127,6 +127,7 @@ class GameScreen(App[runner.Outcome | None]):
         Binding("question_mark", "help", "?"),
         Binding("q", "ask_quit", "quit"),
         Binding("f", "next_forest", "forest"),
+        Binding("h", "hint", "hint"),
         Binding("c", "confirm_pay", "confirm", show=False),
         Binding("ctrl+c,ctrl+q", "stop_now", show=False, priority=True),
         *(Binding(str(k), f"pick({k})", show=False) for k in range(1, 10)),
@@ -260,7 +261,7 @@ class GameScreen(App[runner.Outcome | None]):
         p = view.game.players[self.shown]
         box = self.query_one("#forest", DataTable)
         box.border_title = (f"{self.words('forest', player=p.name)} · "
-                            f"{self.words('cave', count=len(p.cave))} (f)")
+                            f"{self.words('cave', count=p.cave_size)} (f)")
         grid = view.forest(self.shown)
         if not grid.rows:
             grid = Grid(grid.columns, (("", self.words("empty"), *([""] * (len(grid.columns) - 2))),))
@@ -320,6 +321,13 @@ class GameScreen(App[runner.Outcome | None]):
             return
         self.shown = (self.shown + 1) % len(self.game.players)
         self._draw_forest(View(self.game, self.lang))
+
+    def action_hint(self) -> None:
+        """What the search would play now, under the question (a second's search)."""
+        if self.game is None or self.decision is None:
+            return
+        lines = View(self.game, self.lang).hint(self.decision)
+        self.query_one("#ask", Static).update(Text("\n".join(lines)))
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen(self.words))

@@ -17,7 +17,7 @@ from engine.human import Quit
 from engine.seat import Seat
 from grove.terminal.view import Grid, View
 
-COMMANDS = ("help", "hand", "clearing", "forest", "scores", "log", "quit")
+COMMANDS = ("help", "hand", "clearing", "forest", "scores", "log", "hint", "quit")
 LOG_LINES = 30  # lines of the game log `log` shows
 
 
@@ -89,6 +89,8 @@ class LinePlayer:
             elif word == "log":
                 lines = self.log()[-LOG_LINES:]
                 self.say(*(lines or ["  " + w("line.log_empty")]))
+            elif word == "hint":
+                self.say(*("  " + line for line in view.hint(decision, rest.strip())))
             elif word in ("quit", "q"):
                 raise Quit("the player quit")
             else:
@@ -100,7 +102,8 @@ class LinePlayer:
                  f"  help, ?          {w('line.help_cmd')}", f"  hand             {w('line.hand')}",
                  f"  clearing         {w('line.clearing')}",
                  f"  forest [PLAYER]  {w('line.forest')}", f"  scores           {w('line.scores')}",
-                 f"  log              {w('line.log')}", f"  quit             {w('line.quit')}")
+                 f"  log              {w('line.log')}", f"  hint             {w('line.hint')}",
+                 f"  quit             {w('line.quit')}")
 
     def _hand(self, view: View, decision: Decision) -> None:
         cards = view.hand(decision.player, decision)
@@ -127,7 +130,7 @@ class LinePlayer:
             i = found[0]
         p = players[i]
         self.say(f"  {view.words('forest', player=p.name)} "
-                 f"({view.words('cave', count=len(p.cave))})",
+                 f"({view.words('cave', count=p.cave_size)})",
                  *("    " + line for line in grid_text(view.forest(i))),
                  *([f"    {view.words('empty')}"] if not p.forest.hosts else []))
 

@@ -230,6 +230,25 @@ class View:
                 return w(f"do.{word}")
         return action.text
 
+    def hint(self, decision: Decision, budget: str = "") -> list[str]:
+        """What the search player (`mcts`, engine/mcts.py) would play at a turn, and why: its
+        top plays with the margin each came to over the other players and how much of the
+        search went to it. Asked of the player's seat view, so a hint knows no more than the
+        player does."""
+        from engine.mcts import Budget, MctsPlayer
+
+        if decision.kind != "turn" or len(decision.options) < 2:
+            return [self.words("hint.none")]
+        player = MctsPlayer(0, Budget.parse(budget) if budget else None)
+        ranked = player.search(self.game, decision)
+        tries = sum(r.visits for r in ranked) or 1
+        lines = [self.words("hint.title", tries=tries)]
+        for k, r in enumerate(ranked[:3], 1):
+            lines.append(self.words("hint.row", rank=k,
+                                    play=self.describe(decision.read(r.text), decision.player),
+                                    margin=f"{r.margin:+.1f}", share=round(100 * r.visits / tries)))
+        return lines
+
     def payment(self, decision: Decision) -> Payment | None:
         """For a payment decision: the card being paid for, how many cards are still to pay,
         and the symbol all of them must show for the bonus (with the bonus's words)."""

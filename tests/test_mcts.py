@@ -1,0 +1,140 @@
+"""The search player (engine/mcts.py): its budgets, its repeatability, and that it plays whole
+games of every shipped edition and of an author's set, everywhere an AI plays."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from compiler import cardset as cs
+from engine import runner
+from engine.ai import make, problem
+from engine.game import Game
+from engine.mcts import Budget, MctsPlayer
+from engine.scoring import score
+
+
+@pytest.mark.parametrize("spec, budget", [("mcts", Budget()), ("mcts:300", Budget(300, None)),
+                                          ("mcts:2s", Budget(None, 2.0)),
+                                          ("mcts:500ms", Budget(None, 0.5))])
+def test_budgets_are_spelt_as_iterations_or_a_time(spec, budget):
+    assert problem(spec) is None
+    player = make(spec, 1)
+    assert isinstance(player, MctsPlayer) and player.budget == budget
+
+
+@pytest.mark.parametrize("spec", ["mcts:", "mcts:0", "mcts:-3", "mcts:abc", "mcts:1e400s",
+                                  "mcts:nans", "greedy:3", "clever", "mcts:99999999999"])
+def test_a_bad_budget_is_named(spec):
+    assert problem(spec) is not None
+    with pytest.raises(ValueError):
+        make(spec, 1)
+
+
+def _record(kinds: list[str], seed: int, edition: str = "base") -> str:
+    out = io.StringIO()
+    runner.play(cs.build(edition), kinds, seed, record=out)
+    return out.getvalue()
+
+
+def test_the_same_seed_and_iterations_give_the_same_record_byte_for_byte():
+    first = _record(["mcts:12", "greedy"], 4)
+    assert _record(["mcts:12", "greedy"], 4) == first
+    assert _record(["mcts:12", "greedy"], 5) != first
+
+
+def test_a_resumed_mcts_game_goes_on_as_if_it_never_stopped():
+    full = _record(["mcts:10", "random"], 2).splitlines()
+    header, *actions, end = full
+    cut = [json.loads(line)["action"] for line in actions[:len(actions) // 2]]
+    out = io.StringIO()
+    runner.play(cs.build("base"), ["mcts:10", "random"], 2, record=out, resume=cut)
+    assert out.getvalue().splitlines() == full
+
+
+@pytest.mark.parametrize("edition", ["base", "dartmoor", "smoky_mountains"])
+def test_mcts_plays_whole_games_of_every_edition(edition):
+    cardset = cs.build(edition)
+    for seed in range(2):
+        game = Game(cardset, ["A", "B", "C"], seed)
+        game.play_out([make("mcts:8", seed), make("greedy", 1), make("random", 2)])
+        assert game.over
+
+
+def test_mcts_plays_an_authors_own_card_sets_unchanged():
+    """`meadow` (a standalone edition with a host kind of its own) and the base game with the
+    `hedgerow` expansion live only under tests/editions: the search knows them through their
+    compiled rules alone."""
+    from pathlib import Path
+
+    from compiler.search_path import search_path
+
+    roots = search_path([Path(__file__).parent / "editions"])
+    for edition, expansions in (("meadow", []), ("base", ["hedgerow"])):
+        cardset = cs.build(edition, expansions, roots)
+        game = Game(cardset, ["A", "B"], 7)
+        game.play_out([make("mcts:8", 7), make("greedy", 1)])
+        assert game.over
+
+
+def test_mcts_beats_greedy_more_often_than_not():
+    """A small, fixed sample (four deals, each played twice with seats swapped): the ladder in
+    `make bench` measures the real figure with its interval."""
+    cardset = cs.build("base")
+    won = 0
+    for seed in range(4):
+        for me in (0, 1):
+            kinds = ["mcts:60", "greedy"] if me == 0 else ["greedy", "mcts:60"]
+            game = Game(cardset, ["A", "B"], 100 + seed, events=False)
+            game.play_out([make(k, 100 + seed * 31 + i) for i, k in enumerate(kinds)])
+            totals = [score(v, cardset).total for v in game.views()]
+            won += totals[me] > totals[1 - me]
+    assert won >= 5
+
+
+def test_a_search_ranks_every_play_it_tried_with_its_margin():
+    cardset = cs.build("base")
+    game = Game(cardset, ["A", "B"], 3)
+    while game.decision.kind != "turn":
+        game.apply(game.decision.actions[0])
+    d = game.decision
+    ranked = MctsPlayer(1, Budget(40, None)).search(game.seats[d.player], d)
+    assert sum(r.visits for r in ranked) == 40
+    assert all(r.text in d.options for r in ranked)
+    assert [r.visits for r in ranked] == sorted((r.visits for r in ranked), reverse=True)
+    assert all(0.0 <= r.win <= 1.0 for r in ranked)
+
+
+def _grove(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", "from grove.cli import main; main()", *args],
+                          input=stdin, capture_output=True, text=True, timeout=300)
+
+
+def test_grove_play_takes_mcts_and_a_bad_budget_is_a_usage_error():
+    ok = _grove("play", "--ai", "mcts:5,greedy", "--seed", "2", "--quiet", "--json")
+    assert ok.returncode == 0, ok.stderr
+    assert json.loads(ok.stdout)["players"][0]["ai"] == "mcts:5"
+    bad = _grove("play", "--ai", "mcts:fast,greedy")
+    assert bad.returncode == 2 and "mcts budget 'fast'" in bad.stderr
+    assert "Traceback" not in bad.stderr
+
+
+def test_the_line_mode_hint_names_the_searchs_top_plays():
+    proc = _grove("play", "--ai", "human,greedy", "--seed", "3", "--plain", "--lang", "de",
+                  stdin="hint 30\nquit\n")
+    assert proc.returncode == 0, proc.stderr
+    assert "Die Such-KI hat 30 Versuche abgewogen:" in proc.stderr
+    assert "1. " in proc.stderr and "Punkte gegenüber den anderen" in proc.stderr
+
+
+def test_grove_simulate_runs_mcts_seats_on_worker_processes(tmp_path):
+    out = tmp_path / "run"
+    proc = _grove("simulate", "--edition", "base", "--ai", "mcts:4,greedy", "--rotate",
+                  "--games", "4", "--jobs", "2", "--seed", "1", "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["games"] == 4
