@@ -16,7 +16,9 @@ stderr), `--only NAME` runs the benchmarks whose name holds NAME. The figures:
   of a game's time, with Python's defaults and as a batch of games sets it (`collector`);
 * `grove simulate` on one worker and on two and its memory over 1,000 and 10,000 games
   (`simulate`), sheets in four languages (`sheets`), and `grove lsp` from a didChange of a
-  60-species file to its diagnostics, through a real client over stdio (`lsp`).
+  60-species file to its diagnostics, through a real client over stdio (`lsp`);
+* the strength ladder: the search player against greedy, seats rotated, with Wilson intervals
+  and the seconds a searched decision takes (`ai`, benchmarks/ai.py).
 
 Nothing here asserts on wall-clock time; the numbers are for reading.
 """
@@ -46,6 +48,8 @@ class Options:
     tables: int
     batch_ms: float
     baseline: str | None = None
+    ai_games: int = 400
+    ai_rows: list[str] | None = None
 
 
 def _ms(seconds: float) -> str:
@@ -303,6 +307,12 @@ def bench_sheets(opts: Options) -> dict[str, Any]:
     return run(opts)
 
 
+def bench_ai(opts: Options) -> dict[str, Any]:
+    from benchmarks.ai import bench_ai as run
+
+    return run(opts)
+
+
 def bench_lsp(opts: Options) -> dict[str, Any]:
     from benchmarks.lsp import bench_lsp as run
 
@@ -319,6 +329,7 @@ BENCHMARKS: list[Callable[[Options], dict[str, Any]]] = [
     bench_simulate,
     bench_sheets,
     bench_lsp,
+    bench_ai,
 ]
 
 
@@ -333,8 +344,13 @@ def main(argv: list[str] | None = None) -> int:
                     "on stdout (the text report goes to stderr)")
     ap.add_argument("--baseline", metavar="DIR", help="a checkout of another grove: whole commands "
                     "also run from it, side by side (git worktree add DIR REV)")
+    ap.add_argument("--ai-games", type=int, default=400, help="games per row of the strength "
+                    "ladder (`ai`; at a second a decision, 400 games of a row take hours)")
+    ap.add_argument("--ai-rows", help="the ladder's rows to play, comma-separated: base, smoky, "
+                    "dartmoor, base4, curve100, curve300, curve1000, curve3000")
     a = ap.parse_args(argv)
-    opts = Options(a.rounds, a.players, a.tables, a.batch_ms, a.baseline)
+    opts = Options(a.rounds, a.players, a.tables, a.batch_ms, a.baseline, a.ai_games,
+                   a.ai_rows.split(",") if a.ai_rows else None)
     figures: dict[str, Any] = {"python": sys.version.split()[0]}
     with contextlib.redirect_stdout(sys.stderr) if a.json else contextlib.nullcontext():
         print(f"grove benchmarks  (Python {sys.version.split()[0]})")

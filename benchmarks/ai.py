@@ -1,0 +1,124 @@
+"""The strength ladder (`python -m benchmarks --only ai`): the search player against greedy.
+
+Each row plays deals of one edition: in a two-player row every deal twice with the seats
+swapped, in a four-player row once with the searching seat in each chair, so neither the deal
+nor the seat favours a side. A game is won by the highest total (a tie for first shares the
+win). `win_ci95` is the Wilson interval of the win rate; `seconds_per_decision` is the CPU time
+of the searching seat's turn decisions (the ones it searches), per decision. Deals are played
+on worker processes, one per core.
+
+The rows are the issue's: `mcts` at its default budget against greedy in 2-player base, Smoky
+Mountains and Dartmoor and as one of four in base; and the budget curve `mcts:100` to
+`mcts:3000` in 2-player base. `--ai-games` sets the games per row (at least the issue's 400 for
+the targets; a quick look takes fewer) and `--ai-rows` picks rows by name.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+# (name, edition, players, the searching AI)
+ROWS = [
+    ("base", "base", 2, "mcts"),
+    ("smoky", "smoky_mountains", 2, "mcts"),
+    ("dartmoor", "dartmoor", 2, "mcts"),
+    ("base4", "base", 4, "mcts"),
+    ("curve100", "base", 2, "mcts:100"),
+    ("curve300", "base", 2, "mcts:300"),
+    ("curve1000", "base", 2, "mcts:1000"),
+    ("curve3000", "base", 2, "mcts:3000"),
+]
+AGAINST = "greedy"
+SEED = 20261204  # the deals: the same in every run, never those of the tests
+
+
+@dataclass(frozen=True)
+class Deal:
+    edition: str
+    players: int
+    ai: str
+    seed: int
+
+
+class _Timed:
+    """A player whose turn decisions are timed in CPU seconds."""
+
+    def __init__(self, player: Any):
+        self.player = player
+        self.seconds = 0.0
+        self.decisions = 0
+
+    def choose(self, seat: Any, decision: Any) -> Any:
+        if decision.kind != "turn":
+            return self.player.choose(seat, decision)
+        start = time.process_time()
+        action = self.player.choose(seat, decision)
+        self.seconds += time.process_time() - start
+        self.decisions += 1
+        return action
+
+
+def play_deal(deal: Deal) -> tuple[float, int, float, int]:
+    """One deal played with the searching AI in every chair: its wins (ties shared), games,
+    CPU seconds of its searched decisions and how many."""
+    from compiler.cardset import build
+    from engine.ai import make
+    from engine.game import Game
+    from engine.scoring import score
+
+    cardset = build(deal.edition)
+    wins = seconds = 0.0
+    games = decisions = 0
+    for me in range(deal.players):
+        kinds = [deal.ai if j == me else AGAINST for j in range(deal.players)]
+        game = Game(cardset, [f"P{j + 1}" for j in range(deal.players)], deal.seed, events=False)
+        players = [make(k, deal.seed * 31 + j) for j, k in enumerate(kinds)]
+        timed = _Timed(players[me])
+        players[me] = timed  # type: ignore[call-overload]
+        game.play_out(players)
+        totals = [score(v, cardset).total for v in game.views()]
+        best = max(totals)
+        if totals[me] == best:
+            wins += 1 / totals.count(best)
+        games += 1
+        seconds += timed.seconds
+        decisions += timed.decisions
+        game.release()
+    return wins, games, seconds, decisions
+
+
+def ladder(names: list[str] | None, games: int, jobs: int) -> list[dict[str, Any]]:
+    from simulation.statistics import wilson
+
+    rows = []
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for name, edition, players, ai in ROWS:
+            if names and name not in names:
+                continue
+            deals = [Deal(edition, players, ai, SEED + k) for k in range(-(-games // players))]
+            wins = seconds = 0.0
+            played = decisions = 0
+            for w, g, s, d in pool.map(play_deal, deals):
+                wins, played, seconds, decisions = wins + w, played + g, seconds + s, decisions + d
+            low, high = wilson(wins, played) or (0.0, 1.0)  # type: ignore[arg-type]
+            row = {"edition": edition, "players": players, "a": ai, "b": AGAINST,
+                   "games": played, "win_rate": round(wins / played, 4),
+                   "win_ci95": [round(low, 4), round(high, 4)],
+                   "seconds_per_decision": round(seconds / max(decisions, 1), 4)}
+            print(f"   {edition:<16} {players}p  {ai:<10} vs {AGAINST}: "
+                  f"{100 * row['win_rate']:5.1f}% of {played} games "
+                  f"[{100 * low:4.1f}, {100 * high:4.1f}]  "
+                  f"{row['seconds_per_decision']:.3f} s a decision", flush=True)
+            rows.append(row)
+    return rows
+
+
+def bench_ai(opts: Any) -> dict[str, Any]:
+    jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    print(f"== the strength ladder: the search player against {AGAINST}, seats rotated, "
+          f"{opts.ai_games} games a row on {jobs} processes (CPU seconds per searched decision)")
+    return {"ai": ladder(opts.ai_rows, opts.ai_games, jobs or 1)}
