@@ -117,7 +117,7 @@ class Seat:
     def discarded(self) -> tuple[int, ...]:
         """The cards put out of the game in sight of all (flushed from the clearing); those the
         set-up put back into the box are seen by no one."""
-        return tuple(self._t.removed[self._t.boxed:])
+        return tuple(self._t.removed[self._t.layout.boxed:])
 
     def others(self, j: int) -> Others:
         """What the seat knows of player j's hand and cave."""
@@ -200,7 +200,7 @@ class Seat:
     def visible(self) -> frozenset[int]:
         """Every card number whose place the seat knows now."""
         t = self._t
-        out: set[int] = set(t.clearing) | set(t.winter) | set(t.removed[t.boxed:])
+        out: set[int] = set(t.clearing) | set(t.winter) | set(t.removed[t.layout.boxed:])
         for j, p in enumerate(t.players):
             if j == self.seat:
                 out |= set(p.hand) | set(p.cave)

@@ -18,6 +18,16 @@ class SetupError(ValueError):
     """The card set cannot deal a game for these players: its data, not the engine, is wrong."""
 
 
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """What every player knows of where the dealt cards lie, beyond what they see."""
+
+    boxed: int  # how many cards the set-up put back into the box, unseen (the first of removed)
+    # how many cards at the deck's bottom make up its winter part (the bottom third and the
+    # winter cards), the first winter card the top one of them (engine/worlds.py re-deals by it)
+    winter_part: int
+
+
 @dataclass
 class Deal:
     """The cards of a game as dealt: every card by number, and where each lies."""
@@ -27,10 +37,7 @@ class Deal:
     removed: list[int]  # the cards the set-up puts back into the box
     deck: list[int]  # pop() takes the top card
     hands: list[list[int]]  # one per player
-    # how many cards at the deck's bottom make up its winter part (the bottom third and the
-    # winter cards), the first winter card the top one of them: what every player knows of
-    # where the winter cards lie (a seat's view re-deals the deck by it, engine/worlds.py)
-    winter_part: int = 0
+    layout: Layout
 
 
 def shuffle(rng: random.Random, cards: list) -> None:
@@ -82,4 +89,4 @@ def deal(cardset: CardSet, n: int, rng: random.Random, expansions: Iterable[str]
     pile = top + middle + bottom  # index 0 is the top of the deck
     deck = list(reversed(pile))
     hands = [[deck.pop() for _ in range(setup.hand_size)] for _ in range(n)]
-    return Deal(cards, winter_ids, removed, deck, hands, len(bottom))
+    return Deal(cards, winter_ids, removed, deck, hands, Layout(len(removed), len(bottom)))

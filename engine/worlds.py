@@ -36,7 +36,7 @@ def redeal(table: Table, seat: int, rng: random.Random) -> None:
         places += [(p.hand, k) for k, c in enumerate(p.hand) if c not in p.shown]
         places += [(p.cave, k) for k, c in enumerate(p.cave) if c not in p.shown]
         faces += [c for c in p.forest.cards if c.species is None and c.number is not None]
-    places += [(table.removed, k) for k in range(table.boxed)]
+    places += [(table.removed, k) for k in range(table.layout.boxed)]
     winter = table.winter_ids
     deck = table.deck
     left = sorted(c for c in deck if c in winter)
@@ -52,9 +52,9 @@ def redeal(table: Table, seat: int, rng: random.Random) -> None:
         # the deck again: its unseen cards where they were, the winter cards not yet drawn
         # where the deal's rule may put them (see the module's docstring)
         others = [c for c in deck if c not in winter]
-        part = min(len(deck), table.winter_part)
+        part = min(len(deck), table.layout.winter_part)
         slots = list(range(part))  # deck[0] is the bottom card
-        if not table.winter and part == table.winter_part and part:
+        if not table.winter and part == table.layout.winter_part and part:
             first = [part - 1]
             slots.pop()
         else:

@@ -143,7 +143,7 @@ def test_winter_cards_are_redealt_only_where_the_deal_may_put_them():
     """The first winter card is the top of the deck's winter part; the others lie below it."""
     cardset = cs.build("base")
     game = Game(cardset, ["A", "B"], 2)
-    part = game.winter_part
+    part = game.layout.winter_part
     first = [k for k, c in enumerate(game.deck) if c in game.winter_ids]
     assert max(first) == part - 1 and min(first) >= 0
     rng = random.Random(0)
