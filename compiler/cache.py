@@ -79,10 +79,25 @@ def cache_dir() -> Path | None:
     return Path(user_cache_dir("grove", appauthor=False))
 
 
+# Files a key is made of are card files, catalogs and icons, of kilobytes; one larger than this
+# is keyed by its size and time instead (the reader refuses it anyway, as too large).
+MAX_DIGEST_BYTES = 16 << 20
+
+
+def _content_digest(path: str | Path, mode: int, size: int, mtime_ns: int) -> str:
+    """The digest of a regular file's bytes, read through files/read.py (a FIFO or device
+    swapped in for the file after its stat is refused, not waited on)."""
+    from files.read import read_bytes
+
+    if not stat.S_ISREG(mode) or size > MAX_DIGEST_BYTES:
+        return f"unread:{stat.S_IFMT(mode)}:{size}:{mtime_ns}"
+    return hashlib.sha256(read_bytes(path, MAX_DIGEST_BYTES)).hexdigest()
+
+
 @lru_cache(maxsize=4096)
-def _file_digest(path: str, size: int, mtime_ns: int) -> str:
+def _file_digest(path: str, size: int, mtime_ns: int, mode: int) -> str:
     """A file's content digest; the stat values make a changed file a new question."""
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    return _content_digest(path, mode, size, mtime_ns)
 
 
 _RACY_NS = 3_000_000_000
@@ -94,8 +109,8 @@ def file_digest(path: Path) -> str:
     within the same tick, keeping the size, would otherwise be missed: git's "racy" files)."""
     st = path.stat()
     if time.time_ns() - st.st_mtime_ns < _RACY_NS:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    return _file_digest(str(path), st.st_size, st.st_mtime_ns)
+        return _content_digest(path, st.st_mode, st.st_size, st.st_mtime_ns)
+    return _file_digest(str(path), st.st_size, st.st_mtime_ns, st.st_mode)
 
 
 def files_digest(files: Iterable[Path]) -> str:
