@@ -17,7 +17,7 @@ spans, the folder and the digest are grove's own and are not looked into.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from compiler.model import EditionDef
 from dsl.diagnostics import Diagnostic, Severity, Span, sort_key
@@ -50,28 +50,32 @@ def escaped(text: str) -> str:
     return "".join(shown(ch) if is_unprintable(ch) else ch for ch in text)
 
 
-def _values(obj: object, where: str, span: Span | None, top: bool = False
-            ) -> Iterator[tuple[str, str, Span | None]]:
-    """(text, what holds it, the nearest span) for every string inside `obj`."""
+def _bad_values(obj: object, where: str, span: Callable[[], Span | None],
+                top: bool = False) -> Iterator[tuple[str, str, Callable[[], Span | None]]]:
+    """(text, what holds it, its nearest span) for every string inside `obj` that holds an
+    unprintable character; the span is looked up only for those (a field's span is a lookup
+    in the YAML reader's mapping, slower than the whole walk)."""
     if isinstance(obj, str):
-        yield obj, where, span
+        if not obj.isprintable() and unprintable(obj):
+            yield obj, where, span
     elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         own = getattr(obj, "span", None)
-        own = own if isinstance(own, Span) else span
+        here_span = (lambda: own) if isinstance(own, Span) else span
         fields = getattr(obj, "field_spans", None) or {}
         label = getattr(obj, "id", None) or getattr(obj, "field", None)
         here = f"{where} {label}" if isinstance(label, str) and label and not top else where
         for f in dataclasses.fields(obj):
             if f.name not in _NOT_DATA:
-                yield from _values(getattr(obj, f.name), f"{here}: {f.name}",
-                                   fields.get(f.name, own))
+                yield from _bad_values(
+                    getattr(obj, f.name), f"{here}: {f.name}",
+                    lambda name=f.name: fields.get(name) or here_span())
     elif isinstance(obj, Mapping):
         for k, v in obj.items():
-            yield from _values(k, where, span)
-            yield from _values(v, f"{where}.{k}" if isinstance(k, str) else where, span)
+            yield from _bad_values(k, where, span)
+            yield from _bad_values(v, f"{where}.{k}" if isinstance(k, str) else where, span)
     elif isinstance(obj, (tuple, list, frozenset, set)):
         for item in obj:
-            yield from _values(item, where, span)
+            yield from _bad_values(item, where, span)
 
 
 def findings(editions: Iterable[EditionDef]) -> list[Diagnostic]:
@@ -79,9 +83,10 @@ def findings(editions: Iterable[EditionDef]) -> list[Diagnostic]:
     character, at the value (or the nearest thing with a place)."""
     out: dict[tuple[str, Span | None], Diagnostic] = {}
     for ed in editions:
-        for text, where, span in _values(ed, f"edition {ed.id}", ed.span, top=True):
-            bad = unprintable(text)
-            if not bad or (where, span) in out:
+        for text, where, span_of in _bad_values(ed, f"edition {ed.id}", lambda ed=ed: ed.span,
+                                                top=True):
+            bad, span = unprintable(text), span_of()
+            if (where, span) in out:
                 continue
             chars = ", ".join(shown(ch) for ch in bad)
             out[(where, span)] = Diagnostic(
