@@ -129,7 +129,9 @@ MAX_ECHO = 1000  # characters of a message, hint or note printed before it is cu
 
 
 def _escape_char(ch: str) -> str:
-    if ch in _BIDI or ch in _SEPARATORS or ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0:
+    # a lone surrogate (from a YAML "\ud800") cannot even be written as UTF-8: escaped too
+    if (ch in _BIDI or ch in _SEPARATORS or ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0
+            or 0xD800 <= ord(ch) <= 0xDFFF):
         return f"\\u{ord(ch):04x}" if ord(ch) > 0xFF else f"\\x{ord(ch):02x}"
     return ch
 

@@ -1,4 +1,5 @@
-"""Missing translations as lint findings: TEXT-MISSING-TRANSLATION.
+"""Missing translations as lint findings: TEXT-MISSING-TRANSLATION (and, from printable.py,
+words no printout can carry: TEXT-UNPRINTABLE).
 
 `grove lint` hands over the editions it checks; each is built in every card set it takes part
 in (a base game alone and with each combination of the expansions it names, since an
@@ -29,7 +30,7 @@ from compiler import cardset as cs
 from compiler.search_path import Roots
 from compiler.universe import Universe, load_universe
 from dsl.diagnostics import Diagnostic, DiagnosticError, Severity, sort_key
-from printouts import phrases
+from printouts import phrases, printable
 from printouts import rules_text as rt
 
 CODE = "TEXT-MISSING-TRANSLATION"
@@ -144,4 +145,5 @@ def lint(roots: Roots, wanted: Iterable[str], universe: Universe | None = None
         except DiagnosticError:
             continue
         findings.extend(f for f in rt.translation_findings(cset) if _belongs(f, folders))
-    return diagnostics(findings)
+    # and words that cannot be printed at all (TEXT-UNPRINTABLE), once per value
+    return diagnostics(findings) + printable.findings(universe.editions[e] for e in ids)

@@ -112,7 +112,7 @@ def test_processes_filling_the_cache_at_once(home: Path):
     for proc in runs:
         assert proc.returncode == 0, proc.stderr
         assert json.loads(proc.stdout)["players"][0]["total"] == 22
-    assert not list((home / "cache").rglob(".tmp-*")), "a temporary file was left behind"
+    assert not list((home / "cache").rglob("*.tmp")), "a temporary file was left behind"
     assert all(f.read_bytes().startswith(cache.FORMAT) for f in entries(home))
     assert total(home) == 22
 

@@ -2,7 +2,8 @@
 real LSP client over stdio (pytest-lsp): diagnostics as lint gives them, completion, hover in
 German, go to definition, the outline, quick fixes, and a server that survives bad input.
 
-One server for the module: the tests run in order, as an author's session would.
+One server for the module: the tests run in order, as an author's session would (each
+worker of pytest-xdist starts its own, with every file of the edition open).
 """
 
 from __future__ import annotations
@@ -48,9 +49,15 @@ def edition(tmp_path_factory) -> Path:
 
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER), scope="module")
-async def client(lsp_client: LanguageClient):
+async def client(lsp_client: LanguageClient, edition: Path):
     await lsp_client.initialize_session(types.InitializeParams(
         capabilities=types.ClientCapabilities(), initialization_options={"lang": "de"}))
+    # every file open, and the typo found, before the first test: pytest-xdist may hand a
+    # later test of this module to a worker of its own, whose server has seen none before it
+    for f in sorted(edition.glob("*.yaml")):
+        open_doc(lsp_client, f)
+    await wait_diagnostics(lsp_client, uri(edition / "left_right.yaml"), lambda ds: any(
+        d.code == "DSL-UNKNOWN-NAME" for d in ds))
     yield
     await lsp_client.shutdown_session()
 

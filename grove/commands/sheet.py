@@ -1,4 +1,8 @@
-"""`grove sheet`: quick-reference sheets of an edition printed, as PDF or HTML, per language."""
+"""`grove sheet`: quick-reference sheets of an edition printed, as PDF or HTML, per language.
+
+A word of the card set that no sheet can carry (a lone surrogate, a control character:
+printouts/printable.py) is reported as TEXT-UNPRINTABLE before anything is rendered, and nothing
+is written (exit 1)."""
 
 from __future__ import annotations
 
@@ -25,6 +29,21 @@ def sheet(edition: str, with_: str, langs: str, out: str | None, fmt: str, paper
 
     # a DiagnosticError goes to `guarded`, like every command's: the common printer escapes and
     # cuts what it echoes, and the common table gives the exit code
+    _refuse_unprintable(edition, expansions(with_), roots)
     paths = api.sheet(edition, expansions(with_), expansions(langs), out, fmt, paper, roots)
     for p in paths:
         click.echo(f"wrote {echo_text(str(p))} ({p.stat().st_size // 1024} KiB)", err=True)
+
+
+def _refuse_unprintable(edition: str, exps: list[str], roots) -> None:
+    """TEXT-UNPRINTABLE for any edition of the card set to print (the base game's words are
+    printed too): a sheet cannot hold such a word, so none is rendered."""
+    from compiler.universe import load_universe
+    from dsl.diagnostics import DiagnosticError
+    from printouts.printable import findings
+
+    universe = load_universe(roots)  # the one `api.sheet` reads (kept per search path)
+    found = findings(universe.editions[e] for e in dict.fromkeys([edition, *exps])
+                     if e in universe.editions)
+    if found:
+        raise DiagnosticError(found)

@@ -32,6 +32,9 @@ FOREST_SUFFIXES = (".yaml", ".yml", ".json")
 # Files read and validated, kept by (path, schema, content digest): enough for every file of a
 # few editions, so a keystroke reads one file again, not the whole folder.
 _READ_MEMO = 256
+# A file on disk larger than this is not read for a request (the server looks into 1 MiB of
+# text at most, and lint refuses a card file over 512 KiB).
+MAX_FILE_BYTES = 4 << 20
 
 
 @dataclass(frozen=True)
@@ -86,12 +89,16 @@ class Session:
         self.texts.pop(str(path.resolve()), None)
 
     def text(self, path: Path) -> str | None:
-        """The editor's text of `path`, else the file's, else None (unreadable or not text)."""
+        """The editor's text of `path`, else the file's, else None (unreadable, not text, not a
+        regular file, or larger than the server reads: a FIFO or /dev/zero named by a request
+        must neither hang the server nor fill its memory)."""
+        from files.read import read_text
+
         p = str(path.resolve())
         if p in self.texts:
             return self.texts[p]
         try:
-            return path.read_text(encoding="utf-8")
+            return read_text(path, MAX_FILE_BYTES)
         except (OSError, UnicodeDecodeError):
             return None
 

@@ -11,11 +11,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sys
 import traceback
 from collections.abc import Callable
 from functools import wraps
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, BinaryIO, TypeVar
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -23,7 +24,7 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from dsl.diagnostics import Diagnostic, Severity
 from grove import __version__
-from grove.lsp import actions, completion, hover, names, navigation
+from grove.lsp import actions, completion, hover, names, navigation, wire
 from grove.lsp.documents import Session, Target, target_of
 from grove.lsp.text import (
     MAX_LINE,
@@ -55,6 +56,14 @@ class GroveServer(LanguageServer):
         self.lang = "en"
         self.published: dict[str, set[str]] = {}  # checked unit -> uris given diagnostics
         self.printed: dict[str, list[Diagnostic]] = {}  # unit -> its printouts' last findings
+
+    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+        """Serve on stdin and stdout through grove's own reader (`wire`), which answers a
+        broken header instead of waiting for ever; exits with the status `wire.serve` gives."""
+        code = wire.serve(self, stdin or sys.stdin.buffer, stdout or sys.stdout.buffer,
+                          wire.stall_seconds())
+        if code:
+            raise SystemExit(code)
 
 
 def _guard(ls: GroveServer, what: str, fn: F) -> F:

@@ -22,6 +22,7 @@ from compiler.cardset import CardSet
 from compiler.search_path import Roots
 from compiler.universe import Universe, load_universe
 from dsl.diagnostics import Diagnostic, DiagnosticError, Severity
+from printouts import printable
 from printouts.sheets import catalog, fonts, pdf
 from printouts.sheets.content import build_sheet
 from printouts.sheets.diagrams import LABEL_SIZE
@@ -145,6 +146,8 @@ def lint(roots: Roots, wanted: Iterable[str], universe: Universe | None = None
         try:
             cs = cs_mod.build(root, exps, roots, universe=universe)
         except DiagnosticError:
+            continue
+        if printable.findings(cs.editions):  # no sheet can hold it: text_lint says so once
             continue
         for lang in catalog.languages():
             try:
