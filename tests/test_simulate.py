@@ -441,6 +441,53 @@ def test_compare_refuses_what_is_no_run(tmp_path, runs):
     assert rc == 1 and json.loads(err.splitlines()[0])["code"] == "RUN-BAD"
 
 
+def test_compare_of_runs_of_two_games_warns_and_compares_what_both_have(tmp_path, runs):
+    code, _, err = run("simulate", "--edition", "dartmoor", "--ai", "random,random,random",
+                       "--games", "3", "--jobs", "1", "--out", tmp_path / "moor")
+    assert code == 0, err
+    code, out, err = run("compare", runs["one"][0], tmp_path / "moor", "--json")
+    assert code == 0 and "Traceback" not in err
+    warnings = [json.loads(line) for line in err.splitlines()]
+    assert {w["code"] for w in warnings} == {"RUN-MISMATCH"}
+    assert any("edition" in w["message"] for w in warnings)
+    assert any("players: 2" in w["message"] for w in warnings)
+    result = json.loads(out)
+    assert len(result["differences"]) == 2
+    assert {f["id"] for f in result["figures"]} >= {"seat 1", "seat 2"}
+    assert "seat 3" not in {f["id"] for f in result["figures"]}
+    code, _, err = run("compare", runs["one"][0], runs["two"][0])
+    assert code == 0 and "RUN-MISMATCH" not in err
+
+
+def _broken_copy(src: Path, dst: Path, file: str, change) -> Path:
+    shutil.copytree(src, dst)
+    table = pq.read_table(dst / file)
+    pq.write_table(change(table), dst / file)
+    return dst
+
+
+@pytest.mark.parametrize("file, change, said", [
+    ("games.parquet", lambda t: t.set_column(4, t.schema.field(4), pa.nulls(t.num_rows, pa.int32())),
+     "column total has 80 empty values"),
+    ("games.parquet", lambda t: t.set_column(
+        t.schema.get_field_index("winner"), "winner",
+        pa.array([None, *t["winner"].to_pylist()[1:]], pa.bool_())),
+     "column winner has 1 empty values"),
+    ("cards.parquet", lambda t: t.set_column(3, "species", pa.nulls(t.num_rows, pa.string())),
+     "column species has"),
+    ("cards.parquet", lambda t: t.set_column(4, "copies", pa.array(
+        [str(x) for x in t["copies"].to_pylist()])), "column copies is string, not an integer"),
+    ("cards.parquet", lambda t: t.replace_schema_metadata(
+        {b"grove.simulate": b'{"edition": "base", "seed": 99}'}), "files of two different runs"),
+])
+def test_compare_of_rows_no_run_holds_is_run_bad(tmp_path, runs, file, change, said):
+    bad = _broken_copy(runs["one"][0], tmp_path / "bad", file, change)
+    for args in ((runs["one"][0], bad), (bad, runs["one"][0], "--json")):
+        code, out, err = run("compare", *args)
+        assert code == 1 and out == "" and "Traceback" not in err
+        assert "RUN-BAD" in err and said in err
+
+
 def test_a_disk_that_fills_up_is_io_write_and_leaves_no_run(tmp_path):
     """Files may grow to 20 KB (RLIMIT_FSIZE, as a full disk refuses a write): the run stops
     at the write that fails, says IO-WRITE and leaves no Parquet file that would read as a run."""

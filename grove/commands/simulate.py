@@ -125,10 +125,14 @@ def compare(run_a: str, run_b: str, correction: str, as_json: bool) -> None:
     """Two runs of `grove simulate` side by side: every seat, AI, turn and species figure, and
     which moved beyond chance."""
     from grove import api
+    from simulation.compare import MISMATCH_HINT
 
     result = api.compare(run_a, run_b, correction)
+    warnings = [Diagnostic("RUN-MISMATCH", Severity.WARNING, None, m, MISMATCH_HINT)
+                for m in result["differences"]]
     if as_json:
         echo_json(result)
+        print_diagnostics(warnings, "json")
         return
     a, b = result["a"], result["b"]
     lines = [f"A: {a['run']}: {a['edition']}, {a['games']} games, seed {a['seed']}",
@@ -145,6 +149,7 @@ def compare(run_a: str, run_b: str, correction: str, as_json: bool) -> None:
         lines.append(f"nothing changed beyond chance: {result['compared']} figures compared "
                      f"({name}, {result['alpha']:.0%})")
     click.echo(echo_text("\n".join(lines)))
+    print_diagnostics(warnings, "text")
 
 
 def _figure(x: float | None) -> str:
