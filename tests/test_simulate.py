@@ -269,9 +269,9 @@ def test_ctrl_c_leaves_valid_files_and_a_summary_of_what_they_hold(tmp_path):
         stderr=subprocess.PIPE, text=True, start_new_session=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
-        # the first row group is written once 100 games are done
-        part = out / "games.parquet.part"
-        _wait_for(lambda: part.is_file() and part.stat().st_size > 1000)
+        # the first row group is written once 100 games are done, into the hidden folder
+        _wait_for(lambda: any(p.stat().st_size > 1000
+                              for p in tmp_path.glob(".run.grove-*.tmp/games.parquet")))
         os.killpg(proc.pid, signal.SIGINT)
         stdout, stderr = proc.communicate(timeout=120)
     finally:
@@ -288,7 +288,9 @@ def test_ctrl_c_leaves_valid_files_and_a_summary_of_what_they_hold(tmp_path):
     assert games.num_rows == 2 * summary["games"]
     assert len(set(games["game"].to_pylist())) == summary["games"]
     assert pq.read_table(out / "cards.parquet").num_rows > 0
-    assert not list(out.glob("*.part")) and (out / "report.html").is_file()
+    assert sorted(p.name for p in out.iterdir()) == [
+        "cards.parquet", "games.parquet", "report.html", "summary.json"]
+    assert [p.name for p in tmp_path.iterdir()] == ["run"]  # the hidden folder is gone
 
 
 def test_a_worker_that_dies_has_its_games_run_again(tmp_path):
@@ -305,7 +307,7 @@ def test_a_worker_that_dies_has_its_games_run_again(tmp_path):
         def workers() -> list[psutil.Process]:  # the fork server's children
             return [c for c in me.children(recursive=True) if c.ppid() != proc.pid]
 
-        _wait_for(lambda: len(workers()) == 2 and (out / "games.parquet.part").is_file())
+        _wait_for(lambda: len(workers()) == 2 and any(tmp_path.glob(".run.grove-*.tmp")))
         workers()[0].kill()
         stdout, stderr = proc.communicate(timeout=300)
     finally:
@@ -392,17 +394,18 @@ def test_a_game_that_fails_is_reported_with_its_seed(tmp_path):
     """A game the engine cannot finish is reported and the chunk's other games still count."""
     from compiler.cardset import build
     from compiler.search_path import search_path
+    from simulation.folder import stage
     from simulation.plan import Plan
     from simulation.run import engine_for, simulate
 
     cardset = build("base")
     plan = Plan("base", (), ("random", "no_such_ai"), 4, 3, True, search_path())
-    outcome = simulate(plan, cardset, engine_for(plan, cardset, 1, None), tmp_path)
+    outcome = simulate(plan, cardset, engine_for(plan, cardset, 1, None), stage(tmp_path / "r"))
     # with rotate, every game seats both kinds: each fails when the unknown one is made
     assert outcome.summary["games"] == 0 and outcome.summary["games_failed"] == 4
     assert [f.game for f in outcome.failed] == [0, 1, 2, 3]
     assert all(f.seed == plan.game_seed(f.game) and "KeyError" in f.error for f in outcome.failed)
-    assert pq.read_table(tmp_path / "games.parquet").num_rows == 0
+    assert pq.read_table(tmp_path / "r" / "games.parquet").num_rows == 0
 
 
 @pytest.mark.parametrize("args, code", [
@@ -488,22 +491,27 @@ def test_compare_of_rows_no_run_holds_is_run_bad(tmp_path, runs, file, change, s
         assert "RUN-BAD" in err and said in err
 
 
-def test_a_disk_that_fills_up_is_io_write_and_leaves_no_run(tmp_path):
+def test_a_disk_that_fills_up_is_io_write_and_leaves_the_old_run(tmp_path, runs):
     """Files may grow to 20 KB (RLIMIT_FSIZE, as a full disk refuses a write): the run stops
-    at the write that fails, says IO-WRITE and leaves no Parquet file that would read as a run."""
+    at the write that fails, says IO-WRITE and leaves the folder as it was: the earlier run in
+    it whole, or no folder where there was none."""
     import resource
 
     def small_files() -> None:
         resource.setrlimit(resource.RLIMIT_FSIZE, (20_000, 20_000))
 
-    out = tmp_path / "run"
-    proc = subprocess.run(
-        [str(GROVE), "simulate", "--edition", "base", "--ai", "random,random", "--games", "400",
-         "--jobs", "1", "--out", str(out)], capture_output=True, text=True, timeout=300,
-        preexec_fn=small_files)
-    assert proc.returncode == 2, proc.stderr
-    assert proc.stderr.startswith("error IO-WRITE: ") and "Traceback" not in proc.stderr
-    assert list(out.iterdir()) == []
+    old = tmp_path / "old"
+    shutil.copytree(runs["one"][0], old)
+    before = {p.name: p.read_bytes() for p in old.iterdir()}
+    for out in (tmp_path / "new", old):
+        proc = subprocess.run(
+            [str(GROVE), "simulate", "--edition", "base", "--ai", "random,random", "--games",
+             "400", "--jobs", "1", "--out", str(out)], capture_output=True, text=True,
+            timeout=300, preexec_fn=small_files)
+        assert proc.returncode == 2, proc.stderr
+        assert proc.stderr.startswith("error IO-WRITE: ") and "Traceback" not in proc.stderr
+    assert {p.name: p.read_bytes() for p in old.iterdir()} == before
+    assert [p.name for p in tmp_path.iterdir()] == ["old"]
 
 
 def test_a_worker_that_reads_other_cards_refuses_its_games(tmp_path):
@@ -512,11 +520,13 @@ def test_a_worker_that_reads_other_cards_refuses_its_games(tmp_path):
     from compiler.cardset import build
     from compiler.search_path import search_path
     from simulation.executors import InProcess
+    from simulation.folder import stage
     from simulation.plan import Plan
     from simulation.run import simulate
 
     cardset = build("base")
     plan = Plan("base", (), ("random", "random"), 3, 0, False, search_path())
-    outcome = simulate(plan, cardset, InProcess(plan, (("base", "0123456789abcdef"),)), tmp_path)
+    outcome = simulate(plan, cardset, InProcess(plan, (("base", "0123456789abcdef"),)),
+                       stage(tmp_path / "r"))
     assert outcome.summary["games"] == 0 and outcome.summary["games_failed"] == 3
     assert all("other card files" in f.error for f in outcome.failed)
