@@ -194,11 +194,13 @@ def _play(plan: Plan, cardset: CardSet, engine: executors.Engine, folder: Path,
                 writer.add(waiting.pop(i))
             writer.flush()
     files.close()
+    # a stop from here on comes after the last game: the run is whole and says so
+    stopped = bool(stop)
     failed = tuple(writer.failed)
     run = {k: v for k, v in facts.items() if k not in ("scorepad", "grove", "digest")}
     run.update({
-        "complete": not stop and not writer.failures,
-        "stopped": bool(stop),
+        "complete": not stopped and not writer.failures,
+        "stopped": stopped,
         "games_failed": writer.failures,
         "failed": [{"game": f.game, "seed": f.seed, "ai": list(f.seating), "error": f.error}
                    for f in failed],
@@ -209,4 +211,4 @@ def _play(plan: Plan, cardset: CardSet, engine: executors.Engine, folder: Path,
     summary = summarize(writer.totals, run, species)
     write_text(folder / SUMMARY_FILE, to_json(summary))
     write_text(folder / REPORT_FILE, render(summary, writer.totals))
-    return Outcome(folder, summary, failed, bool(stop))
+    return Outcome(folder, summary, failed, stopped)
