@@ -340,7 +340,8 @@ def simulate(edition: str, expansions: list[str], ais: list[str], games: int, se
     try:
         staging = run_folder.stage(folder)
     except Refused as exc:
-        usage(f"{folder}: cannot write: {exc.strerror}", code="IO-WRITE", hint=run_folder.HINT)
+        usage(f"{run_folder.shown(folder)}: cannot write: {exc.strerror}", code="IO-WRITE",
+              hint=run_folder.HINT)
     try:
         engine = sim.engine_for(plan, cardset, workers, cluster)
     except (OSError, TimeoutError, ValueError) as exc:
@@ -354,10 +355,11 @@ def simulate(edition: str, expansions: list[str], ais: list[str], games: int, se
     try:
         return sim.simulate(plan, cardset, engine, staging, on_progress)
     except Refused as exc:  # the folder came to hold a file of the user's during the run
-        usage(f"{folder}: cannot write: {exc.strerror}; the new run was not kept",
+        usage(f"{run_folder.shown(folder)}: cannot write: {exc.strerror}; the new run was not kept",
               code="IO-WRITE", hint=run_folder.HINT)
     except OSError as exc:
-        usage(f"{folder}: cannot write: {exc.strerror or exc}; the folder is as it was",
+        usage(f"{run_folder.shown(folder)}: cannot write: {exc.strerror or exc}; the folder is "
+              "as it was",
               code="IO-WRITE")
     raise AssertionError("never reached: usage raises")
 

@@ -22,13 +22,15 @@ import pyarrow.parquet as pq
 from dsl.diagnostics import DiagnosticError, error
 from simulation.aggregate import BadRows, SpeciesCounts, Totals, read_totals
 from simulation.columns import CARD_COLUMNS, GAME_FIXED, GAME_TAIL, META_KEY, TYPES
+from simulation.folder import shown
 from simulation.sinks import CARDS_FILE, GAMES_FILE
 from simulation.statistics import ALPHA, CORRECTIONS, means_p, proportions_p
 
 RUN_HINT = "a run folder is what `grove simulate --out DIR` writes"
 # what each column the counts read must be, whatever width of integer a writer chose
-_KINDS = {"int64": ("an integer", pa.types.is_integer), "int32": ("an integer", pa.types.is_integer),
-          "int16": ("an integer", pa.types.is_integer), "bool": ("true/false", pa.types.is_boolean),
+_INTEGER = ("an integer", pa.types.is_integer)
+_KINDS = {"int64": _INTEGER, "int32": _INTEGER, "int16": _INTEGER,
+          "bool": ("true/false", pa.types.is_boolean),
           "string": ("text", lambda t: pa.types.is_string(t) or pa.types.is_large_string(t))}
 # the facts two runs must share for their figures to speak of the same game
 _SAME = (("edition", "the edition"), ("with", "the expansions"), ("players", "the players"))
@@ -51,7 +53,8 @@ class Figure:
 
 
 def _missing(path: Path) -> DiagnosticError:
-    return DiagnosticError([error("IO-NOT-FOUND", None, f"{path}: no such file", RUN_HINT)])
+    return DiagnosticError([error("IO-NOT-FOUND", None, f"{shown(path)}: no such file",
+                                  RUN_HINT)])
 
 
 def _bad(message: str) -> DiagnosticError:
@@ -70,7 +73,8 @@ def _wrong_type(schema: pa.Schema, need: set[str]) -> str | None:
 def read_run(folder: str | Path) -> Run:
     folder = Path(folder)
     if not folder.is_dir():
-        raise DiagnosticError([error("IO-NOT-FOUND", None, f"{folder}: no such folder", RUN_HINT)])
+        raise DiagnosticError([error("IO-NOT-FOUND", None, f"{shown(folder)}: no such folder",
+                                     RUN_HINT)])
     paths = {name: folder / name for name in (GAMES_FILE, CARDS_FILE)}
     for p in paths.values():
         if not p.is_file():
@@ -79,27 +83,30 @@ def read_run(folder: str | Path) -> Run:
     need = {GAMES_FILE: set(GAME_FIXED) | set(GAME_TAIL), CARDS_FILE: set(CARD_COLUMNS)}
     for name, p in paths.items():
         try:
-            schema = pq.read_schema(p)
+            with open(p, "rb") as fh:  # not by path: pyarrow wants a path in UTF-8
+                schema = pq.read_schema(fh)
             meta = json.loads((schema.metadata or {})[META_KEY])
         except (pa.ArrowException, OSError, KeyError, ValueError) as exc:
-            raise _bad(f"{p}: not a file of a grove run ({type(exc).__name__}: {exc})") from None
+            raise _bad(f"{shown(p)}: not a file of a grove run "
+                       f"({type(exc).__name__}: {shown(str(exc))})") from None
         if not isinstance(meta, dict):
-            raise _bad(f"{p}: its run facts ({META_KEY.decode()}) are not an object")
+            raise _bad(f"{shown(p)}: its run facts ({META_KEY.decode()}) are no object")
         lacking = sorted(need[name] - set(schema.names))
         if lacking:
-            raise _bad(f"{p}: no column {', '.join(lacking)}")
+            raise _bad(f"{shown(p)}: no column {', '.join(lacking)}")
         wrong = _wrong_type(schema, need[name] - {"seed"})
         if wrong is not None:
-            raise _bad(f"{p}: {wrong}")
+            raise _bad(f"{shown(p)}: {wrong}")
         metas.append(meta)
     if metas[0] != metas[1]:
-        raise _bad(f"{folder}: {GAMES_FILE} and {CARDS_FILE} are files of two different runs")
+        raise _bad(f"{shown(folder)}: {GAMES_FILE} and {CARDS_FILE} are files of two "
+                   "different runs")
     try:
         totals = read_totals(paths[GAMES_FILE], paths[CARDS_FILE])
     except BadRows as exc:
         raise _bad(str(exc)) from None
     except (pa.ArrowException, OSError) as exc:
-        raise _bad(f"{folder}: the rows cannot be read ({exc})") from None
+        raise _bad(f"{shown(folder)}: the rows cannot be read ({shown(str(exc))})") from None
     return Run(folder, metas[0], totals)
 
 
@@ -156,13 +163,13 @@ def differences(a: Run, b: Run) -> list[str]:
     their figures are then of two different games (a RUN-MISMATCH warning), and only the
     figures both have are tested (a seat one run lacks is left out)."""
     fa, fb = _facts(a), _facts(b)
-    return [f"the runs differ in {what}: {fa[key]!r} in {a.folder}, {fb[key]!r} in {b.folder}"
-            for key, what in _SAME if fa[key] != fb[key]]
+    return [f"the runs differ in {what}: {fa[key]!r} in {shown(a.folder)}, {fb[key]!r} in "
+            f"{shown(b.folder)}" for key, what in _SAME if fa[key] != fb[key]]
 
 
 def _side(run: Run) -> dict[str, Any]:
     f = run.facts
-    return {"run": str(run.folder), "edition": f.get("edition"), "with": f.get("with", []),
+    return {"run": shown(run.folder), "edition": f.get("edition"), "with": f.get("with", []),
             "ai": f.get("ai", []), "seed": f.get("seed"), "rotate": f.get("rotate"),
             "games": run.totals.games}
 
@@ -174,8 +181,8 @@ def compare(a: Run, b: Run, correction: str = "holm") -> dict[str, Any]:
     try:
         found = figures(a.totals, b.totals)
     except (ValueError, ArithmeticError, TypeError) as exc:  # counts no run of grove's holds
-        raise _bad(f"{a.folder} and {b.folder}: the figures cannot be worked out from these "
-                   f"rows ({type(exc).__name__}: {exc})") from None
+        raise _bad(f"{shown(a.folder)} and {shown(b.folder)}: the figures cannot be worked out "
+                   f"from these rows ({type(exc).__name__}: {exc})") from None
     tested = [i for i, f in enumerate(found) if f.p is not None]
     adjusted = dict(zip(tested, CORRECTIONS[correction]([found[i].p for i in tested]),
                         strict=True))

@@ -52,6 +52,12 @@ class Staging:
     shown: Path  # the run's folder as the user named it, for messages
 
 
+def shown(path: str | os.PathLike[str]) -> str:
+    """A path as text any terminal or JSON reader takes: the bytes of a name that are not UTF-8
+    (which Python holds as lone surrogates) written `\\xNN`, as `ls -b` writes them."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
+
+
 def _is_leftover(name: str) -> bool:
     return name in RUN_FILES or bool(_LEFTOVER.match(name))
 
@@ -68,7 +74,8 @@ def is_grove_parquet(path: Path) -> bool:
     try:
         if not stat.S_ISREG(os.lstat(path).st_mode):
             return False
-        meta = pq.read_schema(path).metadata or {}
+        with open(path, "rb") as fh:  # not by path: pyarrow wants a path in UTF-8
+            meta = pq.read_schema(fh).metadata or {}
         json.loads(meta[META_KEY])
     except (OSError, pa.ArrowException, KeyError, ValueError):
         return False
@@ -85,9 +92,9 @@ def not_a_run(folder: Path) -> str | None:
         return exc.strerror or str(exc)
     foreign = [n for n in names if not _is_leftover(n)]
     if foreign:
-        shown = ", ".join(foreign[:3]) + (f" and {len(foreign) - 3} more" if len(foreign) > 3
-                                          else "")
-        return f"holds what grove did not write ({shown})"
+        listed = ", ".join(shown(n) for n in foreign[:3])
+        more = f" and {len(foreign) - 3} more" if len(foreign) > 3 else ""
+        return f"holds what grove did not write ({listed}{more})"
     for name in names:
         why = refusal(folder / name)
         if why is not None:

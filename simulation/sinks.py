@@ -44,12 +44,12 @@ class RunFiles:
         self.games_schema = _schema(game_columns(scorepad), meta)
         self.cards_schema = _schema(CARD_COLUMNS, meta)
         self.failed: OSError | None = None  # the write that failed, if one did
-        self._games = pq.ParquetWriter(folder / GAMES_FILE, self.games_schema)
-        try:
-            self._cards = pq.ParquetWriter(folder / CARDS_FILE, self.cards_schema)
-        except BaseException:
-            self._games.close()
-            raise
+        # opened here, not by pyarrow, which takes a path as UTF-8 text and so cannot reach a
+        # folder whose name is not (bytes a Python path holds as surrogates)
+        self._out = [open(folder / name, "xb")  # noqa: SIM115 - closed by close or abandon
+                     for name in (GAMES_FILE, CARDS_FILE)]
+        self._games = pq.ParquetWriter(self._out[0], self.games_schema)
+        self._cards = pq.ParquetWriter(self._out[1], self.cards_schema)
 
     def write(self, games: pa.Table, cards: pa.Table) -> None:
         """One row group in each file."""
@@ -67,11 +67,17 @@ class RunFiles:
         if self.failed is not None:
             self.abandon()
             raise self.failed
-        self._games.close()
-        self._cards.close()
+        try:
+            self._games.close()
+            self._cards.close()
+            for fh in self._out:
+                fh.close()  # a write that fails only now (a full disk) is raised here
+        except BaseException:
+            self.abandon()
+            raise
 
     def abandon(self) -> None:
         """Close what can be closed; the caller discards the folder."""
-        for writer in (self._games, self._cards):
+        for closing in (self._games, self._cards, *self._out):
             with contextlib.suppress(Exception):
-                writer.close()
+                closing.close()

@@ -470,7 +470,8 @@ def _broken_copy(src: Path, dst: Path, file: str, change) -> Path:
 
 
 @pytest.mark.parametrize("file, change, said", [
-    ("games.parquet", lambda t: t.set_column(4, t.schema.field(4), pa.nulls(t.num_rows, pa.int32())),
+    ("games.parquet",
+     lambda t: t.set_column(4, t.schema.field(4), pa.nulls(t.num_rows, pa.int32())),
      "column total has 80 empty values"),
     ("games.parquet", lambda t: t.set_column(
         t.schema.get_field_index("winner"), "winner",

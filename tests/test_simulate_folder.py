@@ -60,6 +60,7 @@ def test_a_new_run_replaces_an_earlier_one_whole(tmp_path):
 @pytest.mark.parametrize("make, why", [
     (lambda d: (d / "notes.txt").write_text("mine"), "holds what grove did not write (notes.txt)"),
     (lambda d: (d / "sub").mkdir(), "holds what grove did not write (sub)"),
+    (lambda d: (d / os.fsdecode(b"caf\xe9.txt")).write_text("mine"), "(caf\\xe9.txt)"),
     (lambda d: [(d / n).write_text("mine") for n in ("summary.json", "report.html")],
      "no games.parquet or cards.parquet of a grove run"),
     (lambda d: (d / "games.parquet").write_bytes(b"PAR1 not really"), "of a grove run"),
@@ -243,3 +244,16 @@ def test_a_run_killed_outright_takes_its_workers_with_it(tmp_path):
     assert run(*SIM, "--out", out)[0] == 0
     assert hidden(tmp_path) == []
     assert pq.read_table(out / "games.parquet").num_rows == 8
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="a file name of any bytes")
+def test_a_folder_whose_name_is_not_utf8_takes_a_run_and_is_compared(tmp_path):
+    """pyarrow takes a path as UTF-8 text; grove opens the files itself, so a folder named in
+    other bytes (Latin-1 here) holds a run, is replaced by the next and is compared."""
+    out = tmp_path / os.fsdecode(b"r\xe9sultats")
+    assert run(*SIM, "--out", out)[0] == 0
+    code, _, err = run(*SIM, "--seed", "5", "--out", out)
+    assert code == 0, err
+    assert sorted(p.name for p in out.iterdir()) == RUN
+    code, stdout, err = run("compare", out, out, "--json")
+    assert code == 0 and json.loads(stdout)["changed"] == [], err

@@ -15,11 +15,11 @@ from grove.commands.common import (
     EXIT_OK,
     card_sets,
     display,
-    echo_json,
     expansions,
     guarded,
     print_diagnostics,
 )
+from simulation.folder import shown
 
 
 @click.command()
@@ -85,7 +85,7 @@ def simulate(edition: str, with_: str, ai: str, games: int, seed: int, rotate: b
         click.echo(to_json(summary), nl=False)
     else:
         click.echo(echo_text(_simulate_text(summary)))
-        click.echo(f"wrote {echo_text(display(str(outcome.folder)))}/"
+        click.echo(f"wrote {echo_text(shown(display(str(outcome.folder))))}/"
                    "{games.parquet,cards.parquet,summary.json,report.html}", err=True)
     print_diagnostics(diags, fmt)
     if outcome.interrupted:
@@ -129,12 +129,13 @@ def compare(run_a: str, run_b: str, correction: str, as_json: bool) -> None:
     which moved beyond chance."""
     from grove import api
     from simulation.compare import MISMATCH_HINT
+    from simulation.summary import to_json
 
     result = api.compare(run_a, run_b, correction)
     warnings = [Diagnostic("RUN-MISMATCH", Severity.WARNING, None, m, MISMATCH_HINT)
                 for m in result["differences"]]
     if as_json:
-        echo_json(result)
+        click.echo(to_json(result), nl=False)  # a folder's name may hold any bytes
         print_diagnostics(warnings, "json")
         return
     a, b = result["a"], result["b"]
