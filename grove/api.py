@@ -355,12 +355,11 @@ def simulate(edition: str, expansions: list[str], ais: list[str], games: int, se
     try:
         return sim.simulate(plan, cardset, engine, staging, on_progress)
     except Refused as exc:  # the folder came to hold a file of the user's during the run
-        usage(f"{run_folder.shown(folder)}: cannot write: {exc.strerror}; the new run was not kept",
-              code="IO-WRITE", hint=run_folder.HINT)
+        usage(f"{run_folder.shown(folder)}: cannot write: {exc.strerror}; the new run was not "
+              "kept", code="IO-WRITE", hint=run_folder.HINT)
     except OSError as exc:
         usage(f"{run_folder.shown(folder)}: cannot write: {exc.strerror or exc}; the folder is "
-              "as it was",
-              code="IO-WRITE")
+              "as it was", code="IO-WRITE")
     raise AssertionError("never reached: usage raises")
 
 

@@ -144,9 +144,10 @@ class _Writer:
 
 def simulate(plan: Plan, cardset: CardSet, engine: executors.Engine, staging: Staging,
              on_progress: Callable[[int], None] | None = None) -> Outcome:
-    """Play the run into `staging` and put it in the place of the run's folder (`commit`);
-    on any failure, or an interrupt before the files are whole, the staged run is discarded
-    and the folder is as it was."""
+    """Play the run into `staging` and put it in the place of the run's folder (`commit`).
+    On any failure the staged run is discarded and the folder is as it was; a stop (Ctrl-C,
+    SIGTERM) ends the games early, and the run of the games finished takes the folder's place
+    as a whole run does."""
     # the signals only set the flag until the new run has taken its place, so a SIGTERM
     # while the files are renamed cannot cut the renames short
     with stop_on_signals() as stop:
