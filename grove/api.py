@@ -296,18 +296,20 @@ def sheet(edition: str, expansions: list[str], langs: list[str], out: str | None
 def simulate(edition: str, expansions: list[str], ais: list[str], games: int, seed: int = 0,
              rotate: bool = False, jobs: int | None = None, cluster: str | None = None,
              out: str | None = None, roots: Roots | None = None,
-             on_progress: Any = None) -> Any:
+             on_progress: Any = None, on_warning: Any = None) -> Any:
     """Play `games` games of a card set with one AI kind per seat and write the run into `out`
     (`simulation.run.Outcome`). Everything that can be refused is refused before the first
     game: the AIs, the counts, the card set and its set-up for that many seats, the folder,
-    the cluster."""
+    the cluster. `on_warning` receives each warning (a `Diagnostic`) as it arises: `--jobs`
+    above what this machine runs at once is cut down to that, and said so."""
     from compiler.cardset import build
     from compiler.search_path import shipped_cards_dir
     from engine import ai as pl
     from engine.game import Game, SetupError
+    from files.write import Refused
+    from simulation import folder as run_folder
     from simulation import run as sim
     from simulation.plan import Plan
-    from simulation.sinks import prepare, unprepare
 
     def usage(message: str, code: str = "USAGE-BAD-OPTION", hint: str | None = None) -> None:
         raise DiagnosticError([error(code, None, message, hint)])
@@ -320,10 +322,7 @@ def simulate(edition: str, expansions: list[str], ais: list[str], games: int, se
                    "mcts:N (iterations) or mcts:Ns (seconds)")
     if games < 1:
         usage(f"--games is {games}; a run plays at least 1 game")
-    workers = (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
-               else os.cpu_count() or 1) if jobs is None else jobs
-    if workers < 1:
-        usage(f"--jobs is {workers}; a run needs at least 1 worker")
+    workers = _workers(jobs, cluster, on_warning)
     roots = roots if roots is not None else search_path()
     cardset = build(edition, expansions, roots)
     if cardset.setup.removed_for(frozenset(cardset.expansions), len(kinds)) is None:
@@ -339,24 +338,59 @@ def simulate(edition: str, expansions: list[str], ais: list[str], games: int, se
             "PLAY-SETUP", None, f"{cardset.root.id}: {exc}",
             "give the deck more cards or remove fewer in `setup: removed:`")]) from None
     folder = Path(out if out is not None else f"simulate-{edition}-{seed}")
-    made, why = prepare(folder)
-    if why is not None:
-        usage(f"{folder}: cannot write: {why}", code="IO-WRITE")
+    try:
+        staging = run_folder.stage(folder)
+    except Refused as exc:
+        usage(f"{run_folder.shown(folder)}: cannot write: {exc.strerror}", code="IO-WRITE",
+              hint=run_folder.HINT)
     try:
         engine = sim.engine_for(plan, cardset, workers, cluster)
     except (OSError, TimeoutError, ValueError) as exc:
-        unprepare(folder, made)
+        run_folder.discard(staging)
         usage(f"cannot reach the cluster at {cluster}: {exc}", code="IO-CLUSTER",
               hint="--cluster local starts one on this machine; an address is a running Dask "
               "scheduler's, such as tcp://HOST:8786")
     except BaseException:
-        unprepare(folder, made)
+        run_folder.discard(staging)
         raise
     try:
-        return sim.simulate(plan, cardset, engine, folder, on_progress)
+        return sim.simulate(plan, cardset, engine, staging, on_progress)
+    except Refused as exc:  # the folder came to hold a file of the user's during the run
+        usage(f"{run_folder.shown(folder)}: cannot write: {exc.strerror}; the new run was not "
+              "kept", code="IO-WRITE", hint=run_folder.HINT)
     except OSError as exc:
-        usage(f"{folder}: cannot write: {exc.strerror or exc}", code="IO-WRITE")
-        raise  # never reached: usage raises
+        usage(f"{run_folder.shown(folder)}: cannot write: {exc.strerror or exc}; the folder is "
+              "as it was", code="IO-WRITE")
+    raise AssertionError("never reached: usage raises")
+
+
+def _cores() -> int:
+    """The cores this process may run on (its affinity where the system says, as a container's
+    CPU set does), at least 1."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+def _workers(jobs: int | None, cluster: str | None, on_warning: Any) -> int:
+    """`--jobs` as a run uses it: the cores by default; more worker processes of this machine
+    than it has cores only share them (1,000 took 18 GB and gained nothing), so a higher number
+    is cut down to the cores with a warning. A running cluster's workers are its own."""
+    if jobs is not None and jobs < 1:
+        raise DiagnosticError([error("USAGE-BAD-OPTION", None,
+                                     f"--jobs is {jobs}; a run needs at least 1 worker")])
+    cores = _cores()
+    if jobs is None:
+        return cores
+    if jobs > cores and cluster in (None, "local"):
+        if on_warning is not None:
+            on_warning(Diagnostic(
+                "SIM-JOBS", Severity.WARNING, None,
+                f"--jobs {jobs} is more than the {cores} cores this machine gives grove; "
+                f"playing on {cores} worker{'s' if cores > 1 else ''}",
+                "more workers than cores only share them, in more memory"))
+        return cores
+    return jobs
 
 
 def compare(run_a: str, run_b: str, correction: str = "holm") -> dict[str, Any]:

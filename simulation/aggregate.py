@@ -18,6 +18,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+# the columns the counts read, and nothing else of the files
+COUNTED_GAMES = ("game", "seat", "ai", "total", "winner", "turns")
+COUNTED_CARDS = ("game", "species", "copies", "points", "winner")
+
 
 @dataclass
 class Moments:
@@ -113,11 +117,33 @@ def _moment_values(r: dict) -> tuple[int, int, int, int, int, int]:
             r["total_min"], r["total_max"])
 
 
+class BadRows(ValueError):
+    """Rows no run of grove's holds: an empty value where every row has one."""
+
+
+def _whole(batch: pa.RecordBatch, columns: tuple[str, ...], file: Path) -> pa.Table:
+    """The batch as a table, refused (`BadRows`) when a column the counts read has an empty
+    (null) value: a count would take it for nothing, or for 0, without a word."""
+    from simulation.folder import shown
+
+    for name in columns:
+        nulls = batch.column(name).null_count
+        if nulls:
+            raise BadRows(f"{shown(file)}: column {name} has {nulls} empty values")
+    return pa.Table.from_batches([batch])
+
+
 def read_totals(games: Path, cards: Path, batch_rows: int = 1 << 16) -> Totals:
-    """A run's counts from its two files, a batch of rows at a time."""
+    """A run's counts from its two files, a batch of rows at a time; `BadRows` if a column the
+    counts read has an empty value."""
     totals = Totals()
-    for batch in pq.ParquetFile(games).iter_batches(batch_size=batch_rows):
-        totals.add_games(pa.Table.from_batches([batch]))
-    for batch in pq.ParquetFile(cards).iter_batches(batch_size=batch_rows):
-        totals.add_cards(pa.Table.from_batches([batch]))
+    # opened here: pyarrow takes a path as UTF-8 text, which a folder's name need not be
+    with open(games, "rb") as fh:
+        for batch in pq.ParquetFile(fh).iter_batches(batch_size=batch_rows,
+                                                     columns=list(COUNTED_GAMES)):
+            totals.add_games(_whole(batch, COUNTED_GAMES, games))
+    with open(cards, "rb") as fh:
+        for batch in pq.ParquetFile(fh).iter_batches(batch_size=batch_rows,
+                                                     columns=list(COUNTED_CARDS)):
+            totals.add_cards(_whole(batch, COUNTED_CARDS, cards))
     return totals

@@ -20,12 +20,20 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from dsl.diagnostics import DiagnosticError, error
-from simulation.aggregate import SpeciesCounts, Totals, read_totals
-from simulation.columns import CARD_COLUMNS, GAME_FIXED, GAME_TAIL, META_KEY
-from simulation.sinks import CARDS_FILE, GAMES_FILE, PART
+from simulation.aggregate import BadRows, SpeciesCounts, Totals, read_totals
+from simulation.columns import CARD_COLUMNS, GAME_FIXED, GAME_TAIL, META_KEY, TYPES
+from simulation.folder import shown
+from simulation.sinks import CARDS_FILE, GAMES_FILE
 from simulation.statistics import ALPHA, CORRECTIONS, means_p, proportions_p
 
 RUN_HINT = "a run folder is what `grove simulate --out DIR` writes"
+# what each column the counts read must be, whatever width of integer a writer chose
+_INTEGER = ("an integer", pa.types.is_integer)
+_KINDS = {"int64": _INTEGER, "int32": _INTEGER, "int16": _INTEGER,
+          "bool": ("true/false", pa.types.is_boolean),
+          "string": ("text", lambda t: pa.types.is_string(t) or pa.types.is_large_string(t))}
+# the facts two runs must share for their figures to speak of the same game
+_SAME = (("edition", "the edition"), ("with", "the expansions"), ("players", "the players"))
 
 
 @dataclass(frozen=True)
@@ -45,41 +53,61 @@ class Figure:
 
 
 def _missing(path: Path) -> DiagnosticError:
-    part = path.with_name(path.name + PART)
-    hint = (f"{part.name} is there: the run was killed before it could close its files"
-            if part.is_file() else RUN_HINT)
-    return DiagnosticError([error("IO-NOT-FOUND", None, f"{path}: no such file", hint)])
+    return DiagnosticError([error("IO-NOT-FOUND", None, f"{shown(path)}: no such file",
+                                  RUN_HINT)])
+
+
+def _bad(message: str) -> DiagnosticError:
+    return DiagnosticError([error("RUN-BAD", None, message, RUN_HINT)])
+
+
+def _wrong_type(schema: pa.Schema, need: set[str]) -> str | None:
+    """The first column the counts read whose type is not the one grove writes, said so."""
+    for name in sorted(need):
+        what, test = _KINDS[TYPES[name]]
+        if not test(schema.field(name).type):
+            return f"column {name} is {schema.field(name).type}, not {what}"
+    return None
 
 
 def read_run(folder: str | Path) -> Run:
     folder = Path(folder)
     if not folder.is_dir():
-        raise DiagnosticError([error("IO-NOT-FOUND", None, f"{folder}: no such folder", RUN_HINT)])
+        raise DiagnosticError([error("IO-NOT-FOUND", None, f"{shown(folder)}: no such folder",
+                                     RUN_HINT)])
     paths = {name: folder / name for name in (GAMES_FILE, CARDS_FILE)}
     for p in paths.values():
         if not p.is_file():
             raise _missing(p)
-    facts: dict[str, Any] = {}
+    metas: list[Any] = []
     need = {GAMES_FILE: set(GAME_FIXED) | set(GAME_TAIL), CARDS_FILE: set(CARD_COLUMNS)}
     for name, p in paths.items():
         try:
-            schema = pq.read_schema(p)
+            with open(p, "rb") as fh:  # not by path: pyarrow wants a path in UTF-8
+                schema = pq.read_schema(fh)
             meta = json.loads((schema.metadata or {})[META_KEY])
         except (pa.ArrowException, OSError, KeyError, ValueError) as exc:
-            raise DiagnosticError([error(
-                "RUN-BAD", None, f"{p}: not a file of a grove run ({type(exc).__name__}: {exc})",
-                RUN_HINT)]) from None
+            raise _bad(f"{shown(p)}: not a file of a grove run "
+                       f"({type(exc).__name__}: {shown(str(exc))})") from None
+        if not isinstance(meta, dict):
+            raise _bad(f"{shown(p)}: its run facts ({META_KEY.decode()}) are no object")
         lacking = sorted(need[name] - set(schema.names))
         if lacking:
-            raise DiagnosticError([error("RUN-BAD", None, f"{p}: no column {', '.join(lacking)}",
-                                         RUN_HINT)])
-        facts = facts or meta
+            raise _bad(f"{shown(p)}: no column {', '.join(lacking)}")
+        wrong = _wrong_type(schema, need[name] - {"seed"})
+        if wrong is not None:
+            raise _bad(f"{shown(p)}: {wrong}")
+        metas.append(meta)
+    if metas[0] != metas[1]:
+        raise _bad(f"{shown(folder)}: {GAMES_FILE} and {CARDS_FILE} are files of two "
+                   "different runs")
     try:
         totals = read_totals(paths[GAMES_FILE], paths[CARDS_FILE])
+    except BadRows as exc:
+        raise _bad(str(exc)) from None
     except (pa.ArrowException, OSError) as exc:
-        raise DiagnosticError([error("RUN-BAD", None, f"{folder}: the rows cannot be read ({exc})",
-                                     RUN_HINT)]) from None
-    return Run(folder, facts, totals)
+        raise _bad(f"{shown(folder)}: the rows cannot be read ({shown(str(exc))})") from None
+    return Run(folder, metas[0], totals)
 
 
 def _rate(k: int, n: int) -> float | None:
@@ -120,9 +148,28 @@ def figures(a: Totals, b: Totals) -> list[Figure]:
     return out
 
 
+def _facts(run: Run) -> dict[str, Any]:
+    f = run.facts
+    return {"edition": f.get("edition"), "with": f.get("with", []),
+            "players": len(f.get("ai") or [])}
+
+
+MISMATCH_HINT = ("the figures compare two different games; compare runs of one card set and "
+                 "one number of players to see what a change does")
+
+
+def differences(a: Run, b: Run) -> list[str]:
+    """What the two runs do not share of the edition, the expansions and the number of players:
+    their figures are then of two different games (a RUN-MISMATCH warning), and only the
+    figures both have are tested (a seat one run lacks is left out)."""
+    fa, fb = _facts(a), _facts(b)
+    return [f"the runs differ in {what}: {fa[key]!r} in {shown(a.folder)}, {fb[key]!r} in "
+            f"{shown(b.folder)}" for key, what in _SAME if fa[key] != fb[key]]
+
+
 def _side(run: Run) -> dict[str, Any]:
     f = run.facts
-    return {"run": str(run.folder), "edition": f.get("edition"), "with": f.get("with", []),
+    return {"run": shown(run.folder), "edition": f.get("edition"), "with": f.get("with", []),
             "ai": f.get("ai", []), "seed": f.get("seed"), "rotate": f.get("rotate"),
             "games": run.totals.games}
 
@@ -131,7 +178,11 @@ def compare(a: Run, b: Run, correction: str = "holm") -> dict[str, Any]:
     """Both runs' figures, each with its raw and corrected p, and the ones that changed: a
     corrected p below 5%. Figures one run cannot test (no forest holds the species, one game
     only) are listed with p null and are not counted in the correction."""
-    found = figures(a.totals, b.totals)
+    try:
+        found = figures(a.totals, b.totals)
+    except (ValueError, ArithmeticError, TypeError) as exc:  # counts no run of grove's holds
+        raise _bad(f"{shown(a.folder)} and {shown(b.folder)}: the figures cannot be worked out "
+                   f"from these rows ({type(exc).__name__}: {exc})") from None
     tested = [i for i, f in enumerate(found) if f.p is not None]
     adjusted = dict(zip(tested, CORRECTIONS[correction]([found[i].p for i in tested]),
                         strict=True))
@@ -143,7 +194,9 @@ def compare(a: Run, b: Run, correction: str = "holm") -> dict[str, Any]:
                      "p_raw": None if f.p is None else _p(f.p)})
     changed = sorted((r for r in rows if r["p"] is not None and r["p"] < ALPHA),
                      key=lambda r: (r["p"], r["id"], r["what"]))
-    return {"a": _side(a), "b": _side(b), "correction": correction, "alpha": ALPHA,
+    return {"a": _side(a), "b": _side(b),
+            "differences": differences(a, b),
+            "correction": correction, "alpha": ALPHA,
             "compared": len(tested),
             "changed": [{k: r[k] for k in ("id", "what", "a", "b", "p")} for r in changed],
             "figures": rows}

@@ -22,7 +22,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
 
 from simulation.plan import Chunk, Plan
-from simulation.worker import Batch, Failure, Fingerprint, ignore_interrupts, play_chunk
+from simulation.worker import Batch, Failure, Fingerprint, play_chunk, start_worker
 
 WAKE = 0.25  # seconds a wait for the next chunk lasts at most, so that a stop is seen soon
 
@@ -115,7 +115,10 @@ class InProcess:
 class Processes:
     """`--jobs J`: J worker processes of this machine. They are started by a fork server, a
     clean process that has imported the engine and nothing else (no threads of pyarrow or of the
-    progress bar to copy), and each reads the card set once from the on-disk cache."""
+    progress bar to copy), and each reads the card set once from the on-disk cache. Each holds
+    the reading end of a pipe whose writing end this process alone holds (`start_worker`), so
+    the workers end when the run does, however it ends; with them go the fork server and the
+    resource tracker, which wait only for the run and its workers."""
 
     retries = 1
 
@@ -128,11 +131,13 @@ class Processes:
             self.context.set_forkserver_preload(["simulation.worker"])
         self.pool: ProcessPoolExecutor | None = None
         self.owner: dict[Future, ProcessPoolExecutor] = {}
+        self.lifeline, self.alive = self.context.Pipe(duplex=False)
 
     def _pool(self) -> ProcessPoolExecutor:
         if self.pool is None:
             self.pool = ProcessPoolExecutor(self.jobs, mp_context=self.context,
-                                            initializer=ignore_interrupts)
+                                            initializer=start_worker,
+                                            initargs=(self.lifeline,))
         return self.pool
 
     def _replace(self, broken: ProcessPoolExecutor | None) -> None:
@@ -174,6 +179,8 @@ class Processes:
             # chunks not begun are dropped; the few running finish (a second or two) first
             self.pool.shutdown(wait=True, cancel_futures=True)
             self.pool = None
+        self.lifeline.close()
+        self.alive.close()
 
 
 class Cluster:

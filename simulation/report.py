@@ -10,6 +10,7 @@ author's species names are input).
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
@@ -157,11 +158,23 @@ def _template() -> jinja2.Template:
     return env.get_template("report.html.j2")
 
 
+# what an HTML page cannot hold: lone surrogates (no UTF-8 encodes them) and control characters
+# other than tab and line ends (a parse error for every browser, even written as &#x1b;)
+_UNFIT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def fit_for_html(text: str) -> str:
+    """`text` with every character a page cannot hold replaced by U+FFFD, as a browser would
+    show it: an author's species name may hold anything a YAML string can."""
+    return _UNFIT.sub("\ufffd", text)
+
+
 def render(summary: dict[str, Any], totals: Totals) -> str:
+    """The page, every character of it encodable as UTF-8 (`fit_for_html`)."""
     seat_boxes = box_plot([(f"seat {s}", totals.seat_scores[s]) for s in sorted(totals.seat_scores)])
     ai_boxes = box_plot([(a, totals.ai_scores[a]) for a in sorted(totals.ai_scores)])
     often, cost = species_plots(summary["species"])
-    return _template().render(
+    return fit_for_html(_template().render(
         s=summary, seat_bars=rate_bars(summary["seats"], "seat", "seat"),
         ai_bars=rate_bars(summary["ais"], "ai", "AI"), seat_boxes=seat_boxes, ai_boxes=ai_boxes,
-        often=often, cost=cost)
+        often=often, cost=cost))

@@ -2,6 +2,10 @@
 counts added up as the rows are written, and the summary and report once the games are done
 or the run is stopped.
 
+Every file is written into the run's hidden folder (simulation/folder.py), which takes the
+place of the run's folder only once all four are whole; a run that fails (a full disk, a name
+that cannot be written) leaves the folder as it was.
+
 A stop (Ctrl-C, SIGTERM) gives out no more chunks, waits for those in flight, writes every
 finished game's rows, closes the Parquet files and writes a summary that says how many games it
 holds; a second Ctrl-C changes nothing, so the files are never left half-closed.
@@ -22,12 +26,14 @@ import pyarrow as pa
 from compiler.cardset import CardSet
 from engine.record import digest
 from engine.runner import grove_version
+from files.write import write_text
 from simulation import executors
 from simulation.aggregate import Totals
+from simulation.folder import Staging, commit, discard
 from simulation.plan import Plan, chunk_size
 from simulation.report import render
-from simulation.sinks import REPORT_FILE, SUMMARY_FILE, RunFiles, table, write_atomic
-from simulation.summary import SpeciesFacts, summarize
+from simulation.sinks import REPORT_FILE, SUMMARY_FILE, RunFiles, table
+from simulation.summary import SpeciesFacts, summarize, to_json
 from simulation.worker import Batch, Failure, fingerprint, species_ids
 
 LISTED_FAILURES = 100  # failed games the summary lists one by one (all are counted)
@@ -136,62 +142,74 @@ class _Writer:
         self.totals.add_cards(cards)
 
 
-def simulate(plan: Plan, cardset: CardSet, engine: executors.Engine, folder: Path,
+def simulate(plan: Plan, cardset: CardSet, engine: executors.Engine, staging: Staging,
              on_progress: Callable[[int], None] | None = None) -> Outcome:
+    """Play the run into `staging` and put it in the place of the run's folder (`commit`).
+    On any failure the staged run is discarded and the folder is as it was; a stop (Ctrl-C,
+    SIGTERM) ends the games early, and the run of the games finished takes the folder's place
+    as a whole run does."""
+    # the signals only set the flag until the new run has taken its place, so a SIGTERM
+    # while the files are renamed cannot cut the renames short
+    with stop_on_signals() as stop:
+        try:
+            outcome = _play(plan, cardset, engine, staging.path, on_progress, stop)
+            commit(staging)
+        except BaseException:
+            discard(staging)
+            raise
+    return Outcome(staging.shown, outcome.summary, outcome.failed, outcome.interrupted)
+
+
+def _play(plan: Plan, cardset: CardSet, engine: executors.Engine, folder: Path,
+          on_progress: Callable[[int], None] | None, stop: Stop) -> Outcome:
     workers = engine.workers
     chunks = plan.chunks(chunk_size(plan.games, workers))
     facts = run_facts(plan, cardset)
     waiting: dict[int, Batch] = {}  # finished chunks that wait for an earlier one
-    with stop_on_signals() as stop:
-        try:
-            files = RunFiles(folder, cardset.scorepad, facts)
-        except BaseException:
-            engine.close()
-            raise
-        writer = _Writer(files, row_group_games(plan.games))
-        try:
-            nxt = 0
-            results = executors.dispatch(engine, plan, chunks, 2 * workers, 4 * workers + 4,
-                                         stop.__bool__)
-            with contextlib.closing(results):
-                for batch in results:
-                    if on_progress is not None:
-                        on_progress(batch.chunk.games)
-                    waiting[batch.chunk.index] = batch
-                    while nxt in waiting:
-                        writer.add(waiting.pop(nxt))
-                        nxt += 1
-        finally:
-            engine.close()
-            if files.failed is None:
-                with contextlib.suppress(OSError):  # kept in files.failed, raised by close
-                    for i in sorted(waiting):  # after a stop: finished games behind an unfinished one
-                        writer.add(waiting.pop(i))
-                    writer.flush()
-            files.close()
-        failed = tuple(writer.failed)
-        run = {k: v for k, v in facts.items() if k not in ("scorepad", "grove", "digest")}
-        run.update({
-            "complete": not stop and not writer.failures,
-            "stopped": bool(stop),
-            "games_failed": writer.failures,
-            "failed": [{"game": f.game, "seed": f.seed, "ai": list(f.seating), "error": f.error}
-                       for f in failed],
-        })
-        ids = species_ids(cardset)
-        species = [SpeciesFacts(ids[k], sp.name("en"), sp.cost)
-                   for k, sp in cardset.species.items()]
-        summary = summarize(writer.totals, run, species)
-        try:
-            write_atomic(folder / SUMMARY_FILE, _json(summary))
-            write_atomic(folder / REPORT_FILE, render(summary, writer.totals))
-        except OSError:
-            files.discard()
-            raise
-    return Outcome(folder, summary, failed, bool(stop))
-
-
-def _json(obj: Any) -> str:
-    import json
-
-    return json.dumps(obj, indent=2, ensure_ascii=False) + "\n"
+    try:
+        files = RunFiles(folder, cardset.scorepad, facts)
+    except BaseException:
+        engine.close()
+        raise
+    writer = _Writer(files, row_group_games(plan.games))
+    try:
+        nxt = 0
+        results = executors.dispatch(engine, plan, chunks, 2 * workers, 4 * workers + 4,
+                                     stop.__bool__)
+        with contextlib.closing(results):
+            for batch in results:
+                if on_progress is not None:
+                    on_progress(batch.chunk.games)
+                waiting[batch.chunk.index] = batch
+                while nxt in waiting:
+                    writer.add(waiting.pop(nxt))
+                    nxt += 1
+    except BaseException:
+        files.abandon()
+        raise
+    finally:
+        engine.close()
+    if files.failed is None:
+        with contextlib.suppress(OSError):  # kept in files.failed, raised by close
+            for i in sorted(waiting):  # after a stop: finished games behind an unfinished one
+                writer.add(waiting.pop(i))
+            writer.flush()
+    files.close()
+    # a stop from here on comes after the last game: the run is whole and says so
+    stopped = bool(stop)
+    failed = tuple(writer.failed)
+    run = {k: v for k, v in facts.items() if k not in ("scorepad", "grove", "digest")}
+    run.update({
+        "complete": not stopped and not writer.failures,
+        "stopped": stopped,
+        "games_failed": writer.failures,
+        "failed": [{"game": f.game, "seed": f.seed, "ai": list(f.seating), "error": f.error}
+                   for f in failed],
+    })
+    ids = species_ids(cardset)
+    species = [SpeciesFacts(ids[k], sp.name("en"), sp.cost)
+               for k, sp in cardset.species.items()]
+    summary = summarize(writer.totals, run, species)
+    write_text(folder / SUMMARY_FILE, to_json(summary))
+    write_text(folder / REPORT_FILE, render(summary, writer.totals))
+    return Outcome(folder, summary, failed, stopped)

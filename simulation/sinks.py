@@ -1,19 +1,16 @@
-"""Where a run's rows go: two Parquet files written as the games finish, and whole-file writes.
+"""Where a run's rows go: two Parquet files written as the games finish.
 
 Rows are not held: each flush becomes a row group of an open `pyarrow.parquet.ParquetWriter`,
 so memory stays flat however many games a run plays. A Parquet file is readable only once its
-footer is written, so each file is written under a `.part` name and closed and renamed when the
-run ends, completed, stopped (Ctrl-C, SIGTERM) or failed: the name `games.parquet` always
-means a whole file. Only a run killed outright (SIGKILL, power loss) leaves `.part` files.
+footer is written; the files are written into the run's hidden folder (simulation/folder.py),
+which takes the place of the run's folder only once every file is closed, so no reader ever
+meets a file without its footer.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
-import os
-import secrets
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +24,6 @@ CARDS_FILE = "cards.parquet"
 SUMMARY_FILE = "summary.json"
 REPORT_FILE = "report.html"
 RUN_FILES = (GAMES_FILE, CARDS_FILE, SUMMARY_FILE, REPORT_FILE)
-PART = ".part"
 
 
 def _schema(columns: tuple[str, ...], meta: dict[str, Any]) -> pa.Schema:
@@ -40,17 +36,20 @@ def table(columns: dict[str, list[Any]], schema: pa.Schema) -> pa.Table:
 
 
 class RunFiles:
-    """The two Parquet files of a run in `folder`, open until `close`."""
+    """The two Parquet files of a run in `folder` (a fresh one: the run's hidden folder), open
+    until `close`."""
 
     def __init__(self, folder: Path, scorepad: tuple[str, ...], meta: dict[str, Any]):
         self.folder = folder
         self.games_schema = _schema(game_columns(scorepad), meta)
         self.cards_schema = _schema(CARD_COLUMNS, meta)
         self.failed: OSError | None = None  # the write that failed, if one did
-        for name in RUN_FILES:  # an older run's files would read as this run's
-            (folder / name).unlink(missing_ok=True)
-        self._games = pq.ParquetWriter(folder / (GAMES_FILE + PART), self.games_schema)
-        self._cards = pq.ParquetWriter(folder / (CARDS_FILE + PART), self.cards_schema)
+        # opened here, not by pyarrow, which takes a path as UTF-8 text and so cannot reach a
+        # folder whose name is not (bytes a Python path holds as surrogates)
+        self._out = [open(folder / name, "xb")  # noqa: SIM115 - closed by close or abandon
+                     for name in (GAMES_FILE, CARDS_FILE)]
+        self._games = pq.ParquetWriter(self._out[0], self.games_schema)
+        self._cards = pq.ParquetWriter(self._out[1], self.cards_schema)
 
     def write(self, games: pa.Table, cards: pa.Table) -> None:
         """One row group in each file."""
@@ -62,70 +61,23 @@ class RunFiles:
             raise
 
     def close(self) -> None:
-        """Write the footers and give the files their names: from here they are readable.
-        After a failed write (a full disk) the files are removed instead and the write's error
-        raised again: pyarrow closes a writer whose bytes did not all reach the disk without a
-        word, and such a file must not be named like a run's."""
+        """Write the footers: from here the files are readable. After a failed write (a full
+        disk) the write's error is raised again instead: pyarrow closes a writer whose bytes
+        did not all reach the disk without a word, and such a run must not replace any."""
         if self.failed is not None:
-            self.discard()
+            self.abandon()
             raise self.failed
-        for writer, name in ((self._games, GAMES_FILE), (self._cards, CARDS_FILE)):
-            writer.close()
-            os.replace(self.folder / (name + PART), self.folder / name)
+        try:
+            self._games.close()
+            self._cards.close()
+            for fh in self._out:
+                fh.close()  # a write that fails only now (a full disk) is raised here
+        except BaseException:
+            self.abandon()
+            raise
 
-    def discard(self) -> None:
-        """Close what can be closed and remove every file of the run: a run that could not be
-        written leaves no file that reads as one."""
-        for writer in (self._games, self._cards):
+    def abandon(self) -> None:
+        """Close what can be closed; the caller discards the folder."""
+        for closing in (self._games, self._cards, *self._out):
             with contextlib.suppress(Exception):
-                writer.close()
-        for name in RUN_FILES:
-            for path in (self.folder / (name + PART), self.folder / name):
-                path.unlink(missing_ok=True)
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """`path` holds `text` whole or keeps what it held: written beside it, then renamed. (Opened
-    with "x" rather than by `mkstemp`, so the file gets the umask's mode, not 0600.)"""
-    tmp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
-    try:
-        with open(tmp, "x", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
-def prepare(folder: Path) -> tuple[Path | None, str | None]:
-    """Make `folder` (and its parents) and prove a file can be written in it. Returns the
-    topmost folder it made (None if `folder` was there), for `unprepare`, and the reason it
-    cannot be written, or None."""
-    made = None
-    for f in (folder, *folder.parents):
-        if f.exists():
-            break
-        made = f
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".grove-", suffix=".tmp")
-        os.close(fd)
-        os.unlink(tmp)
-    except OSError as exc:
-        unprepare(folder, made)
-        return None, exc.strerror or str(exc)
-    return made, None
-
-
-def unprepare(folder: Path, made: Path | None) -> None:
-    """Remove the empty folders `prepare` made, up to `made`: a run refused leaves nothing."""
-    if made is None:
-        return
-    f = folder
-    while True:
-        with contextlib.suppress(OSError):
-            f.rmdir()
-        if f == made or f == f.parent:
-            return
-        f = f.parent
+                closing.close()

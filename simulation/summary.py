@@ -6,9 +6,12 @@ winner, so the win rates of a game's seats can add up to more than 1.
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
+from dsl.diagnostics import escape_json
 from simulation.aggregate import Moments, SpeciesCounts, Totals
 from simulation.statistics import difference_interval, mean_interval, wilson
 
@@ -79,3 +82,15 @@ def summarize(totals: Totals, run: dict[str, Any], species: list[SpeciesFacts]
         "species": [species_figures(f, t.species.get(f.id, SpeciesCounts()), t)
                     for f in sorted(facts, key=lambda f: f.id)],
     }
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def to_json(summary: dict[str, Any]) -> str:
+    """`summary.json`'s text, and what `--json` prints: UTF-8 JSON in which a lone surrogate (an
+    author's species name may hold one; no UTF-8 encodes it) is written as its `\\u` escape,
+    as are control and bidirectional characters (`escape_json`), so `json.loads` gives back
+    every name as it was and no name can fail the write or rewrite a terminal."""
+    text = json.dumps(summary, indent=2, ensure_ascii=False)
+    return escape_json(_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)) + "\n"

@@ -11,9 +11,12 @@ it with `grove play`; it is not played again, since it would fail again.
 
 from __future__ import annotations
 
+import os
 import signal
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
+from multiprocessing.connection import Connection
 from typing import Any
 
 from compiler.cardset import CardSet, build
@@ -32,6 +35,9 @@ from simulation.plan import Chunk, Plan
 # A fresh memo every few hundred games costs no measurable speed (148.7 games/s of CPU with
 # 2,000, 149.7 with 20,000: 3,000 random base games) and keeps each worker under 50 MB
 MEMO_LIMIT = 2_000
+
+# a worker's exit code when the run it played for is gone: no one is left to read it
+ORPHANED = 70
 
 Fingerprint = tuple[tuple[str, str], ...]  # a card set's files and their digests, sorted
 
@@ -99,10 +105,29 @@ def shelf(edition: str, expansions: tuple[str, ...], roots: tuple[str, ...],
     return Shelf(cardset)
 
 
-def ignore_interrupts() -> None:
-    """A pool's initializer: Ctrl-C reaches every process of the terminal's group, and the main
-    process alone decides what it means (write what is finished, then stop)."""
+def start_worker(lifeline: Connection | None = None) -> None:
+    """A pool's initializer. Ctrl-C reaches every process of the terminal's group, and the main
+    process alone decides what it means (write what is finished, then stop), so the worker
+    ignores it. `lifeline` is the reading end of a pipe whose only writing end the main process
+    holds: when that process dies, even by SIGKILL, the read ends and so does the worker.
+
+    Without it a pool outlives a killed run for good: each worker waits on a queue whose
+    writing end it holds itself, and the fork server and resource tracker wait on the workers.
+    (PR_SET_PDEATHSIG would watch the fork server, the workers' parent, not the run.)"""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if lifeline is not None:
+        threading.Thread(target=_die_with_the_run, args=(lifeline,), daemon=True,
+                         name="grove-lifeline").start()
+
+
+def _die_with_the_run(lifeline: Connection) -> None:
+    """Wait (no CPU: a blocked read) until the main process's end of the pipe closes."""
+    try:
+        while True:
+            lifeline.recv_bytes()  # nothing is ever sent
+    except (EOFError, OSError):
+        pass
+    os._exit(ORPHANED)
 
 
 def play_chunk(plan: Plan, chunk: Chunk, expected: Fingerprint) -> Batch:

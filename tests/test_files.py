@@ -86,3 +86,28 @@ def test_reads_take_regular_files_within_their_bound(tmp_path):
         read_bytes("/dev/zero", 100)
     with pytest.raises(IsADirectoryError):
         read_bytes(tmp_path, 100)
+
+
+def test_two_folders_change_places_in_one_step(tmp_path):
+    """files.folders.exchange: on Linux one renameat2(RENAME_EXCHANGE); elsewhere it says it
+    cannot and changes nothing."""
+    import sys
+
+    from files.folders import exchange, sync_folder
+
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir()
+    b.mkdir()
+    (a / "x").write_text("old")
+    (b / "x").write_text("new")
+    (b / "y").write_text("new too")
+    done = exchange(a, b)
+    assert done == sys.platform.startswith("linux")
+    if done:
+        assert sorted(p.name for p in a.iterdir()) == ["x", "y"]
+        assert (a / "x").read_text() == "new" and (b / "x").read_text() == "old"
+        with pytest.raises(FileNotFoundError):  # a failure other than "cannot" is raised
+            exchange(tmp_path / "missing", a)
+    else:
+        assert (a / "x").read_text() == "old"
+    sync_folder(tmp_path)

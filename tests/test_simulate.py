@@ -269,9 +269,9 @@ def test_ctrl_c_leaves_valid_files_and_a_summary_of_what_they_hold(tmp_path):
         stderr=subprocess.PIPE, text=True, start_new_session=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
-        # the first row group is written once 100 games are done
-        part = out / "games.parquet.part"
-        _wait_for(lambda: part.is_file() and part.stat().st_size > 1000)
+        # the first row group is written once 100 games are done, into the hidden folder
+        _wait_for(lambda: any(p.stat().st_size > 1000
+                              for p in tmp_path.glob(".run.grove-*.tmp/games.parquet")))
         os.killpg(proc.pid, signal.SIGINT)
         stdout, stderr = proc.communicate(timeout=120)
     finally:
@@ -288,7 +288,9 @@ def test_ctrl_c_leaves_valid_files_and_a_summary_of_what_they_hold(tmp_path):
     assert games.num_rows == 2 * summary["games"]
     assert len(set(games["game"].to_pylist())) == summary["games"]
     assert pq.read_table(out / "cards.parquet").num_rows > 0
-    assert not list(out.glob("*.part")) and (out / "report.html").is_file()
+    assert sorted(p.name for p in out.iterdir()) == [
+        "cards.parquet", "games.parquet", "report.html", "summary.json"]
+    assert [p.name for p in tmp_path.iterdir()] == ["run"]  # the hidden folder is gone
 
 
 def test_a_worker_that_dies_has_its_games_run_again(tmp_path):
@@ -305,7 +307,7 @@ def test_a_worker_that_dies_has_its_games_run_again(tmp_path):
         def workers() -> list[psutil.Process]:  # the fork server's children
             return [c for c in me.children(recursive=True) if c.ppid() != proc.pid]
 
-        _wait_for(lambda: len(workers()) == 2 and (out / "games.parquet.part").is_file())
+        _wait_for(lambda: len(workers()) == 2 and any(tmp_path.glob(".run.grove-*.tmp")))
         workers()[0].kill()
         stdout, stderr = proc.communicate(timeout=300)
     finally:
@@ -392,17 +394,18 @@ def test_a_game_that_fails_is_reported_with_its_seed(tmp_path):
     """A game the engine cannot finish is reported and the chunk's other games still count."""
     from compiler.cardset import build
     from compiler.search_path import search_path
+    from simulation.folder import stage
     from simulation.plan import Plan
     from simulation.run import engine_for, simulate
 
     cardset = build("base")
     plan = Plan("base", (), ("random", "no_such_ai"), 4, 3, True, search_path())
-    outcome = simulate(plan, cardset, engine_for(plan, cardset, 1, None), tmp_path)
+    outcome = simulate(plan, cardset, engine_for(plan, cardset, 1, None), stage(tmp_path / "r"))
     # with rotate, every game seats both kinds: each fails when the unknown one is made
     assert outcome.summary["games"] == 0 and outcome.summary["games_failed"] == 4
     assert [f.game for f in outcome.failed] == [0, 1, 2, 3]
     assert all(f.seed == plan.game_seed(f.game) and "KeyError" in f.error for f in outcome.failed)
-    assert pq.read_table(tmp_path / "games.parquet").num_rows == 0
+    assert pq.read_table(tmp_path / "r" / "games.parquet").num_rows == 0
 
 
 @pytest.mark.parametrize("args, code", [
@@ -441,22 +444,75 @@ def test_compare_refuses_what_is_no_run(tmp_path, runs):
     assert rc == 1 and json.loads(err.splitlines()[0])["code"] == "RUN-BAD"
 
 
-def test_a_disk_that_fills_up_is_io_write_and_leaves_no_run(tmp_path):
+def test_compare_of_runs_of_two_games_warns_and_compares_what_both_have(tmp_path, runs):
+    code, _, err = run("simulate", "--edition", "dartmoor", "--ai", "random,random,random",
+                       "--games", "3", "--jobs", "1", "--out", tmp_path / "moor")
+    assert code == 0, err
+    code, out, err = run("compare", runs["one"][0], tmp_path / "moor", "--json")
+    assert code == 0 and "Traceback" not in err
+    warnings = [json.loads(line) for line in err.splitlines()]
+    assert {w["code"] for w in warnings} == {"RUN-MISMATCH"}
+    assert any("edition" in w["message"] for w in warnings)
+    assert any("players: 2" in w["message"] for w in warnings)
+    result = json.loads(out)
+    assert len(result["differences"]) == 2
+    assert {f["id"] for f in result["figures"]} >= {"seat 1", "seat 2"}
+    assert "seat 3" not in {f["id"] for f in result["figures"]}
+    code, _, err = run("compare", runs["one"][0], runs["two"][0])
+    assert code == 0 and "RUN-MISMATCH" not in err
+
+
+def _broken_copy(src: Path, dst: Path, file: str, change) -> Path:
+    shutil.copytree(src, dst)
+    table = pq.read_table(dst / file)
+    pq.write_table(change(table), dst / file)
+    return dst
+
+
+@pytest.mark.parametrize("file, change, said", [
+    ("games.parquet",
+     lambda t: t.set_column(4, t.schema.field(4), pa.nulls(t.num_rows, pa.int32())),
+     "column total has 80 empty values"),
+    ("games.parquet", lambda t: t.set_column(
+        t.schema.get_field_index("winner"), "winner",
+        pa.array([None, *t["winner"].to_pylist()[1:]], pa.bool_())),
+     "column winner has 1 empty values"),
+    ("cards.parquet", lambda t: t.set_column(3, "species", pa.nulls(t.num_rows, pa.string())),
+     "column species has"),
+    ("cards.parquet", lambda t: t.set_column(4, "copies", pa.array(
+        [str(x) for x in t["copies"].to_pylist()])), "column copies is string, not an integer"),
+    ("cards.parquet", lambda t: t.replace_schema_metadata(
+        {b"grove.simulate": b'{"edition": "base", "seed": 99}'}), "files of two different runs"),
+])
+def test_compare_of_rows_no_run_holds_is_run_bad(tmp_path, runs, file, change, said):
+    bad = _broken_copy(runs["one"][0], tmp_path / "bad", file, change)
+    for args in ((runs["one"][0], bad), (bad, runs["one"][0], "--json")):
+        code, out, err = run("compare", *args)
+        assert code == 1 and out == "" and "Traceback" not in err
+        assert "RUN-BAD" in err and said in err
+
+
+def test_a_disk_that_fills_up_is_io_write_and_leaves_the_old_run(tmp_path, runs):
     """Files may grow to 20 KB (RLIMIT_FSIZE, as a full disk refuses a write): the run stops
-    at the write that fails, says IO-WRITE and leaves no Parquet file that would read as a run."""
+    at the write that fails, says IO-WRITE and leaves the folder as it was: the earlier run in
+    it whole, or no folder where there was none."""
     import resource
 
     def small_files() -> None:
         resource.setrlimit(resource.RLIMIT_FSIZE, (20_000, 20_000))
 
-    out = tmp_path / "run"
-    proc = subprocess.run(
-        [str(GROVE), "simulate", "--edition", "base", "--ai", "random,random", "--games", "400",
-         "--jobs", "1", "--out", str(out)], capture_output=True, text=True, timeout=300,
-        preexec_fn=small_files)
-    assert proc.returncode == 2, proc.stderr
-    assert proc.stderr.startswith("error IO-WRITE: ") and "Traceback" not in proc.stderr
-    assert list(out.iterdir()) == []
+    old = tmp_path / "old"
+    shutil.copytree(runs["one"][0], old)
+    before = {p.name: p.read_bytes() for p in old.iterdir()}
+    for out in (tmp_path / "new", old):
+        proc = subprocess.run(
+            [str(GROVE), "simulate", "--edition", "base", "--ai", "random,random", "--games",
+             "400", "--jobs", "1", "--out", str(out)], capture_output=True, text=True,
+            timeout=300, preexec_fn=small_files)
+        assert proc.returncode == 2, proc.stderr
+        assert proc.stderr.startswith("error IO-WRITE: ") and "Traceback" not in proc.stderr
+    assert {p.name: p.read_bytes() for p in old.iterdir()} == before
+    assert [p.name for p in tmp_path.iterdir()] == ["old"]
 
 
 def test_a_worker_that_reads_other_cards_refuses_its_games(tmp_path):
@@ -465,11 +521,13 @@ def test_a_worker_that_reads_other_cards_refuses_its_games(tmp_path):
     from compiler.cardset import build
     from compiler.search_path import search_path
     from simulation.executors import InProcess
+    from simulation.folder import stage
     from simulation.plan import Plan
     from simulation.run import simulate
 
     cardset = build("base")
     plan = Plan("base", (), ("random", "random"), 3, 0, False, search_path())
-    outcome = simulate(plan, cardset, InProcess(plan, (("base", "0123456789abcdef"),)), tmp_path)
+    outcome = simulate(plan, cardset, InProcess(plan, (("base", "0123456789abcdef"),)),
+                       stage(tmp_path / "r"))
     assert outcome.summary["games"] == 0 and outcome.summary["games_failed"] == 3
     assert all("other card files" in f.error for f in outcome.failed)

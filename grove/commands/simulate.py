@@ -15,11 +15,11 @@ from grove.commands.common import (
     EXIT_OK,
     card_sets,
     display,
-    echo_json,
     expansions,
     guarded,
     print_diagnostics,
 )
+from simulation.folder import shown
 
 
 @click.command()
@@ -48,17 +48,20 @@ def simulate(edition: str, with_: str, ai: str, games: int, seed: int, rotate: b
     from tqdm import tqdm
 
     from grove import api
+    from simulation.summary import to_json
 
+    fmt = "json" if as_json else "text"
     bar = tqdm(total=games if games > 0 else None, unit="game", file=sys.stderr,
                disable=as_json or not sys.stderr.isatty(), dynamic_ncols=True, smoothing=0.05)
     try:
         outcome = api.simulate(edition, expansions(with_), ai.split(","), games, seed, rotate,
-                               jobs, cluster, out, roots, on_progress=bar.update)
+                               jobs, cluster, out, roots, on_progress=bar.update,
+                               on_warning=lambda d: print_diagnostics([d], fmt))
     except KeyboardInterrupt:  # before the first game: nothing was written
         bar.close()
         print_diagnostics([Diagnostic("SIM-STOPPED", Severity.WARNING, None,
                                       "stopped before the first game; nothing was written")],
-                          "json" if as_json else "text")
+                          fmt)
         sys.exit(EXIT_INTERRUPTED)
     finally:
         bar.close()
@@ -78,13 +81,13 @@ def simulate(edition: str, with_: str, ai: str, games: int, seed: int, rotate: b
         diags.append(Diagnostic("SIM-STOPPED", Severity.WARNING, None,
                                 f"the run was stopped and holds the {summary['games']} of "
                                 f"{summary['games_asked']} games that had finished"))
-    if as_json:
-        echo_json(summary)
+    if as_json:  # the very text of summary.json, names escaped where no UTF-8 can hold them
+        click.echo(to_json(summary), nl=False)
     else:
         click.echo(echo_text(_simulate_text(summary)))
-        click.echo(f"wrote {echo_text(display(str(outcome.folder)))}/"
+        click.echo(f"wrote {echo_text(shown(display(str(outcome.folder))))}/"
                    "{games.parquet,cards.parquet,summary.json,report.html}", err=True)
-    print_diagnostics(diags, "json" if as_json else "text")
+    print_diagnostics(diags, fmt)
     if outcome.interrupted:
         sys.exit(EXIT_INTERRUPTED)
     sys.exit(EXIT_FINDINGS if summary["games_failed"] else EXIT_OK)
@@ -125,10 +128,15 @@ def compare(run_a: str, run_b: str, correction: str, as_json: bool) -> None:
     """Two runs of `grove simulate` side by side: every seat, AI, turn and species figure, and
     which moved beyond chance."""
     from grove import api
+    from simulation.compare import MISMATCH_HINT
+    from simulation.summary import to_json
 
     result = api.compare(run_a, run_b, correction)
+    warnings = [Diagnostic("RUN-MISMATCH", Severity.WARNING, None, m, MISMATCH_HINT)
+                for m in result["differences"]]
     if as_json:
-        echo_json(result)
+        click.echo(to_json(result), nl=False)  # a folder's name may hold any bytes
+        print_diagnostics(warnings, "json")
         return
     a, b = result["a"], result["b"]
     lines = [f"A: {a['run']}: {a['edition']}, {a['games']} games, seed {a['seed']}",
@@ -145,6 +153,7 @@ def compare(run_a: str, run_b: str, correction: str, as_json: bool) -> None:
         lines.append(f"nothing changed beyond chance: {result['compared']} figures compared "
                      f"({name}, {result['alpha']:.0%})")
     click.echo(echo_text("\n".join(lines)))
+    print_diagnostics(warnings, "text")
 
 
 def _figure(x: float | None) -> str:

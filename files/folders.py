@@ -1,0 +1,63 @@
+"""Folders that change places in one step.
+
+A run of `grove simulate` is several files that belong together: replacing them one rename at
+a time would leave, for a moment (or for good, if the process is killed in that moment), new
+games beside an old summary. Linux swaps two paths in one system call (`renameat2` with
+`RENAME_EXCHANGE`), so a reader sees the old folder or the new one, never a mix; `exchange`
+says when the system cannot, and its caller then falls back on renames one by one.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import os
+import sys
+from functools import lru_cache
+
+_AT_FDCWD = -100
+_RENAME_EXCHANGE = 2
+# the system (or the file system) has no exchange: the caller must do without
+_CANNOT = {errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP}
+
+
+@lru_cache(maxsize=1)
+def _renameat2():  # noqa: ANN202 - a ctypes function, or None
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        fn = ctypes.CDLL(None, use_errno=True).renameat2  # glibc 2.28 and later
+    except (OSError, AttributeError):
+        return None
+    fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    fn.restype = ctypes.c_int
+    return fn
+
+
+def exchange(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    """Swap the two existing paths `a` and `b` atomically: True when done; False, with nothing
+    changed, when this system or file system has no atomic exchange. Any other failure (a path
+    missing, no permission, two file systems) is the OSError it is."""
+    fn = _renameat2()
+    if fn is None:
+        return False
+    if fn(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in _CANNOT:
+        return False
+    raise OSError(code, os.strerror(code), os.fspath(a), None, os.fspath(b))
+
+
+def sync_folder(folder: str | os.PathLike[str]) -> None:
+    """Make a rename in `folder` survive a power cut (where the system allows a folder's fsync)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

@@ -1,0 +1,165 @@
+"""`grove simulate` killed at random moments (SIGINT as a terminal sends it, SIGTERM, SIGKILL)
+never loses the run that was in its folder: afterwards the folder holds that run unchanged, to
+the byte, or a new run that is whole and valid (both Parquet files readable, summary.json
+parsing, its counts those of the rows). After a SIGKILL no process of the run is left within
+five seconds.
+
+Bounded on purpose: each try is one small run (30 random base games, two players, mostly
+`--jobs 1`, every fourth on two workers), killed at a moment drawn evenly over the time a whole
+run takes on this machine (start-up, games, writing and the final swap alike), three tries at
+once in three folders. The issue asks for 50 kills of each signal; that took 96 s of CPU
+(138 s wall on two busy cores), more than one test of the suite should, so the count per signal
+is `GROVE_FAULT_KILLS`: 12 by default (36 kills, 27 s of CPU, 30 s wall), 50 for the issue's
+150 (`GROVE_FAULT_KILLS=50 pytest -s tests/test_faults_simulate.py` prints what the folder
+held after each kind of kill).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+import pytest
+
+from simulation.aggregate import read_totals
+from simulation.summary import summarize
+
+GROVE = Path(sys.executable).parent / "grove"
+KILLS = int(os.environ.get("GROVE_FAULT_KILLS", "12"))
+GAMES = 30
+AT_ONCE = 3
+RUN = ["cards.parquet", "games.parquet", "report.html", "summary.json"]
+SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGKILL)
+
+
+def command(out: Path, seed: int, jobs: int) -> list[str]:
+    return [str(GROVE), "simulate", "--edition", "base", "--ai", "random,random", "--games",
+            str(GAMES), "--seed", str(seed), "--jobs", str(jobs), "--out", str(out)]
+
+
+def snapshot(folder: Path) -> dict[str, bytes] | None:
+    if not folder.is_dir():
+        return None
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+def session(sid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                if os.getsid(int(entry)) == sid:
+                    found.append(int(entry))
+            except OSError:
+                pass
+    return found
+
+
+def valid_run(folder: Path, seed: int) -> dict:
+    """The folder's run, checked whole: its files, readable; its summary, that of its rows."""
+    assert sorted(p.name for p in folder.iterdir()) == RUN
+    summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+    assert summary["seed"] == seed
+    games = pq.read_table(folder / "games.parquet")
+    cards = pq.read_table(folder / "cards.parquet")
+    played = set(games["game"].to_pylist())
+    assert len(played) == summary["games"] and games.num_rows == 2 * summary["games"]
+    assert set(cards["game"].to_pylist()) <= played
+    assert (pc.sum(games["seat"]).as_py() or 0) == 3 * summary["games"]  # seats 1, 2 of each game
+    figures = summarize(read_totals(folder / "games.parquet", folder / "cards.parquet"), {}, [])
+    for key in ("seats", "ais", "turns"):
+        assert figures[key] == summary[key]
+    assert summary["complete"] == (summary["games"] == GAMES and not summary["stopped"])
+    assert "</html>" in (folder / "report.html").read_text(encoding="utf-8")
+    return summary
+
+
+@dataclass(frozen=True)
+class Try:
+    signum: int
+    seed: int
+    jobs: int
+    after: float  # seconds from the start
+
+
+def kill_once(out: Path, t: Try) -> str:
+    """One run killed after `t.after` seconds; what the folder held afterwards: 'old', or the
+    new run, 'whole' or 'stopped' (Ctrl-C, SIGTERM: the games finished by then)."""
+    before = snapshot(out)
+    # a session of its own, so that every process of the run can be found after a SIGKILL
+    # (no preexec_fn to reset SIGINT: not safe beside the other threads; under a runner that
+    # ignores SIGINT the run ignores it too, finishes, and must then be whole)
+    proc = subprocess.Popen(command(out, t.seed, t.jobs), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        try:
+            proc.wait(timeout=t.after)
+        except subprocess.TimeoutExpired:
+            if t.signum == signal.SIGINT:  # a terminal's Ctrl-C: to the whole group
+                os.killpg(proc.pid, signal.SIGINT)
+            else:
+                os.kill(proc.pid, t.signum)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    end = time.monotonic() + 5
+    while session(proc.pid) and time.monotonic() < end:
+        time.sleep(0.05)
+    left = session(proc.pid)
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert left == [], f"{t}: processes of the run still alive 5 s after it ended"
+    if proc.returncode == 0:
+        assert valid_run(out, t.seed)["complete"], t
+        return "whole"
+    if snapshot(out) == before:
+        return "old"
+    summary = valid_run(out, t.seed)
+    # a run stopped by the signal says so and exits 130; one the signal reached after its swap
+    # (while it printed) is whole
+    assert summary["complete"] or (summary["stopped"] and proc.returncode == 130), \
+        (t, proc.returncode, err[-2000:])
+    return "whole" if summary["complete"] else "stopped"
+
+
+def full_run_seconds(out: Path) -> float:
+    start = time.monotonic()
+    subprocess.run(command(out, 1, 1), check=True, capture_output=True, timeout=300)
+    return time.monotonic() - start
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_run_killed_at_any_moment_leaves_the_old_run_or_a_whole_new_one(tmp_path):
+    folders = [tmp_path / f"run{i}" for i in range(AT_ONCE)]
+    span = max(full_run_seconds(f) for f in folders)  # and each folder holds a run to lose
+    rng = random.Random(34)
+    tries = [Try(signum, 100 + i, 2 if i % 4 == 3 else 1, rng.uniform(0.0, 1.25 * span))
+             for i, signum in enumerate(s for _ in range(KILLS) for s in SIGNALS)]
+    rng.shuffle(tries)
+
+    def share(k: int) -> list[tuple[str, str]]:
+        return [(t.signum.name, kill_once(folders[k], t)) for t in tries[k::AT_ONCE]]
+
+    with ThreadPoolExecutor(AT_ONCE) as pool:
+        seen = Counter(x for xs in pool.map(share, range(AT_ONCE)) for x in xs)
+    print(f"\nspan {span:.2f} s; after each kill the folder held:", dict(sorted(seen.items())))
+    assert sum(seen.values()) == 3 * KILLS
+    # kills spread over the whole run: some before anything was replaced, some after
+    assert {what for _, what in seen} >= {"old", "whole"}, seen
+    for f in folders:  # one more run into each folder sweeps what the killed runs left beside
+        subprocess.run(command(f, 7, 1), check=True, capture_output=True, timeout=300)
+        valid_run(f, 7)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f.name for f in folders]
