@@ -204,8 +204,10 @@ class Cluster:
         self.cluster = None
         if address == "local":
             with dask.config.set({"distributed.scheduler.allowed-failures": 1}):
+                # the status page on a free port: None still takes 8787, and a second cluster
+                # on the machine (another run, a parallel test) then warns on stderr
                 self.cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
-                                            dashboard_address=None, silence_logs=logging.CRITICAL)
+                                            dashboard_address=":0", silence_logs=logging.CRITICAL)
             self.client = Client(self.cluster)
         else:
             self.client = Client(address, timeout=connect_timeout)

@@ -102,7 +102,7 @@ def test_a_running_cluster_is_joined_by_its_address(tmp_path):
     args = ["simulate", "--edition", "base", "--ai", "random,random,random", "--games", "12",
             "--seed", "5", "--json"]
     cluster = LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
-                           host="127.0.0.1", dashboard_address=None, silence_logs=logging.ERROR)
+                           host="127.0.0.1", dashboard_address=":0", silence_logs=logging.ERROR)
     try:
         proc = grove(*args, "--cluster", cluster.scheduler_address, "--out", tmp_path / "far")
     finally:
@@ -404,7 +404,7 @@ def test_a_game_that_fails_is_reported_with_its_seed(tmp_path):
     # with rotate, every game seats both kinds: each fails when the unknown one is made
     assert outcome.summary["games"] == 0 and outcome.summary["games_failed"] == 4
     assert [f.game for f in outcome.failed] == [0, 1, 2, 3]
-    assert all(f.seed == plan.game_seed(f.game) and "KeyError" in f.error for f in outcome.failed)
+    assert all(f.seed == plan.game_seed(f.game) and "unknown AI" in f.error for f in outcome.failed)
     assert pq.read_table(tmp_path / "r" / "games.parquet").num_rows == 0
 
 
