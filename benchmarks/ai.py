@@ -102,8 +102,10 @@ def ladder(names: list[str] | None, games: int, jobs: int) -> list[dict[str, Any
             deals = [Deal(edition, players, ai, SEED + k) for k in range(-(-games // players))]
             wins = seconds = 0.0
             played = decisions = 0
-            for w, g, s, d in pool.map(play_deal, deals):
+            for k, (w, g, s, d) in enumerate(pool.map(play_deal, deals), 1):
                 wins, played, seconds, decisions = wins + w, played + g, seconds + s, decisions + d
+                if k % 10 == 0 and k < len(deals):  # a row at a second a decision takes hours
+                    print(f"      ... {played} games: {100 * wins / played:.1f}%", flush=True)
             low, high = wilson(wins, played) or (0.0, 1.0)  # type: ignore[arg-type]
             row = {"edition": edition, "players": players, "a": ai, "b": AGAINST,
                    "games": played, "win_rate": round(wins / played, 4),

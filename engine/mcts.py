@@ -30,7 +30,7 @@ from engine.players import GreedyPlayer, RandomPlayer
 from engine.seat import Seat
 from engine.worlds import world
 
-DEFAULT_ITERATIONS = 400  # about a second a decision on one core of this machine (docs/ai.md)
+DEFAULT_ITERATIONS = 1200  # about a second a decision on one core of this machine (docs/ai.md)
 
 
 @dataclass(frozen=True)
@@ -89,6 +89,7 @@ class Node:
     margin: dict[str, float] = field(default_factory=dict)
     children: dict[str, Node] = field(default_factory=dict)
     n: int = 0
+    weighed: set[str] = field(default_factory=set)  # every text ordered or left out as a copy
 
 
 @dataclass(frozen=True)
@@ -156,11 +157,12 @@ class MctsPlayer:
                 legal = None
                 if node is not root:
                     # a later turn's choices differ from world to world (the seat's draws
-                    # do): the ones this world offers join the node's order, best first
-                    prior = self._prior(w.seats[me], d)
-                    known = set(node.order)
-                    node.order += [t for t in prior if t not in known]
-                    legal = set(prior)
+                    # do): the ones this world offers first join the node's order, best first
+                    legal = set(d.options)
+                    new = legal - node.weighed
+                    if new:
+                        node.order += self._prior(w.seats[me], d, new)
+                        node.weighed |= new
                 text = _select(node, legal, k)
                 path.append((node, text))
                 w.apply(d.read(text))
@@ -182,24 +184,26 @@ class MctsPlayer:
             n.margin[text] = n.margin.get(text, 0.0) + margin
         w.release()
 
-    def _prior(self, seat: Seat, decision: Decision) -> list[str]:
-        """A turn's choices, the likeliest first: plays by what greedy sees them gain now (a
-        play into one of several equal places once: they weigh the same), the draws between."""
+    def _prior(self, seat: Seat, decision: Decision, only: set[str] | None = None
+               ) -> list[str]:
+        """A turn's choices (or those of them in `only`), the likeliest first: plays by what
+        greedy sees them gain now (a card into one of several places that gain the same once),
+        the draws between."""
         i = decision.player
         tally = seat.tally(i)
         base = tally.total
         scored: list[tuple[float, str]] = []
         seen: set[tuple] = set()
         for text in decision.options:
+            if only is not None and text not in only:
+                continue
             play = seat.play_of(text)
             if play is None:
                 scored.append((0.5 if text == DRAW_DECK.text else 0.3, text))
                 continue
             sp, sym, at, free, key = play
             gain = tally.weigh(sp, sym, at, key) - base - (0 if free else 0.75 * sp.cost)
-            # the same half into places that weigh the same: one of them is searched
-            card = text.split(" ", 2)[1]
-            same = (card, key.split("@")[0] if "@" in key else key, gain)
+            same = (text.split(" ", 2)[1], gain)  # the card, and what it gains there
             if same in seen:
                 continue
             seen.add(same)
