@@ -131,10 +131,11 @@ def test_the_line_mode_hint_names_the_searchs_top_plays():
     assert "1. " in proc.stderr and "Punkte gegenüber den anderen" in proc.stderr
 
 
-def test_grove_simulate_runs_mcts_seats_on_worker_processes(tmp_path):
+@pytest.mark.parametrize("where", [["--jobs", "2"], ["--jobs", "1", "--cluster", "local"]])
+def test_grove_simulate_runs_mcts_seats_on_processes_and_on_a_dask_cluster(tmp_path, where):
     out = tmp_path / "run"
     proc = _grove("simulate", "--edition", "base", "--ai", "mcts:4,greedy", "--rotate",
-                  "--games", "4", "--jobs", "2", "--seed", "1", "--out", str(out))
+                  "--games", "4", "--seed", "1", *where, "--out", str(out))
     assert proc.returncode == 0, proc.stderr
     summary = json.loads((out / "summary.json").read_text())
     assert summary["games"] == 4
