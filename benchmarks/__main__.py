@@ -16,7 +16,9 @@ stderr), `--only NAME` runs the benchmarks whose name holds NAME. The figures:
   of a game's time, with Python's defaults and as a batch of games sets it (`collector`);
 * `grove simulate` on one worker and on two and its memory over 1,000 and 10,000 games
   (`simulate`), sheets in four languages (`sheets`), and `grove lsp` from a didChange of a
-  60-species file to its diagnostics, through a real client over stdio (`lsp`).
+  60-species file to its diagnostics, through a real client over stdio (`lsp`);
+* a cold `grove lint` of generated card sets of 500, 2,000 and 8,000 species, as time per
+  species, which stays flat when lint is linear in the species (`lint_scale`).
 
 Nothing here asserts on wall-clock time; the numbers are for reading.
 """
@@ -309,6 +311,12 @@ def bench_lsp(opts: Options) -> dict[str, Any]:
     return run(opts)
 
 
+def bench_lint_scale(opts: Options) -> dict[str, Any]:
+    from benchmarks.lint_scale import bench_lint_scale as run
+
+    return run(opts)
+
+
 BENCHMARKS: list[Callable[[Options], dict[str, Any]]] = [
     bench_commands,
     bench_compile,
@@ -319,6 +327,7 @@ BENCHMARKS: list[Callable[[Options], dict[str, Any]]] = [
     bench_simulate,
     bench_sheets,
     bench_lsp,
+    bench_lint_scale,
 ]
 
 
