@@ -121,8 +121,9 @@ class Game(Table):
               ) -> Generator[Decision, Action, None]:
         """The cave draft, then turn after turn until the game ends: at the last winter card,
         when every player in a row had a turn that changed nothing (none can draw or play, and
-        the edition's stuck turn, if it has one, moved no card: no turn would ever change the
-        game again), or with `TurnLimit` past `turn_limit`. Each is checked once a turn."""
+        the edition's stuck turn, if it has one, had nothing to ask: the same turns would come
+        round again and again, without a decision), or with `TurnLimit` past `turn_limit`.
+        Each is checked once a turn."""
         memo = self.memo
         limit = turn_limit(self.cardset.setup, len(memo.halves), memo.most_needed,
                            len(self.players))

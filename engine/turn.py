@@ -33,7 +33,7 @@ from engine.fits import Half
 from engine.table import Table
 
 Steps = Generator[Decision, Action, None]
-Turn = Generator[Decision, Action, bool | None]  # a turn: whether it changed nothing
+Turn = Generator[Decision, Action, bool | None]  # a turn: whether it asked and changed nothing
 
 
 # A card's plan: its turn plays, by the hand cards left to pay with (up to the most a play needs,
@@ -127,8 +127,8 @@ def _plan(game: Table, card: int) -> Plan:
 
 
 def turn(game: Table, i: int) -> Turn:
-    """Player i's turn; its value is whether the turn changed nothing (a stuck turn that moved
-    no card), which the game loop counts to end a game no player can go on with."""
+    """Player i's turn; its value is whether the turn changed nothing (a stuck turn that asked
+    the player nothing), which the game loop counts to end a game no player can go on with."""
     p = game.players[i]
     opts = turn_options(game, i)
     if not opts.n:
@@ -183,13 +183,19 @@ def _take(game: Table, i: int, choice: act.Draw) -> None:
 
 def _stuck(game: Table, i: int) -> Turn:
     """Neither action is possible: the edition's special case, if it has one. True where the
-    turn moved no card (the edition has no such rule, or the player put no card away)."""
+    turn asked the player nothing and so changed nothing (the edition has no such rule, or
+    the hand holds no card to put away): then the next turn alike will change nothing either.
+    A player who was asked and put no card away chose to: each such choice is a decision, so
+    a game of them never turns without a player's say, and every game that ever ended plays
+    as it did."""
     p = game.players[i]
     rule = dict(game.cardset.flags.get("stuck_turn") or {})
     most = int(rule.get("cards", 0))
     target = p.cave if rule.get("to", "cave") == "cave" else game.clearing
     moved = 0
+    asked = False
     while moved < most and p.hand:
+        asked = True
         opts = (*(pick_text("choose", c) for c in p.hand), act.STOP.text)
         choice = yield Decision(i, "choose", opts, f"a card to put into the {rule.get('to')}",
                                 game.actions)
@@ -205,4 +211,4 @@ def _stuck(game: Table, i: int) -> Turn:
         game._note("stuck", i)
     for _ in range(moved):
         game._to_hand(i, limit=False)
-    return moved == 0
+    return not asked

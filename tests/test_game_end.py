@@ -20,6 +20,7 @@ from compiler import cardset as cs
 from compiler.search_path import search_path
 from engine import game as game_module
 from engine import runner
+from engine.action import STOP
 from engine.game import Game, TurnLimit
 from engine.players import make
 from engine.setup import turn_limit
@@ -85,6 +86,33 @@ def test_a_stuck_turn_that_moves_cards_goes_on_to_the_winter_cards(tmp_path):
         kinds = [e.kind for e in game.events]
         assert "stuck" in kinds and "stalled" not in kinds
         assert len(game.winter) == cset.setup.winter_cards
+
+
+class _Declining:
+    """Random, but puts no card away when a stuck turn asks: a player's choice, every time."""
+
+    def __init__(self, seed: int):
+        self.random = make("random", seed)
+
+    def choose(self, game, decision):
+        if decision.kind == "choose":
+            return STOP
+        return self.random.choose(game, decision)
+
+
+def test_a_player_who_declines_the_stuck_turn_is_asked_again_until_the_bound(tmp_path):
+    """Putting no card away when the rule asks is a decision, not a turn that could not change
+    anything: the game goes on (so no game that ended before ends otherwise), and players who
+    decline for ever meet the turn bound, which stops the game instead of letting it run."""
+    folder = _scaffold(tmp_path, "declined", trees=2, split=40, stuck="{cards: 2, to: cave}")
+    cset = _build(folder, "declined")
+    game = Game(cset, ["A", "B"], 4)
+    with pytest.raises(TurnLimit):
+        game.play_out([_Declining(i) for i in range(2)])
+    kinds = {e.kind for e in game.events}
+    assert "stalled" not in kinds and "stuck" in kinds
+    memo = game.memo
+    assert game.turn == turn_limit(cset.setup, len(memo.halves), memo.most_needed, 2)
 
 
 def test_play_and_simulate_end_with_a_message_not_a_hang(stuck_set, tmp_path):
