@@ -18,7 +18,9 @@ stderr), `--only NAME` runs the benchmarks whose name holds NAME. The figures:
   (`simulate`), sheets in four languages (`sheets`), and `grove lsp` from a didChange of a
   60-species file to its diagnostics, through a real client over stdio (`lsp`);
 * the strength ladder: the search player against greedy, seats rotated, with Wilson intervals
-  and the seconds a searched decision takes (`ai`, benchmarks/ai.py).
+  and the seconds a searched decision takes (`ai`, benchmarks/ai.py);
+* a cold `grove lint` of generated card sets of 500, 2,000 and 8,000 species, as time per
+  species, which stays flat when lint is linear in the species (`lint_scale`).
 
 Nothing here asserts on wall-clock time; the numbers are for reading.
 """
@@ -319,6 +321,12 @@ def bench_lsp(opts: Options) -> dict[str, Any]:
     return run(opts)
 
 
+def bench_lint_scale(opts: Options) -> dict[str, Any]:
+    from benchmarks.lint_scale import bench_lint_scale as run
+
+    return run(opts)
+
+
 BENCHMARKS: list[Callable[[Options], dict[str, Any]]] = [
     bench_commands,
     bench_compile,
@@ -329,7 +337,8 @@ BENCHMARKS: list[Callable[[Options], dict[str, Any]]] = [
     bench_simulate,
     bench_sheets,
     bench_lsp,
-    bench_ai,
+    bench_lint_scale,
+    bench_ai,  # last: a row at the default budget takes hours
 ]
 
 

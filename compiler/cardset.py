@@ -184,7 +184,17 @@ def _check_definitions(
 
 def _max_count_fn(fam_species: list[SpeciesDef], deck_size: int, face_down_tags: set[str],
                   scope: NameScope):
+    """How many cards of the family a filter name can match at most: the copies of a species,
+    or of every species carrying a type, group or host tag. The copies are added up once per
+    name, in one pass over the family, so checking the rules of n species stays linear in n
+    (a pass per rule made a cold lint of 2,000 species spend 5 of its 17 s here)."""
     card_symbols = {e.id: e.card_symbol for e in scope.universe.values()}
+    by_key: Counter[str] = Counter()
+    by_tag: Counter[str] = Counter()
+    for s in fam_species:
+        by_key[s.key] += s.copies
+        for tag in implied([*s.types, *s.groups, card_symbols.get(s.edition) or ""], scope):
+            by_tag[tag] += s.copies
 
     from dsl import ast
 
@@ -194,17 +204,11 @@ def _max_count_fn(fam_species: list[SpeciesDef], deck_size: int, face_down_tags:
             if r is None:
                 return None
             if r.kind == "species":
-                return sum(s.copies for s in fam_species if s.key == r.key)
+                return by_key[r.key]
             if r.key in face_down_tags:
                 return deck_size
             if r.kind in ("type", "group", "host"):
-                total = 0
-                for s in fam_species:
-                    tags = implied([*s.types, *s.groups, card_symbols.get(s.edition) or ""],
-                                   scope)
-                    if r.key in tags:
-                        total += s.copies
-                return total if r.kind != "type" or r.key in scope.types else None
+                return by_tag[r.key] if r.kind != "type" or r.key in scope.types else None
         return None
 
     return max_count
@@ -362,6 +366,7 @@ def check_edition(edition: EditionDef, universe: Universe) -> CheckedEdition:
             plural=sd.plural, article=sd.article, classifier=sd.classifier,
         ))
     diags.extend(_check_setup(edition, universe))
+    diags.extend(_check_deadlock(edition, deck, scope, hosts))
     if edition.expansion_of is not None and edition.expansion_of not in editions:
         diags.append(error("EDITION-UNKNOWN", edition.span,
                            f"'{edition.id}' expands unknown edition '{edition.expansion_of}'"))
@@ -407,6 +412,57 @@ def _check_setup(edition: EditionDef, universe: Universe) -> list[Diagnostic]:
     return diags
 
 
+def _check_deadlock(edition: EditionDef, deck: list[PhysicalCard], scope: NameScope,
+                    hosts: dict[str, HostKind]) -> list[Diagnostic]:
+    """DECK-DEADLOCK: a standalone edition's own deck can leave every player with a full hand
+    of cards none can play (docs/diagnostics.md has the rule and why).
+
+    A card with a host half a full hand can pay for can always be played, as a new host; every
+    other card needs a place in a slot, and the deck's host cards offer so many places on the
+    sides those cards are printed for. Once they are taken, the cards left over that need one
+    can fill every hand of the smallest table: no player can draw (the hand limit) or play,
+    and without a stuck-turn rule, or a face-down host any card may be played as, the game has
+    nothing left to do."""
+    setup = edition.setup
+    if edition.expansion_of is not None or setup is None:
+        return []
+    stuck = edition.flags.get("stuck_turn") or {}
+    if (isinstance(stuck, dict) and int(stuck.get("cards", 0) or 0) > 0) or any(
+            h.face_down and h.play == "action" for h in hosts.values()):
+        return []
+    by_kind = {h.from_kind: h for h in hosts.values() if h.from_kind}
+    room: Counter[str] = Counter()  # places by side, on the host cards of the deck
+    needy: list[set[str]] = []  # the sides each card that needs a place is printed for
+    for card in deck:
+        hosted = False
+        sides = set()
+        for key, side, _ in card.halves:
+            sp = scope.species.get(key)
+            host = by_kind.get(sp.kind) if sp is not None else None
+            if host is not None and side is None:
+                for slot in host.slots:
+                    room[slot.side] += slot.capacity
+                hosted = hosted or (host.play != "with_tree" and sp.cost < setup.hand_limit)
+            elif side is not None:
+                sides.add(side)
+        if not hosted:
+            needy.append(sides)
+    used = set().union(*needy) if needy else set()
+    places = sum(room[side] for side in used)
+    players = min((n for row in edition.removed for n in row.counts), default=2)
+    left = len(needy) - places
+    if left < players * setup.hand_limit:
+        return []
+    return [warning(
+        "DECK-DEADLOCK", setup.span,
+        f"{edition.id}: {len(needy)} cards of the deck need a place in a slot and its host cards "
+        f"offer {places}: the {left} left over can fill the hands of {players} players "
+        f"(hand limit {setup.hand_limit}) with cards none can play, and the game then ends "
+        "early, for no player can draw or play",
+        "add host cards or slots, raise `hand_limit`, or give the edition a "
+        "`rules: stuck_turn:` (docs/formats.md)")]
+
+
 def _combination(root: str, expansions: Iterable[str]) -> str:
     exps = sorted(expansions)
     return f"'{root}' with {', '.join(exps)}" if exps else f"'{root}' alone"
@@ -428,8 +484,11 @@ def compile_edition(edition: EditionDef, universe: Universe) -> CompiledEdition:
     return generate(check_edition(edition, universe), universe)
 
 
+@lru_cache(maxsize=64)
 def checked(universe: Universe, edition_id: str) -> CheckedEdition:
-    """An edition checked in its universe, from the on-disk cache when it holds it."""
+    """An edition checked in its universe, from the on-disk cache when it holds it; once per
+    process and universe, as lint and the sheets' build both ask (with the cache off, a cold
+    lint of 8,000 species checked every rule twice: 4 s of 49)."""
     if universe.unsaved:
         return check_edition(universe.editions[edition_id], universe)
     return cache.cached("checked", cache.key("checked", universe.key, edition_id),

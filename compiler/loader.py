@@ -27,7 +27,7 @@ from compiler.model import (
     SpeciesDef,
     Symbol,
 )
-from compiler.search_path import EDITION_FILE, edition_files
+from compiler.search_path import EDITION_FILE, edition_files, stray_files
 from compiler.yaml_source import Document, load, load_text
 from dsl.diagnostics import Diagnostic, DiagnosticError, Span, error
 from dsl.parser import FIELDS
@@ -233,11 +233,22 @@ def _deck(doc: Document) -> list[DeckCard]:
     return out
 
 
+def _not_regular(path: Path) -> Diagnostic:
+    """IO-READ for a YAML name of an edition folder that no read may open (`stray_files`)."""
+    return error("IO-READ", Span(str(path), 1, 1),
+                 "not a regular file (a FIFO, device or socket): grove does not read it",
+                 "an edition's files are plain YAML files: remove it or move it out of the "
+                 "edition folder")
+
+
 def load_edition(folder: str | Path, read: Reader = read_document) -> Loaded:
     """Read one edition folder: `edition.yaml`, `deck.yaml` and every species file beside them."""
     folder = Path(folder)
-    diags: list[Diagnostic] = []
+    strays = stray_files(folder)
+    diags: list[Diagnostic] = [_not_regular(p) for p in strays]
     ed_path = folder / EDITION_FILE
+    if ed_path in strays:
+        return Loaded(None, diags)
     if not ed_path.is_file():
         diags.append(error("EDITION-MISSING", Span(str(ed_path), 1, 1),
                            f"{folder} has no {EDITION_FILE}"))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
+import re
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -42,10 +43,48 @@ def _registry() -> Registry:
 
 @cache
 def validator(name: str) -> Draft202012Validator:
-    from jsonschema import Draft202012Validator
-
     doc = json.loads((SCHEMA_DIR / f"{name}.schema.json").read_text(encoding="utf-8"))
-    return Draft202012Validator(doc, registry=_registry())
+    return _validator_class()(doc, registry=_registry())
+
+
+@cache
+def _validator_class() -> type[Draft202012Validator]:
+    r"""Draft 2020-12 with `pattern` read as JSON Schema means it, as an ECMA-262 regex.
+
+    jsonschema hands a pattern to Python's `re.search`, whose `$` also matches before a final
+    line break, so `^[a-z][a-z0-9_]*$` let an id "oak\n" through, and the line break went on
+    into diagnostics and `grove editions`. In ECMA-262 (and so in every editor that reads these
+    schemas) `$` is the end of the text: it is read here as Python's `\Z`, which keeps the
+    schema files the published contract, with one meaning for editor and linter."""
+    from jsonschema import Draft202012Validator, validators
+    from jsonschema.exceptions import ValidationError
+
+    def pattern(validator, patrn, instance, schema):  # jsonschema's keyword signature
+        if validator.is_type(instance, "string") and not _ecma(patrn).search(instance):
+            yield ValidationError(f"{instance!r} does not match {patrn!r}")
+
+    return validators.extend(Draft202012Validator, {"pattern": pattern})
+
+
+@cache
+def _ecma(patrn: str) -> re.Pattern[str]:
+    r"""An ECMA-262 pattern (the schemas' few: anchors, classes, groups) as a Python regex: each
+    `$` outside a class and not escaped is the end of the text (`\Z`)."""
+    out: list[str] = []
+    escaped = in_class = False
+    for ch in patrn:
+        if escaped:
+            escaped = False
+        elif ch == "\\":
+            escaped = True
+        elif in_class:
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+        elif ch == "$":
+            ch = r"\Z"
+        out.append(ch)
+    return re.compile("".join(out))
 
 
 def _leaf(err: ValidationError) -> ValidationError:
@@ -98,9 +137,14 @@ def _describe(err: ValidationError, doc: Document) -> Diagnostic:
             f"did you mean '{close[0]}'?" if close else None,
         )
     if err.validator == "pattern" or (err.validator == "propertyNames"):
+        text = err.instance if isinstance(err.instance, str) else ""
+        breaks = any(ch in text for ch in "\n\r") or not text.isprintable()
         return error(
             "SCHEMA-PATTERN", doc.span(path, key=err.validator == "propertyNames"),
             f"{where}: {shorten(repr(err.instance), 80)} is not a valid name",
+            ("a name holds no line break or other control character (a quoted \"\\n\" or a "
+             "block scalar, `|` or `>`, puts one in): write it plainly, as `oak`")
+            if breaks else
             "ids are lower_snake_case: letters, digits and underscores, starting with a letter",
         )
     return error("SCHEMA-VALUE", doc.span(path), f"{where}: {err.message}"[:300])

@@ -48,16 +48,42 @@ def search_path(cards: Iterable[str | Path] = (), env: Mapping[str, str] | None 
 
 
 def edition_folders(root: Path) -> list[Path]:
-    """The edition folders at `root`: itself if it holds an edition.yaml, else its children."""
-    if (root / EDITION_FILE).is_file():
+    """The edition folders at `root`: itself if it holds an edition.yaml, else its children.
+    An edition.yaml that is there but no regular file (a FIFO, a device) makes a folder an
+    edition folder all the same, so the loader says it cannot read it (and nothing reads it
+    as a forest file, which would wait on a FIFO forever)."""
+    if _has_edition_file(root):
         return [root]
     try:
         children = sorted(root.iterdir())
     except OSError:
         return []
-    return [f for f in children if (f / EDITION_FILE).is_file()]
+    return [f for f in children if _has_edition_file(f)]
+
+
+def _has_edition_file(folder: Path) -> bool:
+    path = folder / EDITION_FILE
+    try:
+        return path.exists() and not path.is_dir()
+    except OSError:
+        return False
 
 
 def edition_files(folder: Path) -> list[Path]:
-    """The files an edition is read from: every YAML file of its folder, by name."""
+    """The files an edition is read from: every YAML file of its folder that is a regular file,
+    by name (the others are `stray_files`: nothing reads them)."""
     return sorted(p for p in folder.glob("*.yaml") if p.is_file())
+
+
+def stray_files(folder: Path) -> list[Path]:
+    """The YAML names of an edition folder that are no regular file and no folder: a FIFO,
+    device or socket (or a link to one), which a read would wait on or never finish. They are
+    reported, not read, and their names are part of the folder's digest (universe.py)."""
+    out = []
+    for p in sorted(folder.glob("*.yaml")):
+        try:
+            if p.exists() and not p.is_file() and not p.is_dir():
+                out.append(p)
+        except OSError:
+            continue
+    return out

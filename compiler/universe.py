@@ -16,8 +16,15 @@ from functools import lru_cache
 from pathlib import Path
 
 from compiler import cache
+from compiler.limits import MAX_CARD_FILE_BYTES
 from compiler.model import EditionDef
-from compiler.search_path import Roots, edition_files, edition_folders, search_path
+from compiler.search_path import (
+    Roots,
+    edition_files,
+    edition_folders,
+    search_path,
+    stray_files,
+)
 from dsl.diagnostics import Diagnostic, error
 
 
@@ -68,7 +75,29 @@ def folder_digests(roots: Roots) -> tuple[tuple[str, str], ...]:
     """(folder, content digest) of every edition folder on the path, in search order; a folder
     reached through two roots (itself, and the folder that holds it) counts once."""
     folders = dict.fromkeys(str(f) for root in roots for f in edition_folders(Path(root)))
-    return tuple((f, cache.files_digest(edition_files(Path(f)))) for f in folders)
+    return tuple((f, _digest(Path(f))) for f in folders)
+
+
+def _digest(folder: Path) -> str:
+    """The digest of an edition folder's files, and of the names of those no read may open
+    (`stray_files`), whose diagnostics are part of what loading the folder says. A file larger
+    than the loader reads (INPUT-TOO-LARGE) counts by its name, size and time, unread: its
+    contents would be read whole for the digest alone (a 1 GB file took 1 GB to lint)."""
+    files, big = [], []
+    for f in edition_files(folder):
+        try:
+            st = f.stat()
+        except OSError:
+            continue  # gone since it was listed: the loader says so
+        if st.st_size > MAX_CARD_FILE_BYTES:
+            big.append(f"{f.name}:{st.st_size}:{st.st_mtime_ns}")
+        else:
+            files.append(f)
+    digest = cache.files_digest(files)
+    strays = [*big, *(p.name for p in stray_files(folder))]
+    if not strays:
+        return digest
+    return hashlib.sha256("\0".join([digest, *strays]).encode()).hexdigest()
 
 
 def load_universe(roots: Roots | None = None) -> Universe:

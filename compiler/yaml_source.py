@@ -33,7 +33,10 @@ from ruamel.yaml.scalarstring import (
     SingleQuotedScalarString,
 )
 
+from compiler.limits import MAX_CARD_FILE_BYTES
+from compiler.limits import MAX_FOREST_FILE_BYTES as MAX_FOREST_FILE_BYTES  # as ever
 from dsl.diagnostics import DiagnosticError, Span, error, escape, shorten
+from files.read import NotRegular, is_regular, read_bytes
 
 PathKey = str | int
 
@@ -203,12 +206,7 @@ def _fast_load(raw: str) -> tuple[bool, Any]:
         return False, None
 
 
-# Limits on what one file may ask of grove. The largest shipped card file (a deck) has 20 KB and
-# a forest file of eight full forests about 30 KB. Reading YAML with positions costs about a
-# second per 200 KB of dense data, and checking a forest more, so the limits leave 25 and 4 times
-# the largest real file and keep a hostile one within a few seconds (a 5 MB forest took 73 s).
-MAX_CARD_FILE_BYTES = 512 * 1024
-MAX_FOREST_FILE_BYTES = 128 * 1024
+# Limits on what one file may ask of grove (its size: compiler/limits.py).
 # Aliases share one value among many places, and everything that walks the data (`plain`, the
 # schema validator, the checks) visits it once per place: nine levels of ten aliases each are a
 # billion nodes. No card or forest file needs more than a few shared values.
@@ -219,19 +217,24 @@ MAX_YAML_DEPTH = 40
 
 
 def _read_limited(p: str, max_bytes: int) -> bytes:
-    """The file's bytes, refused before reading when it is larger than `max_bytes` (and after
-    reading `max_bytes + 1`, for a pipe or a device whose size is not known in advance)."""
-    with open(p, "rb") as fh:
+    """The file's bytes, refused before reading when it is larger than `max_bytes` (INPUT-TOO-
+    LARGE) or is no regular file (IO-READ: a FIFO would wait for a writer that never comes, a
+    device such as /dev/zero never ends). files/read.py opens it without blocking and reads
+    no more than the bound."""
+    try:
+        return read_bytes(p, max_bytes)
+    except NotRegular:
+        if not is_regular(p):
+            raise DiagnosticError([error(
+                "IO-READ", Span(p, 1, 1),
+                "not a regular file (a FIFO, device or socket): grove does not read it",
+                "name a card or forest file")]) from None
         try:
-            size = os.fstat(fh.fileno()).st_size
+            size = os.stat(p).st_size
         except OSError:
-            size = 0
-        if size <= max_bytes:
-            data = fh.read(max_bytes + 1)
-            if len(data) <= max_bytes:
-                return data
-            size = max(size, len(data))
-    raise _too_large(p, size, max_bytes, exact=size > max_bytes + 1)
+            size = max_bytes + 1
+        raise _too_large(p, max(size, max_bytes + 1), max_bytes,
+                         exact=size > max_bytes) from None
 
 
 def _too_large(p: str, size: int, max_bytes: int, *, exact: bool) -> DiagnosticError:

@@ -32,5 +32,6 @@ class Event:
 #   move      cards  source  target  (between zones: deck, clearing, hand, cave, removed)
 #   effect / bonus / trigger   species: that card's rule ran
 #   extra_turn, stuck, cave_card (species), winter (cards=(winter card,)), flush (cards), end
+#   stalled   (the table, before `end`) a round in which no player's turn changed anything
 KINDS = ("play", "pay", "move", "effect", "bonus", "trigger", "extra_turn", "stuck", "cave_card",
-         "winter", "flush", "end")
+         "winter", "flush", "stalled", "end")

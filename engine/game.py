@@ -10,7 +10,7 @@ record keeps its text. The game is split by job: engine/table.py holds the state
 caves, forests) and the moves on it, engine/setup.py deals, engine/turn.py offers and carries out
 a turn, engine/effects.py settles what a card's effect asks for (compiled effects never decide
 anything themselves), and this module drives the loop: the cave draft, then turn after turn
-until the last winter card.
+until the last winter card (or a round in which no player can go on, or a bound on the turns).
 """
 
 from __future__ import annotations
@@ -25,12 +25,13 @@ from engine.decision import Decision, Offers
 from engine.effects import run
 from engine.memo import Memo
 from engine.seat import Seat
-from engine.setup import SetupError, shuffle
+from engine.setup import SetupError, TurnLimit, shuffle, turn_limit
 from engine.table import GameOver, Played, PlayerState, Table
 from engine.turn import turn
 from forest.host import loose
 
-__all__ = ["Decision", "Game", "GameOver", "IllegalAction", "PlayerState", "SetupError"]
+__all__ = ["Decision", "Game", "GameOver", "IllegalAction", "PlayerState", "SetupError",
+           "TurnLimit"]
 
 
 class Player(Protocol):
@@ -135,13 +136,32 @@ class Game(Table):
     # ---- the game loop -------------------------------------------------------------------------
     def _play(self, draft: bool = True, caves: list[Species] | None = None
               ) -> Generator[Decision, Action, None]:
+        """The cave draft, then turn after turn until the game ends: at the last winter card,
+        when every player in a row had a turn that changed nothing (none can draw or play, and
+        the edition's stuck turn, if it has one, had nothing to ask: the same turns would come
+        round again and again, without a decision), or with `TurnLimit` past `turn_limit`.
+        Each is checked once a turn."""
+        memo = self.memo
+        limit = turn_limit(self.cardset.setup, len(memo.halves), memo.most_needed,
+                           len(self.players))
+        idle: set[int] = set()  # players whose turn changed nothing since a turn last did
         try:
             if draft:
                 yield from self._draft_caves(caves)
             while True:
+                if self.turn >= limit:
+                    raise TurnLimit(f"the game reached {limit} turns, more than any game that "
+                                    "moves on takes, and was stopped")
                 p = self.players[self.current]
                 p.turn_started = self.turn
-                yield from turn(self, self.current)
+                if (yield from turn(self, self.current)):
+                    idle.add(self.current)
+                    if len(idle) == len(self.players):
+                        if self.noting:
+                            self._note("stalled", -1)
+                        raise GameOver
+                elif idle:
+                    idle.clear()
                 if len(self.clearing) >= self.cardset.setup.clearing_limit:
                     self._flush_clearing()
                 if p.extra_turns:

@@ -12,10 +12,25 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from compiler.cardset import CardSet, PhysicalCard
+from compiler.model import Setup
 
 
 class SetupError(ValueError):
-    """The card set cannot deal a game for these players: its data, not the engine, is wrong."""
+    """The card set cannot deal a game for these players: its data, not the engine, is wrong.
+    `code` and `hint` are what a command says of it (docs/diagnostics.md)."""
+
+    code = "PLAY-SETUP"
+    hint = "give the deck more cards or remove fewer in `setup: removed:`"
+
+
+class TurnLimit(SetupError):
+    """A game went on past `turn_limit`, which no game that moves on can reach: its card set
+    lets it turn in circles (a rule the engine cannot foresee), so it is stopped, not run
+    until the machine runs out of memory."""
+
+    code = "PLAY-TURN-LIMIT"
+    hint = ("a game that goes on this long turns in circles: look for effects that hand back "
+            "what a turn took, and run `grove lint` on the card set")
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,3 +105,22 @@ def deal(cardset: CardSet, n: int, rng: random.Random, expansions: Iterable[str]
     deck = list(reversed(pile))
     hands = [[deck.pop() for _ in range(setup.hand_size)] for _ in range(n)]
     return Deal(cards, winter_ids, removed, deck, hands, Layout(len(removed), len(bottom)))
+
+
+def turn_limit(setup: Setup, cards: int, dearest: int, players: int) -> int:
+    """The most turns a game of `players` may take, with `cards` cards (winter cards included)
+    and a play needing at most `dearest` hand cards beside the card: many times what a game
+    takes. Given the card set's figures, not the card set, as a game has them at hand (its
+    memo) and works this out once at its start.
+
+    Every turn but a stuck one that moves no card changes the game for good or fills a hand:
+    it plays a card into a forest (which it never leaves: at most every card once), moves
+    stuck cards out of a hand for as many from the deck (at most every card once), or draws
+    into a hand below its limit, which gets room again only from a play (the card, what pays
+    for it, and what its effect moves away) or a stuck turn. So a game that moves on takes at
+    most about `cards * (hand_limit + dearest + 4)` such turns, and between two of them each
+    player at most one turn that changes nothing (a round of those ends the game,
+    engine/game.py); an effect that hands a hand back its cards could go further, and this
+    bound is what stops it. Base, two players: 8,757 turns; a random game takes 160 or so."""
+    moving = cards * (setup.hand_limit + dearest + 4) + players * setup.hand_limit
+    return (players + 1) * (moving + 1)

@@ -2,7 +2,10 @@
 
 A turn draws two cards (from the deck or the clearing), or plays one hand card paying its cost
 with others (as a host, into a slot of a host, or face down as a sapling), whose effect and
-bonus then run (engine/effects.py). A player who can do neither takes the edition's stuck turn.
+bonus then run (engine/effects.py). A player who can do neither takes the edition's stuck turn;
+a turn tells the game loop whether it changed nothing, so a game in which no player can go on
+ends (engine/game.py).
+
 The turn's offers are the engine's hottest path, so what a hand card can be played as is worked
 out once per card and card set (its `Plan`, kept in the memo), and a turn offers its actions as
 their texts (spelt by engine/action.py), reading only the one chosen into a value.
@@ -30,6 +33,7 @@ from engine.fits import Half
 from engine.table import Table
 
 Steps = Generator[Decision, Action, None]
+Turn = Generator[Decision, Action, bool | None]  # a turn: whether it asked and changed nothing
 
 
 # A card's plan: its turn plays, by the hand cards left to pay with (up to the most a play needs,
@@ -122,12 +126,13 @@ def _plan(game: Table, card: int) -> Plan:
     return plan
 
 
-def turn(game: Table, i: int) -> Steps:
+def turn(game: Table, i: int) -> Turn:
+    """Player i's turn; its value is whether the turn changed nothing (a stuck turn that asked
+    the player nothing), which the game loop counts to end a game no player can go on with."""
     p = game.players[i]
     opts = turn_options(game, i)
     if not opts.n:
-        yield from _stuck(game, i)
-        return
+        return (yield from _stuck(game, i))
     choice = yield Decision(i, "turn", opts, "draw two cards or play a card", game.actions)
     if isinstance(choice, act.Draw):
         _take(game, i, choice)
@@ -178,14 +183,21 @@ def _take(game: Table, i: int, choice: act.Draw) -> None:
             game._note("move", i, (c,), source="clearing", target="hand")
 
 
-def _stuck(game: Table, i: int) -> Steps:
-    """Neither action is possible: the edition's special case, if it has one."""
+def _stuck(game: Table, i: int) -> Turn:
+    """Neither action is possible: the edition's special case, if it has one. True where the
+    turn asked the player nothing and so changed nothing (the edition has no such rule, or
+    the hand holds no card to put away): then the next turn alike will change nothing either.
+    A player who was asked and put no card away chose to: each such choice is a decision, so
+    a game of them never turns without a player's say, and every game that ever ended plays
+    as it did."""
     p = game.players[i]
     rule = dict(game.cardset.flags.get("stuck_turn") or {})
     most = int(rule.get("cards", 0))
     target = p.cave if rule.get("to", "cave") == "cave" else game.clearing
     moved = 0
+    asked = False
     while moved < most and p.hand:
+        asked = True
         opts = (*(pick_text("choose", c) for c in p.hand), act.STOP.text)
         choice = yield Decision(i, "choose", opts, f"a card to put into the {rule.get('to')}",
                                 game.actions)
@@ -201,3 +213,4 @@ def _stuck(game: Table, i: int) -> Steps:
         game._note("stuck", i)
     for _ in range(moved):
         game._to_hand(i, limit=False)
+    return not asked

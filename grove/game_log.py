@@ -115,8 +115,8 @@ class GameLog:
             return self._say("winter", number=self.game.winter.index(e.cards[0]) + 1)
         if e.kind == "flush":
             return self._say("flush", count=len(e.cards))
-        if e.kind == "end":
-            return self._say("end")
+        if e.kind in ("end", "stalled"):
+            return self._say(e.kind)
         if e.kind == "move":
             return self._say("revealed", cards=self._names(e.cards))
         return ""

@@ -25,6 +25,7 @@ from dsl.diagnostics import (
     format_json,
     format_text,
 )
+from files.read import is_regular
 from grove.commands.records import positioned
 
 # The exit-code table, one for every command (README, docs/diagnostics.md):
@@ -96,6 +97,8 @@ def _source_of(d: Diagnostic) -> dict[str, list[str]] | None:
 
     if d.span is None:
         return None
+    if not is_regular(d.span.file):  # a FIFO's first line would never come: show none
+        return {d.span.file: []}
     width = max(1, (d.span.end_col or d.span.col) - d.span.col)
     need = d.span.col + min(width, WINDOW) + WINDOW + 1
     try:

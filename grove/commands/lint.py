@@ -8,7 +8,8 @@ from pathlib import Path
 
 import click
 
-from dsl.diagnostics import Diagnostic, DiagnosticError, Severity
+from dsl.diagnostics import Diagnostic, DiagnosticError, Severity, Span, sort_key
+from files.read import is_regular
 from grove.commands.common import card_sets, exit_code, guarded, print_diagnostics
 from grove.commands.records import record_size
 
@@ -24,13 +25,25 @@ def lint(paths: tuple[str, ...], fmt: str, strict: bool, provisional: bool, root
     """Check card sets, editions and forest files; never changes a file."""
     from grove import api
 
+    unread: list[Diagnostic] = []  # paths no read may open: said, and the rest linted
+    readable: list[str] = []
     for p in paths:
         if not Path(p).exists():
             raise DiagnosticError([Diagnostic("IO-NOT-FOUND", Severity.ERROR, None,
                                               f"{p}: no such file or directory")])
+        if not Path(p).is_dir() and not is_regular(p):  # a FIFO would hang the first read
+            unread.append(Diagnostic(
+                "IO-READ", Severity.ERROR, Span(p, 1, 1),
+                "not a regular file (a FIFO, device or socket): grove does not read it",
+                "name card-set folders, card files and forest files"))
+            continue
         if Path(p).is_file():  # a file named here may be a record, read whole: size it first
             record_size(p, record=False)
-    diags = api.lint(list(paths) or list(roots), provisional=provisional, roots=roots)
+        readable.append(p)
+    diags = unread
+    if readable or not paths:
+        diags = sorted([*unread, *api.lint(readable or list(roots), provisional=provisional,
+                                           roots=roots)], key=sort_key)
     print_diagnostics(diags, fmt, err=fmt == "text")  # as JSON, the findings are the result
     errors = sum(d.is_error for d in diags)
     warnings = sum(d.severity is Severity.WARNING for d in diags)

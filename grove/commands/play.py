@@ -138,10 +138,11 @@ def play(edition: str, with_: str, n_players: int | None, ai: str | None, seed: 
         if fh:
             fh.discard()  # the game did not end: no record that would read as one cut short
         usage_error(f"{display(record_path or '')}: {exc.strerror or exc}", code="IO-WRITE")
-    except SetupError as exc:
+    except SetupError as exc:  # a deal the deck cannot make, or a game past its turn limit
+        if fh and fh.fh is not None:  # a game that started: its record is cut short
+            fh.discard()
         raise DiagnosticError([Diagnostic(
-            "PLAY-SETUP", Severity.ERROR, None, f"{cset.root.id}: {exc}",
-            "give the deck more cards or remove fewer in `setup: removed:`")]) from None
+            exc.code, Severity.ERROR, None, f"{cset.root.id}: {exc}", exc.hint)]) from None
     finally:
         if fh:
             fh.close()
