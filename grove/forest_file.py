@@ -301,17 +301,16 @@ def _grow(name: str, hosts: list[_HostRead], cave: int, cave_card: Species | Non
 
 
 def write(path: str | Path, data: dict[str, Any], comment: str = "") -> None:
-    """Write a forest file as YAML, whole or not at all.
-
-    The text goes to a temporary file beside `path`, which is renamed over it only when complete,
-    so a full disk or a killed process never leaves a half-written forest that would later be
-    scored as if whole. Leaf lists and cards with a symbol are written in flow style
-    (`bottom: [a, b]`), as players write them. A failure is IO-WRITE (exit 2)."""
+    """Write a forest file as YAML, whole or not at all (`files.write`): a full disk or a killed
+    process never leaves a half-written forest that would later be scored as if whole, and a
+    target that is not the user's regular file to replace (a device, a symlink, a read-only
+    file) is refused and left alone. Leaf lists and cards with a symbol are written in flow
+    style (`bottom: [a, b]`), as players write them. A failure is IO-WRITE (exit 2)."""
     import io
-    import os
-    import tempfile
 
     from ruamel.yaml import YAML
+
+    from files.write import write_text
 
     yaml = YAML()
     yaml.default_flow_style = None
@@ -321,23 +320,11 @@ def write(path: str | Path, data: dict[str, Any], comment: str = "") -> None:
     if comment:
         text.write("".join(f"# {line}\n" for line in comment.splitlines()))
     yaml.dump(data, text)
-    target = Path(path)
-    tmp = None
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
-                                   dir=target.parent if str(target.parent) else ".")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text.getvalue())
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-        tmp = None
+        write_text(path, text.getvalue())
     except OSError as exc:
-        raise DiagnosticError([error("IO-WRITE", None, f"{path}: {exc.strerror or exc}")]
-                              ) from None
-    finally:
-        if tmp is not None:
-            Path(tmp).unlink(missing_ok=True)
+        raise DiagnosticError([error("IO-WRITE", None, f"{path}: cannot write: "
+                                     f"{exc.strerror or exc}")]) from None
 
 
 def is_record(path: str | Path) -> bool:
