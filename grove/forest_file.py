@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -241,6 +242,12 @@ def read_doc(doc: Document, roots: Roots | None = None) -> ForestFile:
 
 def _read_doc(doc: Document, roots: Roots | None, *, cached: bool = True) -> ForestFile:
     """Check a forest document wherever it came from (a forest file, or a record's lines)."""
+    odd = _lone_surrogate(doc.data, [])
+    if odd is not None:  # no message could echo it, nor a file keep it: it is no text
+        raise DiagnosticError([error(
+            "FOREST-TEXT", doc.span(odd[:-1], key=True) if odd and odd[-1] is _KEY else doc.span(odd),
+            "a lone surrogate escape (such as \"\\ud800\") is no character",
+            "write the character itself, or a pair of surrogate escapes for one beyond U+FFFF")])
     diags = (schemas.validate_cached if cached else schemas.validate)(doc, "forest")
     if diags:
         raise DiagnosticError(diags)
@@ -286,6 +293,30 @@ def _read_doc(doc: Document, roots: Roots | None, *, cached: bool = True) -> For
         raise DiagnosticError(diags)
     return ForestFile(doc.path, edition, exps, cardset, tuple(forests), tuple(positions),
                       tuple(p.get("ai") for p in doc.data["players"]))
+
+
+_KEY = object()  # in a path `_lone_surrogate` returns: the key of the mapping, not its value
+_LONE = re.compile("[\ud800-\udfff]")
+
+
+def _lone_surrogate(value: Any, path: list) -> list | None:
+    """The path of the first text holding a lone surrogate (which only an escape in a quoted
+    YAML or JSON string can make), or None. The depth is the reader's to bound (YAML-TOO-DEEP)."""
+    if isinstance(value, str):
+        return path if _LONE.search(value) else None
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if isinstance(k, str) and _LONE.search(k):
+                return [*path, k, _KEY]
+            found = _lone_surrogate(v, [*path, k])
+            if found is not None:
+                return found
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            found = _lone_surrogate(v, [*path, i])
+            if found is not None:
+                return found
+    return None
 
 
 def _grow(name: str, hosts: list[_HostRead], cave: int, cave_card: Species | None) -> Forest:
@@ -335,8 +366,8 @@ def is_record(path: str | Path) -> bool:
     try:
         with open(path, encoding="utf-8") as fh:
             for line in fh:
-                if line.strip():
-                    obj = json.loads(line)
+                if line.strip():  # numbers as read, so an absurd one is the reader's to refuse
+                    obj = json.loads(line, parse_int=str, parse_float=str, parse_constant=str)
                     return isinstance(obj, dict) and obj.get("type") == "header"
     except (OSError, UnicodeDecodeError, ValueError):
         return False
@@ -368,8 +399,8 @@ def read_record(path: str | Path, roots: Roots | None = None) -> ForestFile:
             "RECORD-UNFINISHED", Span(p, last + 1, 1),
             f"the record has no end line: the game stopped after {len(r.actions)} action(s), "
             "so there are no final forests to score",
-            f"finish the game (play it again to its end with `grove play ... --record {p}`) or "
-            f"see where it stops with `grove replay {p}`")])
+            f"go on with the game, or finish its record, with `grove play --resume {p}`; "
+            f"`grove replay {p}` shows where it stops")])
     end_at = next(i for i in reversed(numbered) if json.loads(lines[i]).get("type") == "end")
     header = _line_doc(p, lines, header_at).data
     forest = _line_doc(p, lines, end_at).data.get("forest")
