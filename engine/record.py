@@ -15,19 +15,21 @@ import json
 import math
 import re
 import signal
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
 from compiler.cardset import CardSet
-from files.write import write_text
+from files.write import sweep, write_text
 from forest.model import Forest
 
 FORMAT = 1
-# A file record is replaced by a whole copy (with a stop line) every this many actions: a game of
-# two random players takes about 300 actions, and a copy of its record about a millisecond
-CHECKPOINT_EVERY = 25
+# A file record is replaced by a whole copy (with a stop line) once this many seconds have passed
+# since the last: each copy is flushed to disk (fsync), 1 to 10 ms on a busy disk, which would
+# multiply the 10 ms of an AI game's play if taken every few actions
+CHECKPOINT_SECONDS = 1.0
 # Python turns at most 4,300 digits into an int (the CVE-2020-10735 limit); a record holds no
 # longer number whatever the interpreter is told, so every grove reads every record alike
 MAX_DIGITS = 4300
@@ -193,16 +195,18 @@ class Keeper(Sink):
     game's.
 
     The lines are held here (a game of five records about 40 KB) and the file is replaced by a
-    whole copy through `files.write` (a fresh file beside it, renamed over it): every
-    `CHECKPOINT_EVERY` actions and before a person is asked to decide, with a stop line; at a
-    stop; at the end, with the end line. A line and its count are one list, so a stop line
-    cannot miss an action. `floor` is the number of actions of the record a resumed game
-    replays: no copy with fewer replaces it, so a resume stopped early leaves it as it was."""
+    whole copy through `files.write` (a fresh file beside it, renamed over it): before a person
+    is asked to decide and after an action once `seconds` have passed since the last copy, with
+    a stop line; at a stop; at the end, with the end line. A line and its count are one list, so
+    a stop line cannot miss an action. `floor` is the number of actions of the record a resumed
+    game replays: no copy with fewer replaces it, so a resume stopped early leaves it as it
+    was."""
 
-    def __init__(self, path: str, *, floor: int = 0, every: int = CHECKPOINT_EVERY):
-        self.path, self.floor, self.every = path, floor, every
+    def __init__(self, path: str, *, floor: int = 0, seconds: float = CHECKPOINT_SECONDS):
+        self.path, self.floor, self.seconds = path, floor, seconds
         self.lines: list[str] = []  # the header's and every action's
         self.kept: int | None = None  # the actions of the copy last written; None: none yet
+        self.due = time.monotonic() + seconds  # when an action is next followed by a copy
 
     @property
     def actions(self) -> int:  # type: ignore[override]
@@ -215,7 +219,7 @@ class Keeper(Sink):
 
     def action(self, obj: dict[str, Any], *, over: bool, waits: bool) -> None:
         self.lines.append(line_text(obj))
-        if not over and (waits or self.actions % self.every == 0):
+        if not over and (waits or time.monotonic() >= self.due):
             self._keep()
 
     def stop(self) -> bool:
@@ -234,16 +238,20 @@ class Keeper(Sink):
 
     def _write(self, last: str) -> None:
         n = self.actions
-        with _signals_held():
+        if self.kept is None:  # what a SIGKILL during an earlier game's write left beside it
+            sweep(self.path)
+        with signals_held():
             write_text(self.path, "".join(self.lines) + last)
             self.kept = n
+        self.due = time.monotonic() + self.seconds
 
 
 @contextlib.contextmanager
-def _signals_held() -> Iterator[None]:
+def signals_held() -> Iterator[None]:
     """Ctrl-C and SIGTERM wait until a copy is written (a millisecond): one landing between the
     temporary file's creation and its cleanup would leave it beside the record, and one landing
-    after the rename would leave `kept` behind the file. They are delivered when this ends."""
+    after the rename would leave `kept` behind the file. They are delivered when this ends (in
+    the thread that holds them; elsewhere they never land as KeyboardInterrupt)."""
     if not hasattr(signal, "pthread_sigmask"):
         yield
         return

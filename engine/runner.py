@@ -97,11 +97,20 @@ def play(cardset: CardSet, kinds: list[str], seed: int, *, names: list[str] | No
             if writer:
                 writer.stop()
             return Outcome(game, [], [], "quit" if isinstance(exc, Quit) else "interrupt", done)
-    scores = final_scores(game)
-    for s, k in zip(scores, kinds, strict=True):
-        s.ai = k
-    if writer:
-        writer.end(end_line(game, scores))
+    # the game is over: its scores and end line come before a Ctrl-C or SIGTERM is heard (a few
+    # milliseconds), so a stop there cannot leave a record whose last action wants its end line
+    ended = False
+    try:
+        with rec.signals_held():
+            scores = final_scores(game)
+            for s, k in zip(scores, kinds, strict=True):
+                s.ai = k
+            if writer:
+                writer.end(end_line(game, scores))
+            ended = True
+    except KeyboardInterrupt:
+        if not ended:  # heard before the signals were held: the record keeps its last copy
+            raise
     return Outcome(game, scores, winners(scores), None, done)
 
 

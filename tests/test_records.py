@@ -182,27 +182,29 @@ def test_the_stop_line_counts_the_lines_it_follows(tmp_path, monkeypatch, calls)
     assert run("replay", str(path), "--verify")[0] == 0
 
 
-def test_ctrl_c_after_the_last_action_leaves_a_record_that_resume_finishes(game, tmp_path,
-                                                                           monkeypatch):
-    """Ctrl-C while the last action's scores are counted, before the end line: the record is its
-    last whole copy, a stopped game that replays; `--resume` plays it to the end, and the record
-    is then the one of the game never stopped."""
+def test_ctrl_c_after_the_last_action_finishes_the_game(tmp_path, monkeypatch):
+    """Ctrl-C while the last action's scores are counted, before the end line (once a stop line
+    after the game's end, which replay, resume and score all refused): the game is over, so its
+    end line is written first and the game ends as if never stopped."""
+    import signal as signals
+
     from engine import runner
 
     whole = tmp_path / "whole.jsonl"
-    assert run("play", "--ai", "random,random", "--seed", "2", "--quiet",
-               "--record", str(whole))[0] == 0
+    code, board, _ = run("play", "--ai", "random,random", "--seed", "2", "--quiet",
+                         "--record", str(whole))
+    assert code == 0
+    real = runner.final_scores
+
+    def interrupted(game):
+        os.kill(os.getpid(), signals.SIGINT)  # as a user's Ctrl-C: delivered when it may be
+        return real(game)
+
+    monkeypatch.setattr(runner, "final_scores", interrupted)
     path = tmp_path / "g.jsonl"
-    with monkeypatch.context() as m:
-        _interrupt_at(m, runner, "final_scores", 1)
-        code, _, _ = run("play", "--ai", "random,random", "--seed", "2", "--quiet",
-                         "--record", str(path))
-    assert code == 130
-    r = rec.read(path)
-    assert r.stop is not None and r.end is None
-    assert run("replay", str(path), "--verify")[0] == 0
-    code, _, err = run("play", "--resume", str(path), "--quiet")
-    assert code == 0, err
+    code, out, _ = run("play", "--ai", "random,random", "--seed", "2", "--quiet",
+                       "--record", str(path))
+    assert code == 0 and out == board
     assert path.read_bytes() == whole.read_bytes()
 
 
@@ -400,3 +402,45 @@ def test_a_line_separator_inside_a_value_is_no_line_break(game, tmp_path):
     assert rec.read(path).actions == rec.read(game[0]).actions
     code, _, _ = run("replay", str(path), "--verify")
     assert code == 0
+
+
+def test_every_copy_of_a_kept_record_is_whole(tmp_path, monkeypatch):
+    """`Keeper` with a copy after every action: each copy the file ever held is a stopped record
+    whose stop line counts its actions and that replays (none after the game's last action, which
+    needs the end line), and the last is the finished game's; a resume's copies never hold fewer
+    actions than its record."""
+    from compiler import cardset as cs
+    from engine import runner
+    from files import write as fw
+
+    cset = cs.build("base")
+    copies: list[str] = []
+    real = fw.write_text
+
+    def kept(path, text, **kw):
+        copies.append(text)
+        real(path, text, **kw)
+
+    monkeypatch.setattr(rec, "write_text", kept)
+    path = tmp_path / "g.jsonl"
+    leftover = tmp_path / ".g.jsonl.0123456789ab.tmp"  # a SIGKILLed write's, long ago
+    leftover.write_text("half")
+    os.utime(leftover, (1, 1))
+    out = runner.play(cset, ["random", "random"], 3, record=rec.Keeper(str(path), seconds=0))
+    assert not leftover.exists()
+    n = len(out.game.history)
+    assert len(copies) == n  # after every action but the last, and the end
+    for k, text in enumerate(copies[:-1], 1):
+        lines = text.splitlines()
+        assert len(lines) == k + 2 and json.loads(lines[-1]) == rec.stop_line(k)
+    for k in (1, n // 2, n - 1):
+        copy = write(tmp_path, "copy.jsonl", copies[k - 1].splitlines())
+        assert runner.replay(cset, rec.read(copy))[1] == []
+    assert json.loads(copies[-1].splitlines()[-1])["type"] == "end"
+    # resumed after 100 actions: no copy with fewer than the record's 100
+    copies.clear()
+    actions = [a["action"] for a in rec.read(path).actions[:100]]
+    runner.play(cset, ["random", "random"], 3, resume=actions,
+                record=rec.Keeper(str(path), floor=100, seconds=0))
+    assert len(copies) == n - 99 and copies[-1] == path.read_text(encoding="utf-8")
+    assert min(text.count('"type": "action"') for text in copies) == 100
