@@ -296,27 +296,50 @@ def _read_doc(doc: Document, roots: Roots | None, *, cached: bool = True) -> For
 
 
 _KEY = object()  # in a path `_lone_surrogate` returns: the key of the mapping, not its value
-_LONE = re.compile("[\ud800-\udfff]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _lone_surrogate(value: Any, path: list) -> list | None:
-    """The path of the first text holding a lone surrogate (which only an escape in a quoted
-    YAML or JSON string can make), or None. The depth is the reader's to bound (YAML-TOO-DEEP)."""
-    if isinstance(value, str):
-        return path if _LONE.search(value) else None
+    """The path of the first text holding a lone surrogate (which only a `\\u` escape in a
+    quoted string can make), or None. A YAML reader keeps the two escapes of a pair apart (JSON
+    writers, Python's among them, write a character beyond U+FFFF as a pair): a pair in a value
+    is made the one character it stands for, in place. The depth is the reader's to bound
+    (YAML-TOO-DEEP)."""
     if isinstance(value, dict):
         for k, v in value.items():
-            if isinstance(k, str) and _LONE.search(k):
+            if isinstance(k, str) and _SURROGATE.search(k):
                 return [*path, k, _KEY]
-            found = _lone_surrogate(v, [*path, k])
-            if found is not None:
-                return found
+            if isinstance(v, str) and _SURROGATE.search(v):
+                joined = _paired(v)
+                if joined is None:
+                    return [*path, k]
+                value[k] = joined
+            else:
+                found = _lone_surrogate(v, [*path, k])
+                if found is not None:
+                    return found
     elif isinstance(value, list):
         for i, v in enumerate(value):
-            found = _lone_surrogate(v, [*path, i])
-            if found is not None:
-                return found
+            if isinstance(v, str) and _SURROGATE.search(v):
+                joined = _paired(v)
+                if joined is None:
+                    return [*path, i]
+                value[i] = joined
+            else:
+                found = _lone_surrogate(v, [*path, i])
+                if found is not None:
+                    return found
+    elif isinstance(value, str) and _SURROGATE.search(value):
+        return path
     return None
+
+
+def _paired(text: str) -> str | None:
+    """`text` with each surrogate pair made its character; None if a surrogate is alone."""
+    try:
+        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le")
+    except UnicodeDecodeError:
+        return None
 
 
 def _grow(name: str, hosts: list[_HostRead], cave: int, cave_card: Species | None) -> Forest:
