@@ -15,6 +15,7 @@ import json
 import math
 import re
 import signal
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -248,18 +249,29 @@ class Keeper(Sink):
 
 @contextlib.contextmanager
 def signals_held() -> Iterator[None]:
-    """Ctrl-C and SIGTERM wait until a copy is written (a millisecond): one landing between the
-    temporary file's creation and its cleanup would leave it beside the record, and one landing
-    after the rename would leave `kept` behind the file. They are delivered when this ends (in
-    the thread that holds them; elsewhere they never land as KeyboardInterrupt)."""
-    if not hasattr(signal, "pthread_sigmask"):
+    """Ctrl-C and SIGTERM wait until the block is done (a copy written, a millisecond): one
+    landing between the temporary file's creation and its cleanup would leave it beside the
+    record, one landing after the rename would leave `kept` behind the file. A signal heard
+    meanwhile is noted and raised again once the handlers are back, so it acts as if it came
+    then. Handlers, not a signal mask: another thread would take a masked signal and Python
+    would still run the handler in this one. Only the main thread runs handlers; elsewhere no
+    KeyboardInterrupt can land, and nothing is held."""
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    heard: list[int] = []
+    before = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    for sig, handler in before.items():
+        if handler is not signal.SIG_IGN and handler is not None:
+            signal.signal(sig, lambda signum, frame: heard.append(signum))
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+        for sig, handler in before.items():
+            if handler is not signal.SIG_IGN and handler is not None:
+                signal.signal(sig, handler)
+        for sig in dict.fromkeys(heard):
+            signal.raise_signal(sig)
 
 
 @dataclass

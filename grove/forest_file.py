@@ -231,6 +231,14 @@ def _slot_fills(doc: Document, path: list, key: str, content: Any, kind: Any, wh
 
 def read(path: str | Path, roots: Roots | None = None) -> ForestFile:
     """Load and check a forest file; `DiagnosticError` lists every problem found."""
+    import os
+
+    from files.read import is_regular
+
+    if os.path.exists(path) and not os.path.isdir(path) and not is_regular(path):
+        # a FIFO would hang the read (a device never end it): IO-READ, as for a file unreadable
+        raise DiagnosticError([error("IO-READ", None, f"{path}: is not a regular file (a FIFO, "
+                                     "device or socket)")])
     return _read_doc(load(path, MAX_FOREST_FILE_BYTES), roots)
 
 
@@ -386,6 +394,10 @@ def is_record(path: str | Path) -> bool:
 
     Only the first line is read, so deciding costs nothing for a large record; a file that cannot
     be read is no record, and the forest reader reports why it cannot be read."""
+    from files.read import is_regular
+
+    if not is_regular(path):  # a FIFO would hang the open; the forest reader says what it is
+        return False
     try:
         with open(path, encoding="utf-8") as fh:
             for line in fh:

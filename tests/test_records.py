@@ -15,6 +15,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -202,8 +203,15 @@ def test_ctrl_c_after_the_last_action_finishes_the_game(tmp_path, monkeypatch):
 
     monkeypatch.setattr(runner, "final_scores", interrupted)
     path = tmp_path / "g.jsonl"
-    code, out, _ = run("play", "--ai", "random,random", "--seed", "2", "--quiet",
-                       "--record", str(path))
+    done = threading.Event()  # another thread, which the kernel may hand the signal to
+    other = threading.Thread(target=done.wait)
+    other.start()
+    try:
+        code, out, _ = run("play", "--ai", "random,random", "--seed", "2", "--quiet",
+                           "--record", str(path))
+    finally:
+        done.set()
+        other.join()
     assert code == 0 and out == board
     assert path.read_bytes() == whole.read_bytes()
 
