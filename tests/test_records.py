@@ -119,7 +119,10 @@ def _waiting_game(tmp_path: Path, path: Path) -> subprocess.Popen:
     proc = subprocess.Popen([*GROVE, "play", "--ai", "greedy,human", "--seed", "3", "--quiet",
                              "--plain", "--record", str(path)], stdin=subprocess.PIPE,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            cwd=tmp_path, env={**os.environ, "PYTHONUNBUFFERED": "0"})
+                            cwd=tmp_path, env={**os.environ, "PYTHONUNBUFFERED": "0"},
+                            # as from a terminal, though this test runs in the background (whose
+                            # SIGINT a shell ignores, and Python then leaves ignored)
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and not path.exists():
         time.sleep(0.02)
