@@ -44,7 +44,8 @@ def seats(kinds: list[str], seed: int, given: Sequence[Player | None] = ()) -> l
 
 
 def play(cardset: CardSet, kinds: list[str], seed: int, *, names: list[str] | None = None,
-         record: IO[str] | None = None, on_action: Callable[[Game, Action], None] | None = None,
+         record: IO[str] | rec.Sink | None = None,
+         on_action: Callable[[Game, Action], None] | None = None,
          players: list[Player] | None = None, resume: Sequence[str] = ()) -> Outcome:
     """Play a game to its end, or until a player stops it (`Quit`, or Ctrl-C).
 
@@ -52,16 +53,23 @@ def play(cardset: CardSet, kinds: list[str], seed: int, *, names: list[str] | No
     in order, and recorded again, so the new record starts as the old one did. An AI is asked
     for each of its resumed actions all the same, so its random draws stay in step and the game
     goes on exactly as one never stopped; a human's are simply taken. A stopped game's record
-    ends with a stop line after every action taken."""
+    ends with a stop line after every action it holds; a stop after the game's last action
+    recorded finishes the game instead (a stop line may not follow it).
+
+    `record` is a stream (each line written as it comes) or a `record.Sink` (the command line's
+    `record.Keeper`, whose file is whole at every moment)."""
     names = names or [f"P{i + 1}" for i in range(len(kinds))]
     game = Game(cardset, names, seed)
     players = players or seats(kinds, seed)
-    writer = rec.Writer(record) if record else None
+    writer = record if isinstance(record, rec.Sink) else (
+        rec.Writer(record) if record is not None else None)
     if writer:
-        writer.line({"type": "header", "format": rec.FORMAT, "grove": grove_version(),
-                     "edition": cardset.root.id, "with": list(cardset.expansions),
-                     "digest": rec.digest(cardset), "seed": seed,
-                     "players": [{"name": n, "ai": k} for n, k in zip(names, kinds, strict=True)]})
+        writer.header({"type": "header", "format": rec.FORMAT, "grove": grove_version(),
+                       "edition": cardset.root.id, "with": list(cardset.expansions),
+                       "digest": rec.digest(cardset), "seed": seed,
+                       "players": [{"name": n, "ai": k}
+                                   for n, k in zip(names, kinds, strict=True)]},
+                      waits=_waits(game, kinds))
     done = 0
     try:
         while game.decision is not None:
@@ -77,21 +85,41 @@ def play(cardset: CardSet, kinds: list[str], seed: int, *, names: list[str] | No
             turn = game.turn
             game.apply(action)
             if writer:
-                writer.line({"type": "action", "turn": turn, "player": d.player,
-                             "action": action.text})
+                writer.action({"type": "action", "turn": turn, "player": d.player,
+                               "action": action.text},
+                              over=game.decision is None, waits=_waits(game, kinds))
             done += 1
             if on_action:
                 on_action(game, action)
     except (Quit, KeyboardInterrupt) as exc:
-        if writer:
-            writer.line(rec.stop_line(done))
-        return Outcome(game, [], [], "quit" if isinstance(exc, Quit) else "interrupt", done)
-    scores = final_scores(game)
-    for s, k in zip(scores, kinds, strict=True):
-        s.ai = k
-    if writer:
-        writer.line(end_line(game, scores))
+        # a game that ended, its last action recorded, is finished below: its record needs the
+        # end line. Else the stop line counts the lines the record holds, not `done`, which an
+        # interrupt may catch between an action and its count
+        if game.decision is not None or (writer and writer.actions != len(game.history)):
+            if writer:
+                writer.stop()
+            return Outcome(game, [], [], "quit" if isinstance(exc, Quit) else "interrupt", done)
+    # the game is over: its scores and end line come before a Ctrl-C or SIGTERM is heard (a few
+    # milliseconds), so a stop there cannot leave a record whose last action wants its end line
+    ended = False
+    try:
+        with rec.signals_held():
+            scores = final_scores(game)
+            for s, k in zip(scores, kinds, strict=True):
+                s.ai = k
+            if writer:
+                writer.end(end_line(game, scores))
+            ended = True
+    except KeyboardInterrupt:
+        if not ended:  # heard before the signals were held: the record keeps its last copy
+            raise
     return Outcome(game, scores, winners(scores), None, done)
+
+
+def _waits(game: Game, kinds: list[str]) -> bool:
+    """Whether a person decides next: the game may wait there for hours, so a file record is
+    made whole before."""
+    return game.decision is not None and kinds[game.decision.player] == "human"
 
 
 def _resumed(game: Game, text: str, n: int) -> Action:

@@ -12,8 +12,10 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import re
 import secrets
 import stat
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
@@ -91,6 +93,27 @@ def replacing(path: str | os.PathLike[str], mode: str = "w", *,
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def sweep(path: str | os.PathLike[str], older_than: float = 60.0) -> list[str]:
+    """Remove the temporary files `replacing` left beside `path` when a process writing it was
+    killed outright (SIGKILL runs no cleanup), once they are `older_than` seconds old: a write
+    in progress takes milliseconds, so an older one is no one's. The names removed."""
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    name = re.compile(rf"\.{re.escape(target.name)}\.[0-9a-f]{{12}}\.tmp")
+    removed = []
+    try:
+        found = [e for e in os.scandir(folder) if name.fullmatch(e.name)]
+    except OSError:
+        return removed
+    for entry in found:
+        with contextlib.suppress(OSError):
+            st = entry.stat(follow_symlinks=False)
+            if stat.S_ISREG(st.st_mode) and time.time() - st.st_mtime > older_than:
+                os.unlink(entry.path)
+                removed.append(entry.name)
+    return removed
 
 
 def write_bytes(path: str | os.PathLike[str], data: bytes, *, private: bool = False) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -230,6 +231,14 @@ def _slot_fills(doc: Document, path: list, key: str, content: Any, kind: Any, wh
 
 def read(path: str | Path, roots: Roots | None = None) -> ForestFile:
     """Load and check a forest file; `DiagnosticError` lists every problem found."""
+    import os
+
+    from files.read import is_regular
+
+    if os.path.exists(path) and not os.path.isdir(path) and not is_regular(path):
+        # a FIFO would hang the read (a device never end it): IO-READ, as for a file unreadable
+        raise DiagnosticError([error("IO-READ", None, f"{path}: is not a regular file (a FIFO, "
+                                     "device or socket)")])
     return _read_doc(load(path, MAX_FOREST_FILE_BYTES), roots)
 
 
@@ -241,6 +250,12 @@ def read_doc(doc: Document, roots: Roots | None = None) -> ForestFile:
 
 def _read_doc(doc: Document, roots: Roots | None, *, cached: bool = True) -> ForestFile:
     """Check a forest document wherever it came from (a forest file, or a record's lines)."""
+    odd = _lone_surrogate(doc.data, [])
+    if odd is not None:  # no message could echo it, nor a file keep it: it is no text
+        raise DiagnosticError([error(
+            "FOREST-TEXT", doc.span(odd[:-1], key=True) if odd and odd[-1] is _KEY else doc.span(odd),
+            "a lone surrogate escape (such as \"\\ud800\") is no character",
+            "write the character itself, or a pair of surrogate escapes for one beyond U+FFFF")])
     diags = (schemas.validate_cached if cached else schemas.validate)(doc, "forest")
     if diags:
         raise DiagnosticError(diags)
@@ -288,6 +303,53 @@ def _read_doc(doc: Document, roots: Roots | None, *, cached: bool = True) -> For
                       tuple(p.get("ai") for p in doc.data["players"]))
 
 
+_KEY = object()  # in a path `_lone_surrogate` returns: the key of the mapping, not its value
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _lone_surrogate(value: Any, path: list) -> list | None:
+    """The path of the first text holding a lone surrogate (which only a `\\u` escape in a
+    quoted string can make), or None. A YAML reader keeps the two escapes of a pair apart (JSON
+    writers, Python's among them, write a character beyond U+FFFF as a pair): a pair in a value
+    is made the one character it stands for, in place. The depth is the reader's to bound
+    (YAML-TOO-DEEP)."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if isinstance(k, str) and _SURROGATE.search(k):
+                return [*path, k, _KEY]
+            if isinstance(v, str) and _SURROGATE.search(v):
+                joined = _paired(v)
+                if joined is None:
+                    return [*path, k]
+                value[k] = joined
+            else:
+                found = _lone_surrogate(v, [*path, k])
+                if found is not None:
+                    return found
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            if isinstance(v, str) and _SURROGATE.search(v):
+                joined = _paired(v)
+                if joined is None:
+                    return [*path, i]
+                value[i] = joined
+            else:
+                found = _lone_surrogate(v, [*path, i])
+                if found is not None:
+                    return found
+    elif isinstance(value, str) and _SURROGATE.search(value):
+        return path
+    return None
+
+
+def _paired(text: str) -> str | None:
+    """`text` with each surrogate pair made its character; None if a surrogate is alone."""
+    try:
+        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le")
+    except UnicodeDecodeError:
+        return None
+
+
 def _grow(name: str, hosts: list[_HostRead], cave: int, cave_card: Species | None) -> Forest:
     """A player's forest, its hosts placed in the order written, then their slots' cards."""
     forest = Forest(name, cave, cave_card)
@@ -301,17 +363,16 @@ def _grow(name: str, hosts: list[_HostRead], cave: int, cave_card: Species | Non
 
 
 def write(path: str | Path, data: dict[str, Any], comment: str = "") -> None:
-    """Write a forest file as YAML, whole or not at all.
-
-    The text goes to a temporary file beside `path`, which is renamed over it only when complete,
-    so a full disk or a killed process never leaves a half-written forest that would later be
-    scored as if whole. Leaf lists and cards with a symbol are written in flow style
-    (`bottom: [a, b]`), as players write them. A failure is IO-WRITE (exit 2)."""
+    """Write a forest file as YAML, whole or not at all (`files.write`): a full disk or a killed
+    process never leaves a half-written forest that would later be scored as if whole, and a
+    target that is not the user's regular file to replace (a device, a symlink, a read-only
+    file) is refused and left alone. Leaf lists and cards with a symbol are written in flow
+    style (`bottom: [a, b]`), as players write them. A failure is IO-WRITE (exit 2)."""
     import io
-    import os
-    import tempfile
 
     from ruamel.yaml import YAML
+
+    from files.write import write_text
 
     yaml = YAML()
     yaml.default_flow_style = None
@@ -321,23 +382,11 @@ def write(path: str | Path, data: dict[str, Any], comment: str = "") -> None:
     if comment:
         text.write("".join(f"# {line}\n" for line in comment.splitlines()))
     yaml.dump(data, text)
-    target = Path(path)
-    tmp = None
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
-                                   dir=target.parent if str(target.parent) else ".")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text.getvalue())
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-        tmp = None
+        write_text(path, text.getvalue())
     except OSError as exc:
-        raise DiagnosticError([error("IO-WRITE", None, f"{path}: {exc.strerror or exc}")]
-                              ) from None
-    finally:
-        if tmp is not None:
-            Path(tmp).unlink(missing_ok=True)
+        raise DiagnosticError([error("IO-WRITE", None, f"{path}: cannot write: "
+                                     f"{exc.strerror or exc}")]) from None
 
 
 def is_record(path: str | Path) -> bool:
@@ -345,11 +394,15 @@ def is_record(path: str | Path) -> bool:
 
     Only the first line is read, so deciding costs nothing for a large record; a file that cannot
     be read is no record, and the forest reader reports why it cannot be read."""
+    from files.read import is_regular
+
+    if not is_regular(path):  # a FIFO would hang the open; the forest reader says what it is
+        return False
     try:
         with open(path, encoding="utf-8") as fh:
             for line in fh:
-                if line.strip():
-                    obj = json.loads(line)
+                if line.strip():  # numbers as read, so an absurd one is the reader's to refuse
+                    obj = json.loads(line, parse_int=str, parse_float=str, parse_constant=str)
                     return isinstance(obj, dict) and obj.get("type") == "header"
     except (OSError, UnicodeDecodeError, ValueError):
         return False
@@ -381,8 +434,8 @@ def read_record(path: str | Path, roots: Roots | None = None) -> ForestFile:
             "RECORD-UNFINISHED", Span(p, last + 1, 1),
             f"the record has no end line: the game stopped after {len(r.actions)} action(s), "
             "so there are no final forests to score",
-            f"finish the game (play it again to its end with `grove play ... --record {p}`) or "
-            f"see where it stops with `grove replay {p}`")])
+            f"go on with the game, or finish its record, with `grove play --resume {p}`; "
+            f"`grove replay {p}` shows where it stops")])
     end_at = next(i for i in reversed(numbered) if json.loads(lines[i]).get("type") == "end")
     header = _line_doc(p, lines, header_at).data
     forest = _line_doc(p, lines, end_at).data.get("forest")

@@ -7,8 +7,9 @@ mutated file of case 1234 and what grove says of it (`GROVE_FUZZ_SEED` as for th
 What a case is:
 - forest (and record): a known-good forest file (the forest examples of docs/formats.md and
   examples/) or a game record, mutated (`mutate`), then read by the real commands in-process:
-  `grove score FILE`, and for a record `grove replay FILE` too (click's test runner, so the
-  exit code and every printed line are grove's own).
+  `grove score FILE`, and for a record `grove replay FILE` and `grove play --resume FILE` too
+  (click's test runner, so the exit code and every printed line are grove's own). A mutation
+  puts odd texts and numbers in place of one value (`ODD`).
 - card: one file of a copied card set (Alpine, an expansion of the base game, or the standalone
   test edition meadow) mutated, then read by the loader (YAML, limits, schema); when the file
   loads, the whole set is checked as `grove lint` checks it, down to compiled rules.
@@ -64,6 +65,15 @@ TAGS = ["!!python/object/apply:os.system ", "!!str ", "!!int ", "!!map ", "!!seq
         "!!binary ", "!!timestamp ", "!!set ", "!!float ", "!!bool ", "!!null "]
 INSERTS = ["\x00", "\ufeff", "\u202e", "\r", "\x1b[31m", "#", "\ud7ff", "\\", "\t", "\x85",
            "\u2028", "\"", "{", "*x", "&x "]
+# odd texts and numbers put in place of one value (a JSON or YAML scalar), the rest of the line
+# kept: a lone surrogate escape (a name "\ud800" once crashed replay and emptied a resumed
+# record), a pair that is one character, NaN and infinities, floats beyond range, integers past
+# Python's 4,300-digit conversion limit (a ValueError traceback) and just within it
+ODD = ['"\\ud800"', '"Ana \\udfff"', '"\\ud83c\\udf32"', '"\\ud83c"', '"\\udc00\\ud800"', "NaN",
+       "Infinity", "-Infinity", "1e999", "-1e400", ".nan", ".inf", "-.inf", "9" * 5000,
+       "-" + "9" * 4400, "4" * 4300, "1.5", "-0", "2.0", "true", "null", "[]", "{}", '"1"',
+       '"\\u0000"', '"\\u202e x"', "0x10", "1_000"]
+_SCALAR = re.compile(r'(?<=: )(?:"(?:[^"\\]|\\.)*"|-?[0-9][0-9A-Za-z_.+-]*|[A-Za-z_][A-Za-z0-9_]*)')
 
 
 def _value_lines(lines: list[str]) -> list[int]:
@@ -79,18 +89,20 @@ def _set_value(line: str, new: str) -> str:
     return line if m is None else line[:m.end()] + new
 
 
-def mutate(text: str, rnd: random.Random) -> bytes:
+def mutate(text: str, rnd: random.Random, odd: bool = True) -> bytes:
     """One to three mutations of `text`, as a careless editor or a hostile user would make: a
     line deleted, duplicated or re-indented; a value swapped for junk, given a tag, or made an
-    anchor with aliases to it elsewhere; a character inserted; a cut at a random byte."""
+    anchor with aliases to it elsewhere; a character inserted; a cut at a random byte; with
+    `odd`, one value made an odd text or number (forest files and records: a card file's are
+    not fuzzed so yet)."""
     data: str | bytes = text
+    ops = ["delete", "duplicate", "indent", "junk", "junk", "tag", "alias", "bytes", "cut"]
     for _ in range(rnd.randint(1, 3)):
         if isinstance(data, bytes):  # a cut is the last thing that happens to a file
             break
         lines = data.split("\n")
         values = _value_lines(lines)
-        op = rnd.choice(["delete", "duplicate", "indent", "junk", "junk", "tag", "alias",
-                         "bytes", "cut"])
+        op = rnd.choice([*ops, "odd", "odd"] if odd else ops)
         i = rnd.randrange(len(lines))
         if op == "delete":
             del lines[i:i + rnd.choice([1, 1, 1, 2, 5])]
@@ -114,6 +126,11 @@ def mutate(text: str, rnd: random.Random) -> bytes:
                 lines[a] = lines[a][:m.end()] + "&x " + lines[a][m.end():]
             lines[b] = _set_value(lines[b], rnd.choice(["*x", "*x", "[*x, *x, *x]", "*y",
                                                         "{<<: *x}"]))
+        elif op == "odd":
+            places = [(j, m) for j in range(len(lines)) for m in _SCALAR.finditer(lines[j])]
+            if places:
+                j, m = rnd.choice(places)
+                lines[j] = lines[j][:m.start()] + rnd.choice(ODD) + lines[j][m.end():]
         elif op == "bytes":
             pos = rnd.randrange(len(data) + 1)
             data = data[:pos] + rnd.choice(INSERTS) + data[pos:]
@@ -316,14 +333,14 @@ class Worker:
     def case(self, kind: str, n: int) -> tuple[str, bytes]:
         sources = self.forests if kind == "forest" else self.cards
         name, text = sources[n % len(sources)]
-        return name, mutate(text, case_rng(self.seed, kind, n))
+        return name, mutate(text, case_rng(self.seed, kind, n), odd=kind == "forest")
 
     def forest(self, name: str, data: bytes) -> str | None:
         path = self.tmp / ("game.jsonl" if name.endswith(".jsonl") else "forest.yaml")
         path.write_bytes(data)
         commands = [["score", str(path)]]
-        if name.endswith(".jsonl"):
-            commands.append(["replay", str(path)])
+        if name.endswith(".jsonl"):  # and a resume, which must refuse what it cannot replay
+            commands += [["replay", str(path)], ["play", "--resume", str(path), "--quiet"]]
         for args in commands:
             code, out = self._grove(*args)
             if code not in (0, 1, 2):

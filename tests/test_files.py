@@ -9,7 +9,7 @@ import stat
 import pytest
 
 from files.read import NotRegular, read_bytes, read_text
-from files.write import Refused, refusal, replacing, write_bytes, write_text
+from files.write import Refused, refusal, replacing, sweep, write_bytes, write_text
 
 
 def test_a_write_replaces_whole_and_keeps_the_old_mode(tmp_path):
@@ -111,3 +111,22 @@ def test_two_folders_change_places_in_one_step(tmp_path):
     else:
         assert (a / "x").read_text() == "old"
     sync_folder(tmp_path)
+
+
+def test_sweep_removes_only_old_leftovers_of_its_target(tmp_path):
+    """A SIGKILL during a write leaves `.NAME.HEX.tmp` beside NAME; a later writer of NAME
+    removes it once it is old enough to be no one's write in progress, and nothing else."""
+    target = tmp_path / "r.jsonl"
+    target.write_text("mine")
+    old = tmp_path / ".r.jsonl.0123456789ab.tmp"
+    fresh = tmp_path / ".r.jsonl.ba9876543210.tmp"
+    other = tmp_path / ".s.jsonl.0123456789ab.tmp"
+    kept = tmp_path / ".r.jsonl.notmine.tmp"
+    for p in (old, fresh, other, kept):
+        p.write_text("half")
+    for p in (old, other, kept):
+        os.utime(p, (1, 1))
+    assert sweep(target) == [old.name]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [target.name, fresh.name, other.name, kept.name])
+    assert sweep(tmp_path / "no" / "r.jsonl") == []

@@ -21,8 +21,8 @@ from compiler.search_path import search_path
 from engine import game as game_module
 from engine import runner
 from engine.action import STOP
+from engine.ai import make
 from engine.game import Game, TurnLimit
-from engine.players import make
 from engine.setup import turn_limit
 from grove import scaffold
 from grove.cli import main

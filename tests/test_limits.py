@@ -332,3 +332,94 @@ def test_deep_rule_through_the_cli(tmp_path: Path) -> None:
     species.write_text(text.replace(rule, deep, 1), encoding="utf-8")
     rc, out, seconds = _grove("lint", str(tmp_path / "set"), cwd=tmp_path)
     assert rc == 1 and "DSL-TOO-DEEP" in out and "Traceback" not in out, out[-2000:]
+
+
+# ---- odd texts and numbers in records and forest files ------------------------------------------
+_ODD_RECORD = {  # (the line to change: 0 the header, 1 an action, -1 the end; old, new)
+    "seed Infinity": (0, '"seed": 1,', '"seed": Infinity,'),
+    "seed NaN": (0, '"seed": 1,', '"seed": NaN,'),
+    "seed of 5000 digits": (0, '"seed": 1,', '"seed": ' + "9" * 5000 + ","),
+    "seed 1e999": (0, '"seed": 1,', '"seed": 1e999,'),
+    "seed as text": (0, '"seed": 1,', '"seed": "1",'),
+    "seed 1.5": (0, '"seed": 1,', '"seed": 1.5,'),
+    "name a lone surrogate": (0, '"name": "P1"', '"name": "\\ud800"'),
+    "name a lone low surrogate": (0, '"name": "P1"', '"name": "A \\udfff"'),
+    "players a number": (0, '"players": [', '"players": [7, '),
+    "with a text": (0, '"with": []', '"with": "alpine"'),
+    "action's player -Infinity": (1, '"player": 0', '"player": -Infinity'),
+    "action's player true": (1, '"player": 0', '"player": true'),
+    "action a lone surrogate": (1, '"action": "', '"action": "\\udc00'),
+    "end forest name a lone surrogate": (-1, '"name": "P1"', '"name": "\\ud800"'),
+    "end cave of 4400 digits": (-1, '"cave": ', '"cave": ' + "1" * 4400),
+}
+
+
+@pytest.fixture(scope="module")
+def plain_record() -> list[str]:
+    import io
+
+    from compiler import cardset as cs
+    from engine import runner
+
+    out = io.StringIO()
+    runner.play(cs.build("base"), ["random", "random"], 1, record=out)
+    return out.getvalue().split("\n")
+
+
+@pytest.mark.parametrize("case", sorted(_ODD_RECORD))
+def test_odd_texts_and_numbers_in_a_record(tmp_path: Path, plain_record: list[str],
+                                           case: str) -> None:
+    """Once tracebacks (OverflowError, a ValueError past 4,300 digits, UnicodeEncodeError when a
+    name was printed) or a record emptied by resume, or a seed of "1" taken for 1: each is
+    RECORD-BAD for replay, score and resume alike, and resume leaves the record as it was."""
+    from click.testing import CliRunner
+
+    from grove.cli import main
+
+    at, old, new = _ODD_RECORD[case]
+    lines = list(plain_record)
+    index = at if at >= 0 else len(lines) - 2  # the last line is the empty one after the end
+    assert old in lines[index], case
+    lines[index] = lines[index].replace(old, new, 1)
+    path = tmp_path / "odd.jsonl"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    before = path.read_bytes()
+    for args in (["replay", str(path), "--verify"], ["score", str(path)],
+                 ["play", "--resume", str(path), "--quiet"]):
+        r = CliRunner().invoke(main, args, catch_exceptions=False)
+        assert r.exit_code == 1 and "error RECORD-BAD:" in r.stderr, (case, args, r.stderr)
+        assert r.stdout == "" and "Traceback" not in r.stderr
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize(("text", "code"), [
+    ('edition: base\nplayers:\n  - name: "\\ud800"\n    forest: []\n', "FOREST-TEXT"),
+    ('edition: base\nplayers:\n  - name: Ana\n    forest:\n      - tree: "oak\\udc00"\n',
+     "FOREST-TEXT"),
+    ('edition: base\nplayers:\n  - name: Ana\n    forest:\n      - "tr\\ud83cee": oak\n',
+     "FOREST-TEXT"),
+    ('{"edition": "base", "players": [{"name": "\\ud800", "forest": []}]}', "FOREST-TEXT"),
+    ('{"edition": "base", "players": [{"name": "A", "cave": NaN, "forest": []}]}', "SCHEMA-TYPE"),
+    ('{"edition": "base", "players": [{"name": "A", "cave": Infinity, "forest": []}]}',
+     "SCHEMA-TYPE"),
+    ('edition: base\nplayers:\n  - name: A\n    cave: .inf\n    forest: []\n', "SCHEMA-TYPE"),
+    ('{"edition": "base", "players": [{"name": "A", "cave": ' + "9" * 5000 + ', "forest": []}]}',
+     None),
+])
+def test_odd_texts_and_numbers_in_a_forest_file(tmp_path: Path, text: str,
+                                                code: str | None) -> None:
+    """A lone surrogate escape once crashed `grove score` when the name was printed; NaN,
+    infinities and numbers past the conversion limit are refused too (exit 1, no traceback)."""
+    from click.testing import CliRunner
+
+    from grove.cli import main
+
+    path = tmp_path / ("forest.json" if text.startswith("{") else "forest.yaml")
+    path.write_text(text, encoding="utf-8")
+    r = CliRunner().invoke(main, ["score", str(path)], catch_exceptions=False)
+    assert r.exit_code == 1 and r.stdout == "" and "Traceback" not in r.stderr, r.stderr
+    assert code is None or f"error {code}:" in r.stderr, r.stderr
+    if "\\ud800" in text:  # a pair of escapes is one character (as Python's json.dumps writes it)
+        path.write_text(text.replace("\\ud800", "\\ud83c\\udf32"), encoding="utf-8")
+        r = CliRunner().invoke(main, ["score", str(path)], catch_exceptions=False)
+        assert r.exit_code == 0 and "\U0001f332" in r.stdout, r.stderr

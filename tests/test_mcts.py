@@ -81,19 +81,18 @@ def test_mcts_plays_an_authors_own_card_sets_unchanged():
         assert game.over
 
 
-def test_mcts_beats_greedy_more_often_than_not():
-    """A small, fixed sample (four deals, each played twice with seats swapped): the ladder in
-    `make bench` measures the real figure with its interval."""
+def test_a_small_search_beats_the_random_player_every_time():
+    """Two deals, each played twice with the seats swapped: a search of 30 iterations a turn
+    wins all four. (How it fares against greedy is the ladder's, in `make bench`, with
+    hundreds of games and their interval.)"""
     cardset = cs.build("base")
-    won = 0
-    for seed in range(4):
+    for seed in range(2):
         for me in (0, 1):
-            kinds = ["mcts:60", "greedy"] if me == 0 else ["greedy", "mcts:60"]
+            kinds = ["mcts:30", "random"] if me == 0 else ["random", "mcts:30"]
             game = Game(cardset, ["A", "B"], 100 + seed, events=False)
             game.play_out([make(k, 100 + seed * 31 + i) for i, k in enumerate(kinds)])
             totals = [score(v, cardset).total for v in game.views()]
-            won += totals[me] > totals[1 - me]
-    assert won >= 5
+            assert totals[me] > totals[1 - me]
 
 
 def test_a_search_ranks_every_play_it_tried_with_its_margin():

@@ -96,7 +96,7 @@ def test_pdf_is_written_and_valid(pdfs, case):
     assert data.startswith(b"%PDF-1.") and data.rstrip().endswith(b"%%EOF")
     assert len(re.findall(rb"/Type /Page\b", data)) >= 3
     assert pdfs[case].name == f"sheet-{case[0]}-{case[1]}.pdf"
-    assert not list(pdfs[case].parent.glob(".*.part")), "a temporary file was left behind"
+    assert not list(pdfs[case].parent.glob(".*.tmp")), "a temporary file was left behind"
 
 
 @pytest.mark.parametrize("case", CASES, ids=_ids)

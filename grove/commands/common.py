@@ -12,7 +12,6 @@ import sys
 import warnings
 from collections.abc import Callable, Iterable
 from functools import wraps
-from pathlib import Path
 from typing import Any, NoReturn
 
 import click
@@ -173,12 +172,13 @@ def display(path: str) -> str:
 
 
 def writable(path: str) -> None:
-    """IO-WRITE before any work when `path` cannot be an output file: its folder is missing, or
-    it is a folder. (A full disk shows only when written: `play` then removes its record.)"""
-    p = Path(path)
-    folder = p.parent if str(p.parent) else Path(".")
-    if p.is_dir() or not folder.is_dir():
-        why = "is a folder" if p.is_dir() else f"no folder {display(str(folder))}"
+    """IO-WRITE before any work when `path` may not be an output file (`files.write.refusal`):
+    its folder is missing or not writable, or it is there and not the user's regular file to
+    replace (a folder, a device, a symlink, a read-only file). Such a target is left alone."""
+    from files.write import refusal
+
+    why = refusal(path)
+    if why is not None:
         usage_error(f"{display(path)}: cannot write: {why}", code="IO-WRITE")
 
 

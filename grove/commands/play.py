@@ -6,8 +6,10 @@ it, `replay` checks it line by line, `play --resume` goes on with it.
 from __future__ import annotations
 
 import contextlib
+import signal
 import sys
-from pathlib import Path
+import threading
+from collections.abc import Iterator
 from typing import Any
 
 import click
@@ -24,7 +26,7 @@ from grove.commands.common import (
     usage_error,
     writable,
 )
-from grove.commands.records import difference, replayed
+from grove.commands.records import FINISHABLE, difference, replayed
 
 
 @click.command()
@@ -61,6 +63,11 @@ def play(edition: str, with_: str, n_players: int | None, ai: str | None, seed: 
 
     language(lang)
     resume: list[str] = []
+    # before any work: a target grove may not replace (read-only, a symlink, a device) is
+    # refused and left alone, and so is the record a resume would write again
+    for out_path in (record_path or resume_path, final_path):
+        if out_path:
+            writable(out_path)
     if resume_path:
         ctx = click.get_current_context()
         given = [f"--{name.rstrip('_').replace('n_', '')}" for name in
@@ -91,9 +98,6 @@ def play(edition: str, with_: str, n_players: int | None, ai: str | None, seed: 
     if bad or not kinds:
         usage_error(f"{bad[0]}; choose from random, greedy, mcts, mcts:N (iterations), mcts:Ns "
                     "(seconds) and human" if bad else "--ai needs at least one player")
-    for out_path in (record_path, final_path):  # before the game: no output if one can't be
-        if out_path:
-            writable(out_path)
     if not resume_path:
         cset = cs.build(edition, expansions(with_), roots)
     if cset.setup.removed_for(frozenset(cset.expansions), len(kinds)) is None:
@@ -120,34 +124,37 @@ def play(edition: str, with_: str, n_players: int | None, ai: str | None, seed: 
         for line in lines:
             click.echo(echo_text(line), err=True)  # card names from an author's card files
 
-    fh = _RecordFile(record_path) if record_path else None
+    from engine.record import Keeper
+
+    # the record file is whole at every moment; a resume's stays as it was until the new one
+    # holds every action it held
+    keeper = Keeper(record_path, floor=len(resume)) if record_path else None
     try:
         if screen:
             from grove.terminal.app import play_on_screen
 
-            out = play_on_screen(cset, kinds, seed, names=names, record=fh, lang=lang,
+            out = play_on_screen(cset, kinds, seed, names=names, record=keeper, lang=lang,
                                  resume=resume)
         else:
             from grove.terminal.line import LinePlayer
 
             seats = [LinePlayer(sys.stdin, sys.stderr, lang, log=lambda: said) if k == "human"
                      else None for k in kinds]
-            out = runner.play(cset, kinds, seed, names=names, record=fh, on_action=log,
-                              players=runner.seats(kinds, seed, seats), resume=resume)
-    except OSError as exc:
-        if fh:
-            fh.discard()  # the game did not end: no record that would read as one cut short
-        usage_error(f"{display(record_path or '')}: {exc.strerror or exc}", code="IO-WRITE")
+            with _terminate_as_interrupt():
+                out = runner.play(cset, kinds, seed, names=names, record=keeper, on_action=log,
+                                  players=runner.seats(kinds, seed, seats), resume=resume)
+    except OSError as exc:  # a full disk, or the file made read-only during the game
+        usage_error(f"{display(record_path or '')}: {exc.strerror or exc}; "
+                    f"{_kept(keeper, resume_path)}", code="IO-WRITE")
+    except KeyboardInterrupt:  # a second interrupt, while the first one's stop was written
+        _stopped(None, keeper, resume_path, as_json, lang)
+        return
     except SetupError as exc:  # a deal the deck cannot make, or a game past its turn limit
-        if fh and fh.fh is not None:  # a game that started: its record is cut short
-            fh.discard()
+        # (the record keeps its last whole copy: a game that turns in circles, to look into)
         raise DiagnosticError([Diagnostic(
             exc.code, Severity.ERROR, None, f"{cset.root.id}: {exc}", exc.hint)]) from None
-    finally:
-        if fh:
-            fh.close()
     if out.stopped:
-        _stopped(out, record_path, as_json, lang)
+        _stopped(out, keeper, resume_path, as_json, lang)
         return
     if final_path:  # the final forests, as a player would keep them, written whole or not at all
         from grove import forest_file
@@ -168,71 +175,69 @@ def play(edition: str, with_: str, n_players: int | None, ai: str | None, seed: 
     click.echo(report.scoreboard(result, cset, lang))
 
 
-def _stopped(out: Any, record_path: str | None, as_json: bool, lang: str) -> None:
-    """A game a player stopped: how far it went and how to go on; exit 0 for a quit, 130 (as a
-    shell reports SIGINT) for Ctrl-C."""
+def _stopped(out: Any, keeper: Any, resume_path: str | None, as_json: bool,
+             lang: str) -> None:
+    """A game a player stopped: how far its record goes and how to go on; exit 0 for a quit, 130
+    (as a shell reports SIGINT) for Ctrl-C or SIGTERM. A resume stopped before it had taken
+    every action again left its record as it was: that one is the one to go on with."""
     from grove.terminal.words import Words
 
     w = Words(lang)
-    if as_json:
-        echo_json({"stopped": True, "actions": out.actions, "record": record_path})
+    if keeper is not None and keeper.kept is not None:
+        actions, record = keeper.kept, keeper.path
+    elif resume_path:
+        actions, record = keeper.floor if keeper else 0, resume_path
     else:
-        click.echo("\n" + w("stopped", count=out.actions), err=True)
-        if record_path:
-            click.echo(w("resume", record=display(record_path)), err=True)
-    if out.stopped == "interrupt":
+        actions, record = (out.actions if out else 0), None
+    if as_json:
+        echo_json({"stopped": True, "actions": actions, "record": record})
+    else:
+        click.echo("\n" + w("stopped", count=actions), err=True)
+        if record:
+            click.echo(w("resume", record=display(record)), err=True)
+    if out is None or out.stopped == "interrupt":
         sys.exit(EXIT_INTERRUPTED)
+
+
+def _kept(keeper: Any, resume_path: str | None) -> str:
+    """What the record holds after a write failed: its last whole copy, or what it held."""
+    if keeper is not None and keeper.kept is not None:
+        return (f"the record holds its last whole copy ({keeper.kept} actions); "
+                f"go on with `grove play --resume {display(keeper.path)}`")
+    return "the record was left as it was" + (
+        f"; go on with `grove play --resume {display(resume_path)}`" if resume_path else "")
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM (a `kill`, a closing session) stops the game as Ctrl-C does: the record ends
+    with its stop line. Only where signals land (the main thread); a SIGTERM the shell ignores
+    stays ignored."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.getsignal(signal.SIGTERM)
+    if before is not signal.SIG_IGN:
+        signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before if before is not None else signal.SIG_DFL)
 
 
 def _resumable(path: str, roots) -> tuple[Any, Any]:
     """The record of a game to go on with, replayed: every action it holds must replay, and the
-    game must still be going (a stop line, or a record cut short)."""
+    game must still be going (a stop line, or a record cut short), or be over without its end
+    line (killed between its last action and the end line): the resume then writes the end
+    line."""
     r, cset, game, problems, lines = replayed(path, roots)
-    problems = [p for p in problems if not p.startswith("the record ends")]
+    problems = [p for p in problems if not p.startswith(FINISHABLE)]
     if problems:
         raise DiagnosticError([difference(p, path, lines) for p in problems])
-    if game.decision is None:
+    if game.decision is None and r.end is not None:
         usage_error(f"{display(path)}: the game is over, there is nothing to resume; "
                f"`grove replay {display(path)}` shows how it ended")
-    bad = [p.get("ai") for p in r.header.get("players", ()) if not isinstance(p, dict)
-           or not isinstance(p.get("name"), str) or not isinstance(p.get("ai"), str)]
-    if bad:
-        raise DiagnosticError([Diagnostic(
-            "RECORD-BAD", Severity.ERROR, Span(path, lines[0], 1),
-            "the header's players lack a name or an AI kind",
-            "a record is what `grove play --record FILE` writes")])
     return r, cset
-
-
-class _RecordFile:
-    """`play --record FILE`: opened at the record's first line, not before, so a game that cannot
-    start (no set-up for the deck) neither creates FILE nor empties an older record there; each
-    line is flushed as written (a killed game leaves every complete line readable)."""
-
-    def __init__(self, path: str):
-        self.path = path
-        self.fh: Any = None
-
-    def write(self, text: str) -> int:
-        if self.fh is None:
-            self.fh = open(self.path, "w", encoding="utf-8")  # noqa: SIM115 - open for the game
-        return self.fh.write(text)
-
-    def flush(self) -> None:
-        if self.fh is not None:
-            self.fh.flush()
-
-    def close(self) -> None:
-        if self.fh is not None:
-            fh, self.fh = self.fh, None
-            with contextlib.suppress(OSError):  # its last lines failed too: reported already
-                fh.close()
-
-    def discard(self) -> None:
-        """Remove what a game that failed wrote: a half-written record is no record."""
-        self.close()
-        if Path(self.path).is_file():
-            Path(self.path).unlink(missing_ok=True)
 
 
 @click.command()
@@ -255,8 +260,9 @@ def replay(record_file: str, verify: bool, roots, as_json: bool = False) -> None
         raise DiagnosticError([error(
             "RECORD-UNFINISHED", Span(record_file, lines[-1], 1),
             f"{problems[0]}: the record was cut short",
-            "a finished game ends with an end line, a game a player quit with a stop line; "
-            "play the game again to its end to get a whole record")])
+            f"`grove play --resume {record_file}` "
+            + ("writes its end line" if game.decision is None else "goes on with the game")
+            + " (a finished game ends with an end line, a game a player quit with a stop line)")])
     if problems:  # any difference is exit 1, with or without --verify; each at its line
         raise DiagnosticError([difference(p, record_file, lines) for p in problems])
     if r.stop is not None:  # left off on purpose: every action held replays, nothing to score

@@ -15,6 +15,9 @@ from dsl.diagnostics import Diagnostic, DiagnosticError, Severity, Span
 
 # A record is read whole, so its size is checked first: five random players record 40 KB
 MAX_RECORD_BYTES = 4 * 1024 * 1024
+# the differences `runner.replay` finds in a record that `grove play --resume` goes on with or
+# finishes: cut short (no end or stop line), or a stop line after the game's last action
+FINISHABLE = ("the record ends", "stop line: the game is over")
 _AT = re.compile(r"(\d+)(?::(\d+))?: (.*)", re.S)
 
 
@@ -98,7 +101,9 @@ def difference(problem: str, path: str, lines: list[int]) -> Diagnostic:
         at, message = lines[-1], problem
     else:
         at, message = lines[0], problem
-    return Diagnostic("RECORD-DIFFERS", Severity.ERROR, Span(path, at, 1), message)
+    hint = (f"`grove play --resume {path}` writes the end line" if problem.startswith(FINISHABLE)
+            else None)
+    return Diagnostic("RECORD-DIFFERS", Severity.ERROR, Span(path, at, 1), message, hint)
 
 
 def replayed(record_file: str, roots) -> tuple[Any, Any, Any, list[str], list[int]]:

@@ -35,6 +35,7 @@ from engine.action import Action, Pick
 from engine.decision import Decision
 from engine.game import Game
 from engine.human import Quit
+from engine.record import Sink
 from engine.seat import Seat
 from grove.game_log import GameLog
 from grove.terminal.view import Grid, Option, Payment, View
@@ -134,7 +135,7 @@ class GameScreen(App[runner.Outcome | None]):
     ]
 
     def __init__(self, cardset: CardSet, kinds: list[str], seed: int, *, names: list[str],
-                 record: IO[str] | None = None, lang: str = "en", resume: list[str] | None = None):
+                 record: IO[str] | Sink | None = None, lang: str = "en", resume: list[str] | None = None):
         super().__init__()
         self.cardset, self.kinds, self.seed, self.names = cardset, kinds, seed, names
         self.record, self.lang, self.resume = record, lang, list(resume or ())
@@ -370,7 +371,7 @@ def _fill(table: DataTable, grid: Grid) -> None:
 
 
 def play_on_screen(cardset: CardSet, kinds: list[str], seed: int, *, names: list[str],
-                   record: IO[str] | None = None, lang: str = "en",
+                   record: IO[str] | Sink | None = None, lang: str = "en",
                    resume: list[str] | None = None) -> runner.Outcome:
     """Play a game on the full screen; the outcome, finished or stopped, once the app closes."""
     app = GameScreen(cardset, kinds, seed, names=names, record=record, lang=lang, resume=resume)

@@ -1,13 +1,14 @@
-"""Render sheets and write them to disk, atomically, with one clear error for bad input."""
+"""Render sheets and write them to disk whole (`files.write`), with one clear error for bad
+input."""
 
 from __future__ import annotations
 
 import os
-import secrets
 from pathlib import Path
 
 from compiler.cardset import CardSet
 from dsl.diagnostics import Diagnostic, DiagnosticError, Severity
+from files.write import refusal, write_bytes
 from printouts.sheets import catalog, html, pdf
 from printouts.sheets.content import build_sheet
 from printouts.sheets.fonts import FontProblem, require_shaping
@@ -43,23 +44,6 @@ def render(cs: CardSet, lang: str, fmt: str, paper: str) -> bytes:
     return pdf.render(sheet, paper)
 
 
-def _write(path: Path, data: bytes) -> None:
-    """Write beside the target under a fresh name, then rename: readers see the old file or
-    the whole new one. (os.open with 0o666 keeps the user's umask, unlike mkstemp's 0o600.)"""
-    tmp = path.parent / f".{path.name}.{secrets.token_hex(4)}.part"
-    try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    except OSError as exc:
-        raise OSError(exc.errno, exc.strerror, str(path)) from None
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-
-
 def write_sheets(cs: CardSet, langs: list[str], out: str | None, fmt: str = "pdf",
                  paper: str = "a4") -> list[Path]:
     known = catalog.languages()
@@ -73,6 +57,10 @@ def write_sheets(cs: CardSet, langs: list[str], out: str | None, fmt: str = "pdf
         raise _fail("USAGE-PAPER", f"unknown paper {paper!r}; choose {' or '.join(PAPERS)}")
     langs = list(dict.fromkeys(langs))
     paths = targets(cs, langs, out, fmt)
+    for path in paths:  # before rendering: a target grove may not replace is left alone
+        why = refusal(path) if path.parent.is_dir() else None  # a folder to make: made below
+        if why is not None:
+            raise _fail("IO-WRITE", f"{path}: cannot write the sheet: {why}")
     try:
         if fmt == "pdf":
             require_shaping()
@@ -83,7 +71,7 @@ def write_sheets(cs: CardSet, langs: list[str], out: str | None, fmt: str = "pdf
         if out is not None and paths[0].parent == Path(out):  # `out` is the folder
             Path(out).mkdir(parents=True, exist_ok=True)
         for path, data in zip(paths, rendered, strict=True):
-            _write(path, data)
+            write_bytes(path, data)  # the old file or the whole new one, never half
     except OSError as exc:
         where = exc.filename or out or "."
         raise _fail("IO-WRITE", f"{where}: cannot write the sheet: "
