@@ -27,7 +27,7 @@ from compiler.search_path import Roots
 from dsl.diagnostics import DiagnosticError, error
 
 TEMPLATES = Path(__file__).parent / "templates" / "new"
-ID = re.compile(r"^[a-z][a-z0-9_]*$")
+ID = re.compile(r"[a-z][a-z0-9_]*")  # matched whole (fullmatch): `$` lets a final newline in
 # ids the templates use themselves: a set named like one of them would collide with it
 TEMPLATE_IDS = frozenset({"rowan", "aspen", "robin", "violet", "wren", "clover", "tree", "bird",
                           "plant", "trees", "top", "bottom", "cave"})
@@ -101,8 +101,8 @@ def create(name: str, out: str | None = None, expansion_of: str | None = None,
 
     from schema import SCHEMA_DIR
 
-    if not ID.match(name):
-        raise _usage("USAGE-BAD-NAME", f"'{name}' is not a card-set id",
+    if not ID.fullmatch(name):
+        raise _usage("USAGE-BAD-NAME", f"{name!r} is not a card-set id",
                      "ids are lower_snake_case: letters, digits and underscores, starting with a "
                      "letter (my_forest)")
     if name in TEMPLATE_IDS:

@@ -80,3 +80,23 @@ def test_editions_never_lists_an_id_with_a_line_break(tmp_path):
     found = [json.loads(line) for line in out.splitlines() if line.strip()]
     assert code == 1 and any(d["code"] == "SCHEMA-PATTERN" and "'mine\\n'" in d["message"]
                              for d in found)
+
+
+def test_grove_new_refuses_a_name_with_a_line_break_and_says_it_escaped(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, _, err = _run("new", "woods\n")
+    assert code == 2 and "'woods\\n' is not a card-set id" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_deck_count_past_any_real_deck_is_refused_by_the_schema(tmp_path):
+    """A count is a loop over copies: an absurd one would hang lint, not just be wrong."""
+    folder = tmp_path / "base"
+    shutil.copytree(CARDS / "base", folder)
+    deck = folder / "deck.yaml"
+    text = deck.read_text(encoding="utf-8")
+    at = text.index("count: ")
+    end = text.index("}", at)
+    deck.write_text(text[:at] + "count: 99999999999" + text[end:], encoding="utf-8")
+    code, _, err = _run("lint", str(folder))
+    assert code == 1 and "SCHEMA-VALUE" in err and "maximum of 1000" in err
