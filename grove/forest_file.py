@@ -313,8 +313,9 @@ def _lone_surrogate(value: Any, path: list) -> list | None:
     writers, Python's among them, write a character beyond U+FFFF as a pair): a pair in a value
     is made the one character it stands for, in place. The depth is the reader's to bound
     (YAML-TOO-DEEP)."""
-    if isinstance(value, dict):
-        for k, v in value.items():
+    if isinstance(value, dict | list):
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        for k, v in list(items):
             if isinstance(k, str) and _SURROGATE.search(k):
                 return [*path, k, _KEY]
             if isinstance(v, str) and _SURROGATE.search(v):
@@ -324,17 +325,6 @@ def _lone_surrogate(value: Any, path: list) -> list | None:
                 value[k] = joined
             else:
                 found = _lone_surrogate(v, [*path, k])
-                if found is not None:
-                    return found
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            if isinstance(v, str) and _SURROGATE.search(v):
-                joined = _paired(v)
-                if joined is None:
-                    return [*path, i]
-                value[i] = joined
-            else:
-                found = _lone_surrogate(v, [*path, i])
                 if found is not None:
                     return found
     elif isinstance(value, str) and _SURROGATE.search(value):

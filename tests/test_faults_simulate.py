@@ -30,6 +30,7 @@ from pathlib import Path
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
+from processes import session
 
 from simulation.aggregate import read_totals
 from simulation.summary import summarize
@@ -51,18 +52,6 @@ def snapshot(folder: Path) -> dict[str, bytes] | None:
     if not folder.is_dir():
         return None
     return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
-
-
-def session(sid: int) -> list[int]:
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                if os.getsid(int(entry)) == sid:
-                    found.append(int(entry))
-            except OSError:
-                pass
-    return found
 
 
 def valid_run(folder: Path, seed: int) -> dict:

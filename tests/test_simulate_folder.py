@@ -22,6 +22,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
+from processes import session
 
 from grove.cli import main
 
@@ -199,20 +200,6 @@ def test_jobs_beyond_the_cores_are_cut_down_with_a_warning(tmp_path):
     assert code == 0 and "SIM-JOBS" not in err
 
 
-def _session(sid: int) -> list[int]:
-    """The processes of session `sid` (a run started in a session of its own: its fork server,
-    resource tracker and workers stay in it, whoever their parent becomes)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                if os.getsid(int(entry)) == sid:
-                    found.append(int(entry))
-            except OSError:
-                pass
-    return found
-
-
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_a_run_killed_outright_takes_its_workers_with_it(tmp_path):
     """SIGKILL of `grove simulate --jobs 2`: within a few seconds no fork server, resource
@@ -229,15 +216,15 @@ def test_a_run_killed_outright_takes_its_workers_with_it(tmp_path):
         while not any(p.stat().st_size > 1000 for p in tmp_path.glob(".run.grove-*/games.parquet")):
             assert proc.poll() is None and time.monotonic() < end
             time.sleep(0.05)
-        assert len(_session(proc.pid)) >= 4  # grove, fork server, tracker, two workers
+        assert len(session(proc.pid)) >= 4  # grove, fork server, tracker, two workers
         proc.kill()
         proc.wait()
         end = time.monotonic() + 5
-        while _session(proc.pid) and time.monotonic() < end:
+        while session(proc.pid) and time.monotonic() < end:
             time.sleep(0.1)
-        assert _session(proc.pid) == []
+        assert session(proc.pid) == []
     finally:
-        for pid in _session(proc.pid):
+        for pid in session(proc.pid):
             os.kill(pid, signal.SIGKILL)
     assert snapshot(out) == before
     assert len(hidden(tmp_path)) == 1
