@@ -67,6 +67,26 @@ def test_a_whole_game_through_line_mode(whole_game):
     assert check.returncode == 0 and "verified" in check.stderr
 
 
+def test_line_mode_names_no_card_the_other_seat_drew_from_the_deck_or_laid_face_down(
+        whole_game):
+    """Under greedy's turns, every draw from the deck the human reads is a count ("draws a
+    card", "draws 2 cards"), and a card laid face down is "a card"; the human's own draws name
+    their cards."""
+    _, proc = whole_game
+    who, theirs, mine = "", [], []
+    for line in proc.stderr.splitlines():
+        line = line.split("(help for the commands): ")[-1]
+        if line.startswith("Turn "):
+            who = line.split(": ", 1)[1]
+        elif line.startswith("    draws "):
+            (theirs if who.startswith("Greedy") else mine).append(line.strip())
+        elif "face down" in line and who.startswith("Greedy") and re.match(r"  [^\s\d]", line):
+            assert "a card" in line, line  # a log line (an option or a grid is indented more)
+    assert theirs and mine
+    assert all(t in ("draws a card", "draws 2 cards") for t in theirs), set(theirs)
+    assert not any(t in ("draws a card", "draws 2 cards") for t in mine)
+
+
 def test_line_mode_commands_and_messages(whole_game):
     _, proc = whole_game
     err = proc.stderr
