@@ -78,15 +78,22 @@ class GameLog:
         return list(self._lines(events))
 
     def _lines(self, events: Iterable[Event]) -> Iterator[str]:
-        for e in events:
+        events = list(events)
+        for k, e in enumerate(events):
             if e.player < 0:
+                # the table's events (a winter card, a flush, the end) belong to the turn they
+                # happened in, whoever's it is: under its header, even when they come first
+                owner = self._owner(e.turn, events[k + 1:])
+                if owner is not None and self._header != (e.turn, owner):
+                    self._header = (e.turn, owner)
+                    yield self._say("turn", turn=e.turn + 1, player=self._name(owner))
                 text = self._table(e)
                 if text:
                     yield f"  * {text}"
                 continue
             if self._header != (e.turn, e.player):
                 self._header = (e.turn, e.player)
-                yield self._say("turn", turn=e.turn + 1, player=self.game.players[e.player].name)
+                yield self._say("turn", turn=e.turn + 1, player=self._name(e.player))
             if e.kind == "pay":
                 self._payment = e.cards
                 continue
@@ -95,6 +102,23 @@ class GameLog:
                 indent = "  " if e.kind in ("play", "effect", "bonus", "trigger", "cave_card",
                                             "stuck") else "    "
                 yield f"{indent}{text}"
+
+    def _owner(self, turn: int, later: list[Event]) -> int | None:
+        """Whose turn `turn` is: the header's player, if it is that turn's already; else the
+        player of the next event of that turn (a winter card drawn before the draw it
+        interrupted); else, for the turn being played, the game's current player (the last
+        winter card ends the game before its drawer's own events). None: no one's known."""
+        if self._header is not None and self._header[0] == turn:
+            return self._header[1]
+        owner = next((e.player for e in later if e.turn == turn and e.player >= 0), None)
+        if owner is None and turn == self.game.turn:
+            owner = self.game.current
+        return owner
+
+    def _name(self, player: int) -> str:
+        # by `names`, not `players`: a seat's players are built anew, forests and all, per call
+        return self.game.names[player] if isinstance(self.game, Seat) else (
+            self.game.players[player].name)
 
     def _names(self, cards: Iterable[int]) -> str:
         """The cards named, those the reader may not see (`HIDDEN`, in a seat's log) as a
