@@ -14,7 +14,12 @@ import re
 import pytest
 
 from engine import runner
-from tests.test_play_terminal import grove
+from engine.action import Draw
+from engine.game import Game
+from grove.terminal.view import View
+from grove.terminal.words import Words
+from printouts.rules_text import card_text, field_label
+from tests.test_play_terminal import grove, lines_of
 
 TURN = re.compile(r"^Turn (\d+): (.+)$")
 
@@ -61,3 +66,125 @@ def test_each_winter_card_stands_under_the_turn_it_was_drawn_in(greedy_game, bas
     assert seen == drawn
     assert proc.stderr.splitlines()[-2:] == [f"  * winter card {len(drawn)} is drawn",
                                              "  * the game ends"]
+
+
+# ---- 2. show NAME -------------------------------------------------------------------------------
+def _show(lang: str, *names: str) -> str:
+    """The answers to `show NAME` at the first prompt, as one text."""
+    proc = grove("play", "--ai", "human,greedy", "--seed", "5", "--plain", "--quiet", "--lang",
+                 lang, stdin=lines_of([*(f"show {n}" for n in names), "quit"]))
+    assert proc.returncode == 0, proc.stderr
+    return proc.stderr
+
+
+def _expected(base, key: str, lang: str) -> list[str]:
+    sp = base.species[key]
+    rules = card_text(sp, base, lang)
+    assert rules  # a species with rules, so their words are checked
+    return [f"  {sp.name(lang)} [{sp.id}]", *(f"    {field_label(f, lang)}: {t}"
+                                              for f, t in rules.items())]
+
+
+@pytest.mark.parametrize(("lang", "asked"), [("en", "Red Fox"), ("en", "red_fox"),
+                                               ("en", "rED fOX"), ("de", "Fuchs"),
+                                               ("de", "Red Fox"), ("de", "fuch"),
+                                               ("it", "volpe"), ("en", "base:red_fox")])
+def test_show_finds_a_species_by_name_id_or_prefix(base, lang, asked):
+    said = _show(lang, asked)
+    for line in _expected(base, "base:red_fox", lang):
+        assert line + "\n" in said, (line, said[-1500:])  # the first follows the prompt
+    w = Words(lang)
+    assert "    " + w("show.cost", cost=2) in said
+    sides = ", ".join(_side(lang, s) for s in ("left", "right"))
+    assert "    " + w("show.kind", kind=w("kind.dweller", sides=sides)) in said
+
+
+def _side(lang: str, side: str) -> str:
+    from grove.game_log import sentences
+
+    return sentences(lang).get(f"log.side.{side}", side)
+
+
+def test_show_a_tree_says_its_kind_and_symbol(base):
+    said = _show("de", "eiche")
+    w = Words("de")
+    assert "  Eiche [oak]" in said and "    " + w("show.kind", kind="Baum") in said
+    assert "    " + w("show.symbols", symbols="‹Eiche› ×7") in said
+
+
+def test_show_several_or_none_says_so_with_candidates():
+    said = _show("en", "b", "xyzzy", "red fax", "").splitlines()
+    many = next(line for line in said if "fits several species" in line)
+    assert len(many.split(": ", 1)[1].split(", ")) == 5  # five candidates at most
+    assert any("no species of this game is called “xyzzy”" in line for line in said)
+    fax = said.index(next(line for line in said if "called “red fax”" in line))
+    assert "Red Fox" in said[fax + 1]  # the near names follow
+    assert any("show NAME: a species of this game" in line for line in said)
+
+
+def test_help_lists_show():
+    said = _show("en")
+    assert "  show NAME" not in said  # nothing asked yet
+    proc = grove("play", "--ai", "human,greedy", "--seed", "5", "--plain", "--quiet",
+                 stdin=lines_of(["help", "quit"]))
+    assert re.search(r"^  show NAME +a species in full", proc.stderr, re.M)
+
+
+# ---- 3. every hand's size -----------------------------------------------------------------------
+def test_the_table_line_counts_every_other_hand(base):
+    """At each of the human's turns, the table line counts the other player's hand as the
+    engine holds it, and never the seat's own."""
+    game = Game(base, ["Ana", "Bot"], 11)
+    players = runner.seats(["random", "random"], 11)
+    checked = 0
+    while game.decision is not None and checked < 40:
+        d = game.decision
+        if d.kind == "turn" and d.player == 0:
+            line = View(game.seats[0], "en").table_line()
+            assert f"Bot: {len(game.players[1].hand)} cards in hand" in line
+            assert "Ana:" not in line
+            checked += 1
+        game.apply(players[d.player].choose(game.seats[d.player], d))
+    assert checked == 40
+
+
+def test_clearing_shows_the_hand_sizes_through_the_pipe():
+    proc = grove("play", "--ai", "human,greedy", "--seed", "5", "--plain", "--quiet",
+                 "--lang", "de", stdin=lines_of(["clearing", "quit"]))
+    table = [line for line in proc.stderr.splitlines() if "Stapel:" in line]
+    assert len(table) == 2 and all("Greedy 2: 6 Karten auf der Hand" in t for t in table)
+
+
+# ---- 4. the edition's name, a full hand ---------------------------------------------------------
+@pytest.mark.parametrize(("lang", "title"), [("en", "grove · Forest Shuffle · turn 1"),
+                                             ("de", "grove · Mischwald · Zug 1"),
+                                             ("it", "grove · Foresta Mista · turno 1")])
+def test_the_turn_shows_the_edition_by_its_own_name(lang, title):
+    proc = grove("play", "--ai", "human,greedy", "--seed", "5", "--plain", "--quiet",
+                 "--lang", lang, stdin=lines_of(["quit"]))
+    assert title in proc.stderr.splitlines()
+    assert not any(line.startswith("grove · base") for line in proc.stderr.splitlines())
+
+
+def test_a_full_hand_is_not_asked_to_draw(base):
+    """The engine offers no draw to a full hand; the question must not offer one either."""
+    game = Game(base, ["Ana", "Bot"], 3)
+    players = runner.seats(["random", "random"], 3)
+    w = Words("en")
+    full = 0
+    while game.decision is not None and full < 3:
+        d = game.decision
+        if d.kind == "turn" and d.player == 0:
+            view = View(game.seats[0], "en")
+            draws = [a for a in d.actions if isinstance(a, Draw)]
+            if len(game.players[0].hand) >= base.setup.hand_limit:
+                assert not draws and view.ask(d) == w("ask.turn_full")
+                assert w("do.draw_deck") not in [o.label for o in view.options(d)]
+                full += 1
+                game.apply(players[0].choose(game.seats[0], d))
+            else:
+                assert draws and view.ask(d) == w("ask.turn")
+                game.apply(draws[0])  # drawing only, to fill the hand
+            continue
+        game.apply(players[d.player].choose(game.seats[d.player], d))
+    assert full == 3

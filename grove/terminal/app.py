@@ -38,7 +38,7 @@ from engine.human import Quit
 from engine.record import Sink
 from engine.seat import Seat
 from grove.game_log import GameLog
-from grove.terminal.view import Grid, Option, Payment, View
+from grove.terminal.view import Grid, Option, Payment, View, edition_name
 from grove.terminal.words import Words
 
 QUIT = object()  # the answer that stops the game
@@ -172,7 +172,7 @@ class GameScreen(App[runner.Outcome | None]):
 
     def on_mount(self) -> None:
         w = self.words
-        self.title = "grove"
+        self.title = f"grove · {edition_name(self.cardset, self.lang)}"
         self.query_one("#hand").border_title = w("hand")
         self.query_one("#clearing").border_title = w("clearing")
         self.query_one("#scores").border_title = w("scores")
@@ -246,7 +246,7 @@ class GameScreen(App[runner.Outcome | None]):
         game = view.game
         w = self.words
         me = self.decision.player if self.decision is not None else 0
-        status = "  ·  ".join((w("title", edition=game.cardset.root.id, turn=game.turn + 1),
+        status = "  ·  ".join((view.title(),
                                game.players[me].name, view.table_line(), w("hint")))
         self.query_one("#status", Static).update(Text(status))
         hand = view.hand(me, self.decision)

@@ -15,9 +15,10 @@ from engine.action import Action
 from engine.game import Decision
 from engine.human import Quit
 from engine.seat import Seat
+from grove.report import shown
 from grove.terminal.view import Grid, View
 
-COMMANDS = ("help", "hand", "clearing", "forest", "scores", "log", "hint", "quit")
+COMMANDS = ("help", "hand", "clearing", "forest", "show", "scores", "log", "hint", "quit")
 LOG_LINES = 30  # lines of the game log `log` shows
 
 
@@ -50,6 +51,8 @@ class LinePlayer:
         w = view.words
         options = view.options(decision)
         player = game.players[decision.player]
+        if decision.kind == "turn":  # which game, which turn: the edition by its own name
+            self.say("", view.title())
         self.say("", w("ask", player=player.name, ask=view.ask(decision)))
         if decision.kind == "turn":  # what a turn is chosen from: the table and one's forest
             self._clearing(view)
@@ -84,6 +87,8 @@ class LinePlayer:
                 self._clearing(view)
             elif word == "forest":
                 self._forest(view, rest.strip(), decision.player)
+            elif word == "show":
+                self._show(view, rest)
             elif word == "scores":
                 self.say(*("  " + line for line in grid_text(view.scores())))
             elif word == "log":
@@ -101,9 +106,31 @@ class LinePlayer:
         self.say(w("line.help"), f"  1, 2, ...        {w('line.number')}",
                  f"  help, ?          {w('line.help_cmd')}", f"  hand             {w('line.hand')}",
                  f"  clearing         {w('line.clearing')}",
-                 f"  forest [PLAYER]  {w('line.forest')}", f"  scores           {w('line.scores')}",
+                 f"  forest [PLAYER]  {w('line.forest')}", f"  show NAME        {w('line.show')}",
+                 f"  scores           {w('line.scores')}",
                  f"  log              {w('line.log')}", f"  hint             {w('line.hint')}",
                  f"  quit             {w('line.quit')}")
+
+    def _show(self, view: View, name: str) -> None:
+        """`show NAME`: a species of the game in full, found by its name or id."""
+        w = view.words
+        if not name.strip():
+            self.say("  " + w("show.usage"))
+            return
+        sp, candidates = view.find_species(name)
+        if sp is not None:
+            first, *rest = view.species_lines(sp)
+            self.say("  " + first, *("    " + line for line in rest))
+            return
+        asked = shown(name.strip()[:40])
+        if candidates:
+            self.say("  " + w("show.many", name=asked, names=", ".join(
+                shown(c.name(view.lang)) for c in candidates)))
+            return
+        self.say("  " + w("show.none", name=asked))
+        near = view.near_species(name)
+        if near:
+            self.say("  " + w("show.near", names=", ".join(shown(c.name(view.lang)) for c in near)))
 
     def _hand(self, view: View, decision: Decision) -> None:
         cards = view.hand(decision.player, decision)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from compiler.cardset import CardSet, Species
 from engine.action import (
     Action,
     CaveCard,
@@ -29,6 +30,13 @@ from grove.report import row_name, shown
 from grove.terminal.words import Words
 
 SIDES = ("top", "left", "right", "bottom")  # the order a forest's grid shows its sides in
+
+
+def edition_name(cardset: CardSet, lang: str) -> str:
+    """A card set's editions by their own names in the language (edition.yaml `names`, as
+    `grove editions` lists them), the base first: "Mischwald + Alpin"."""
+    return " + ".join(shown(e.names.get(lang) or e.names.get("en") or e.id)
+                      for e in cardset.editions)
 
 
 @dataclass(frozen=True)
@@ -127,10 +135,19 @@ class View:
         return list(self.game.players[player].hand)
 
     def table_line(self) -> str:
+        """The deck, the winter cards drawn, and how many cards each other player holds (what
+        the seat may count: `Seat.hand_sizes`)."""
         g = self.game
+        sizes = g.hand_sizes()
+        hands = [self.words("hand_size", player=shown(name), count=sizes[j])
+                 for j, name in enumerate(g.names) if j != g.seat]
         return "  ".join((self.words("deck", count=g.deck_size),
                           self.words("winter", drawn=len(g.winter),
-                                     total=g.cardset.setup.winter_cards)))
+                                     total=g.cardset.setup.winter_cards), *hands))
+
+    def title(self) -> str:
+        return self.words("title", edition=edition_name(self.game.cardset, self.lang),
+                          turn=self.game.turn + 1)
 
     def clearing(self) -> list[int]:
         return list(self.game.clearing)
@@ -179,6 +196,71 @@ class View:
                     tuple((name, *(r[k + 1] for r in grid.rows))
                           for k, name in enumerate(grid.columns[1:])))
 
+    # ---- a species, by its name ----------------------------------------------------------------
+    def find_species(self, query: str) -> tuple[Species | None, list[Species]]:
+        """The species `query` names (case-insensitive): by its name in the player's language
+        or English, or its id or key, exactly or as the start of only one of them. Without
+        one: (None, the candidates), those it starts or those it occurs in, up to 5."""
+        q = " ".join(query.split()).casefold()
+        cs = self.game.cardset
+        every = list(cs.species.values())
+
+        def keys(sp: Species) -> set[str]:
+            return {k.casefold() for k in (sp.name(self.lang), sp.name("en"), sp.id,
+                                           sp.id.replace("_", " "))}
+
+        if not q:
+            return None, []
+        # the key (`base:red_fox`) only whole: every base card's starts with "b"
+        exact = [sp for sp in every if q in keys(sp) or q == sp.key.casefold()]
+        if len(exact) == 1:
+            return exact[0], []
+        starts = exact or [sp for sp in every if any(k.startswith(q) for k in keys(sp))]
+        if len(starts) == 1:
+            return starts[0], []
+        found = starts or [sp for sp in every if any(q in k for k in keys(sp))]
+        if len(found) == 1 and not starts:
+            return found[0], []
+        return None, found[:5]
+
+    def near_species(self, query: str) -> list[Species]:
+        """Up to 5 species whose name is spelt close to `query`: for a name that fits none."""
+        import difflib
+
+        by_name = {sp.name(self.lang).casefold(): sp for sp in self.game.cardset.species.values()}
+        close = difflib.get_close_matches(" ".join(query.split()).casefold(), by_name, n=5,
+                                          cutoff=0.6)
+        return [by_name[n] for n in close]
+
+    def species_lines(self, sp: Species) -> list[str]:
+        """A species as the sheets print it: name, kind (the host it makes, or the sides it
+        goes on), cost, types, tree symbols of its cards, and its rules in words."""
+        from printouts.rules_text import card_text, field_label
+
+        w = self.words
+        host = next((h.id for h in self.game.cardset.hosts.values() if h.from_kind == sp.kind),
+                    None)
+        if host is not None:
+            kind = self.host_name(host)
+        elif sp.sides:
+            kind = w("kind.dweller", sides=", ".join(self.side_name(s) for s in sp.sides))
+        else:  # a cave card, or a kind an author's edition adds (named by its id)
+            kind = w(f"kind.{sp.kind}") if f"kind.{sp.kind}" in w.texts else sp.kind
+        types = ", ".join(self.symbol_name(t) for t in sp.types) or "-"
+        symbols: dict[str, int] = {}
+        for (_, sym), n in (sp.variants or {}).items():
+            if sym:
+                symbols[sym] = symbols.get(sym, 0) + n
+        lines = [f"{shown(sp.name(self.lang))} [{sp.id}]", w("show.kind", kind=kind),
+                 w("show.cost", cost=sp.cost), w("show.types", types=types)]
+        if symbols:
+            lines.append(w("show.symbols", symbols=", ".join(
+                f"‹{self.symbol_name(s)}›" + (f" ×{n}" if n > 1 else "")
+                for s, n in symbols.items())))
+        for field, text in card_text(sp, self.game.cardset, self.lang).items():
+            lines.append(f"{field_label(field, self.lang)}: {shown(text)}")
+        return lines
+
     # ---- the decision --------------------------------------------------------------------------
     def ask(self, decision: Decision) -> str:
         """What the decision asks, in words: by its kind, and for a payment how many more."""
@@ -189,6 +271,8 @@ class View:
                "a clearing card for your forest": "from_clearing"}.get(about, decision.kind)
         if m:
             return self.words("ask.pay", count=int(m[1]))
+        if decision.kind == "turn" and not any(isinstance(a, Draw) for a in decision.actions):
+            key = "turn_full"  # a full hand draws nothing: the engine offers plays only
         text = self.words(f"ask.{key}")
         return text if text != f"ask.{key}" else self.words("ask.choose")
 
