@@ -40,10 +40,11 @@ def row_name(names: Any, row: str, lang: str) -> str:
 
 
 def scoreboard(result: dict[str, Any], cardset: CardSet, lang: str = "en",
-               explain: bool = False) -> str:
+               explain: bool = False, final: bool = False) -> str:
     """The paper scorepad's rows, a column per player. Everything from the input (players'
     names, card names and rules text under `explain`; row names from an author's card data) is
-    printed through `shown`."""
+    printed through `shown`. `final`: a game just played to its end (`result["turns"]`) is
+    titled final, and the winner's margin over the runner-up said (`final_words`)."""
     players = result["players"]
     rows = list(cardset.scorepad)
     names = scorepad_names(cardset.editions)
@@ -61,6 +62,9 @@ def scoreboard(result: dict[str, Any], cardset: CardSet, lang: str = "en",
                  "".join(str(p["total"]).rjust(colw) for p in players))
     label = _word("scoreboard.winner", lang)
     lines.append(f"{label}: {', '.join(shown(w, NAME_WIDTH) for w in result['winners'])}")
+    if final:
+        title, margin = final_words(result, lang)
+        lines = [title, *lines, margin]
     if explain:
         for p, pname in zip(players, player_names, strict=True):
             lines.append("")
@@ -75,3 +79,23 @@ def scoreboard(result: dict[str, Any], cardset: CardSet, lang: str = "en",
                     lines.append(f"          {r['points']:>3} = {shown(r['rule'], 2000)}  "
                                  f"@ {shown(r['at'], 200)}{note}")
     return "\n".join(lines)
+
+
+def final_words(result: dict[str, Any], lang: str = "en") -> tuple[str, str]:
+    """The final board's title ("Final scores after 103 turns") and its last word: the winner's
+    margin over the runner-up, or the tie. Worded by the `screen` catalogs, the words a person
+    at the table reads (grove/terminal/words.py)."""
+    from grove.terminal.words import Words
+
+    w = Words(lang)
+    title = w("final.title", turns=result.get("turns", "?"))
+    ranked = sorted(result["players"], key=lambda p: -p["total"])
+    top = ranked[0]
+    if len(ranked) == 1:
+        return title, w("final.alone", winner=shown(top["name"], NAME_WIDTH), points=top["total"])
+    runner_up = ranked[1]
+    if runner_up["total"] == top["total"]:  # ties share the victory (engine/scoring.py)
+        return title, w("final.tie", points=top["total"])
+    return title, w("final.margin", winner=shown(top["name"], NAME_WIDTH),
+                    runner_up=shown(runner_up["name"], NAME_WIDTH),
+                    margin=top["total"] - runner_up["total"])

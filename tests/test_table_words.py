@@ -16,10 +16,11 @@ import pytest
 from engine import runner
 from engine.action import Draw
 from engine.game import Game
+from grove.report import final_words
 from grove.terminal.view import View
 from grove.terminal.words import Words
 from printouts.rules_text import card_text, field_label
-from tests.test_play_terminal import grove, lines_of
+from tests.test_play_terminal import SCRIPT, grove, lines_of
 
 TURN = re.compile(r"^Turn (\d+): (.+)$")
 
@@ -188,3 +189,35 @@ def test_a_full_hand_is_not_asked_to_draw(base):
             continue
         game.apply(players[d.player].choose(game.seats[d.player], d))
     assert full == 3
+
+
+# ---- 5. the final scoreboard --------------------------------------------------------------------
+def test_the_final_board_says_final_winner_and_margin(greedy_game):
+    proc, end = greedy_game
+    board = proc.stdout.splitlines()
+    totals = sorted(((s["total"], s["name"]) for s in end["scores"]), reverse=True)
+    assert board[0] == f"Final scores after {end['turns']} turns"
+    assert board[-1] == (f"{totals[0][1]} wins by {totals[0][0] - totals[1][0]} points over "
+                         f"{totals[1][1]}")
+
+
+def test_a_human_game_ends_with_the_final_board_in_german():
+    proc = grove("play", "--ai", "human,greedy", "--seed", "5", "--plain", "--quiet", "--lang",
+                 "de", "--json", stdin=lines_of(SCRIPT))
+    result = json.loads(proc.stdout)
+    proc = grove("play", "--ai", "human,greedy", "--seed", "5", "--plain", "--quiet", "--lang",
+                 "de", stdin=lines_of(SCRIPT))
+    board = proc.stdout.splitlines()
+    assert board[0] == f"Endstand nach {result['turns']} Zügen"
+    ranked = sorted(result["players"], key=lambda p: -p["total"])
+    margin = ranked[0]["total"] - ranked[1]["total"]
+    assert board[-1] == (f"{ranked[0]['name']} gewinnt mit {margin} Punkten Vorsprung vor "
+                         f"{ranked[1]['name']}")
+
+
+def test_final_words_of_a_tie_and_a_lone_player():
+    tie = {"turns": 9, "winners": ["A", "B"],
+           "players": [{"name": "A", "total": 40}, {"name": "B", "total": 40}]}
+    assert final_words(tie, "en") == ("Final scores after 9 turns", "a tie at 40 points")
+    alone = {"turns": 5, "winners": ["A"], "players": [{"name": "A", "total": 12}]}
+    assert final_words(alone, "it")[1] == "A chiude con 12 punti"

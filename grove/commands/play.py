@@ -172,7 +172,7 @@ def play(edition: str, with_: str, n_players: int | None, ai: str | None, seed: 
     if as_json:
         echo_json(result)
         return
-    click.echo(report.scoreboard(result, cset, lang))
+    click.echo(report.scoreboard(result, cset, lang, final=True))
 
 
 def _stopped(out: Any, keeper: Any, resume_path: str | None, as_json: bool,
