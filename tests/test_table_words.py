@@ -221,3 +221,34 @@ def test_final_words_of_a_tie_and_a_lone_player():
     assert final_words(tie, "en") == ("Final scores after 9 turns", "a tie at 40 points")
     alone = {"turns": 5, "winners": ["A"], "players": [{"name": "A", "total": 12}]}
     assert final_words(alone, "it")[1] == "A chiude con 12 punti"
+
+
+@pytest.mark.parametrize(("edition", "expansions"), [("base", ["alpine", "woodland_edge"]),
+                                                     ("dartmoor", [])])
+def test_show_finds_every_species_and_words_it_in_every_language(edition, expansions):
+    """Every species, by its name in each language, or by its key where two editions share a
+    name (Squeaker in base and woodland_edge); each shown with its kind and all its rules."""
+    from compiler import cardset as cs
+
+    cset = cs.build(edition, expansions)
+    seat = Game(cset, ["A", "B"], 1).seats[0]
+    for lang in ("en", "de", "it", "th"):
+        view = View(seat, lang)
+        names = [sp.name(lang) for sp in cset.species.values()]
+        for sp in cset.species.values():
+            found, candidates = view.find_species(sp.name(lang))
+            if names.count(sp.name(lang)) > 1:
+                assert found is None and sp in candidates
+                found, _ = view.find_species(sp.key.upper())
+            assert found is sp, (lang, sp.key)
+            lines = view.species_lines(sp)
+            assert "kind." not in lines[1], lines  # every kind has a word
+            assert len(lines) == 4 + bool(sp.variants and any(s for _, s in sp.variants)) + len(
+                card_text(sp, cset, lang))
+
+
+def test_show_names_the_key_of_species_that_share_a_name():
+    proc = grove("play", "--with", "woodland_edge", "--ai", "human,greedy", "--seed", "5",
+                 "--plain", "--quiet", stdin=lines_of(["show squeaker", "quit"]))
+    assert "fits several species: Squeaker [base:squeaker], Squeaker [woodland_edge:squeaker]" \
+        in proc.stderr

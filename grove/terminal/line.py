@@ -124,8 +124,11 @@ class LinePlayer:
             return
         asked = shown(name.strip()[:40])
         if candidates:
+            names = [shown(c.name(view.lang)) for c in candidates]
+            # two editions' species of one name (Squeaker in base and woodland_edge) by key
             self.say("  " + w("show.many", name=asked, names=", ".join(
-                shown(c.name(view.lang)) for c in candidates)))
+                f"{n} [{c.key}]" if names.count(n) > 1 else n
+                for n, c in zip(names, candidates, strict=True))))
             return
         self.say("  " + w("show.none", name=asked))
         near = view.near_species(name)
