@@ -20,6 +20,8 @@ from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import CommentMark
+from ruamel.yaml.tokens import CommentToken
 
 from compiler.yaml_source import Document, PathKey
 from dsl.diagnostics import Diagnostic, Span, error, warning
@@ -71,8 +73,46 @@ def _find_combines_with(data: CommentedMap) -> list[Found]:
                   "combination live in the expansion's `setup.removed`")]
 
 
+def _comment_lines(container: Any, key: Any) -> str:
+    """The whole-line comments (and blank lines) after `key`'s line, which the round-trip
+    loader keeps with `key` though they lead into what follows it."""
+    entry = getattr(container, "ca", None) and container.ca.items.get(key)
+    slot = 2 if isinstance(container, CommentedMap) else 0
+    token = entry[slot] if entry and len(entry) > slot else None
+    if token is None:
+        return ""
+    eol, _, rest = token.value.partition("\n")
+    token.value = eol + "\n" if eol.strip() else "\n"
+    if not eol.strip():
+        entry[slot] = None
+    return rest
+
+
+def _append_comment_lines(container: Any, key: Any, text: str) -> None:
+    """`text` (comment lines) put back after `key`'s value: after the last line it ends on."""
+    if not text:
+        return
+    value = container[key]
+    if isinstance(value, (CommentedMap, CommentedSeq)) and value and not value.fa.flow_style():
+        last = next(reversed(value)) if isinstance(value, CommentedMap) else len(value) - 1
+        _append_comment_lines(value, last, text)
+        return
+    slot = 2 if isinstance(container, CommentedMap) else 0
+    entry = container.ca.items.setdefault(key, [None, None, None, None])
+    if entry[slot] is None:
+        entry[slot] = CommentToken("\n" + text, CommentMark(0), None)
+    else:
+        entry[slot].value += text
+
+
 def _fix_combines_with(data: CommentedMap) -> None:
-    data.pop("combines_with", None)
+    keys = list(data)
+    at = keys.index("combines_with")
+    rest = _comment_lines(data, "combines_with")
+    data.pop("combines_with")
+    data.ca.items.pop("combines_with", None)
+    if at > 0:  # the comments that followed it now follow the key before it
+        _append_comment_lines(data, keys[at - 1], rest)
 
 
 def _plain_rows(data: CommentedMap) -> list[int]:
@@ -119,6 +159,8 @@ def _fix_plain_rows(data: CommentedMap) -> None:
         rows[i] = entry
     if isinstance(rows, CommentedSeq) and rows.fa.flow_style():
         rows.fa.set_block_style()  # rows of flow mappings read one a line, as the shipped sets
+        # the comment lines after `scorepad: [...]` go after the last row, not before the first
+        _append_comment_lines(data, "scorepad", _comment_lines(data, "scorepad"))
 
 
 STEPS: tuple[Step, ...] = (
@@ -208,6 +250,11 @@ def migrate_text(raw: str, path: str) -> Migration:
     changes = list(upgrade(doc, "edition"))
     if any(d.is_error for d in changes):
         raise DiagnosticError(changes)
+    declared = _declared(doc.data)
+    if declared is not None and declared != CURRENT:  # nothing old in it, but it says so
+        changes.append(warning("FORMAT-OLD", doc.span([FORMAT_KEY]),
+                               f"written in format {declared}; the current one, {CURRENT}, "
+                               "reads it the same", "`grove migrate` writes the current one"))
     if not changes:
         return Migration(raw, ())
     y = _round_trip()

@@ -179,3 +179,26 @@ def test_migrate_and_usage_errors(tmp_path: Path):
     assert code == 2 and "IO-NOT-FOUND" in err
     code, _, err = _grove("migrate", str(tmp_path))
     assert code == 2 and "holds no edition.yaml" in err
+
+
+def test_migrate_keeps_the_comments_around_what_it_changes():
+    """The comment lines after a removed key, or after a flow scorepad turned into rows, lead
+    into what follows: they stay there, not dropped nor moved between a key and its rows."""
+    raw = ("id: x   # the id\nnames: {en: X}\nstandalone: true\ncombines_with: []   # gone\n\n"
+           "# the symbols of this edition\nsymbols: {}\nhosts:\n  tree:\n    names: {en: Tree}\n"
+           "    category: trees\nscorepad: [trees, top]   # the rows\n# the end\n")
+    done = migrate_text(raw, "edition.yaml")
+    assert done.text == (
+        "id: x   # the id\nformat: 2026-12-03\nnames: {en: X}\nstandalone: true\n\n"
+        "# the symbols of this edition\nsymbols: {}\nhosts:\n  tree:\n    names: {en: Tree}\n"
+        "    category: trees\nscorepad:                # the rows\n"
+        "  - {id: trees, names: {en: Trees, de: Bäume, it: Alberi, th: ต้นไม้}}\n"
+        "  - {id: top, names: {en: Top, de: Oben, it: Sopra, th: ด้านบน}}\n# the end\n")
+
+
+def test_a_declared_old_format_is_brought_up_to_date():
+    raw = f"id: x\nformat: {FORMATS[0]}\nnames: {{en: X}}\n"
+    done = migrate_text(raw, "edition.yaml")
+    assert [d.code for d in done.changes] == ["FORMAT-OLD"]
+    assert done.text == f"id: x\nformat: {CURRENT}\nnames: {{en: X}}\n"
+    assert not migrate_text(done.text, "edition.yaml").changed
