@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import datetime
 import io
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -24,7 +25,7 @@ from ruamel.yaml.error import CommentMark
 from ruamel.yaml.tokens import CommentToken
 
 from compiler.yaml_source import Document, PathKey
-from dsl.diagnostics import Diagnostic, Span, error, warning
+from dsl.diagnostics import Diagnostic, Span, error, escape, shorten, warning
 
 # Every format grove has read, oldest first: a format is named by the day it began.
 FORMATS = ("2026-12-02", "2026-12-03")
@@ -186,9 +187,11 @@ def _unknown(declared: Any) -> str | None:
     """Why `declared` is no format grove reads, or None if it is one (or absent)."""
     if declared is None or declared in FORMATS:
         return None
-    if isinstance(declared, str) and declared > CURRENT:
-        return f"format {declared} is newer than this grove reads (up to {CURRENT})"
-    return f"format {declared!r} is none grove has read ({', '.join(FORMATS)})"
+    said = shorten(escape(str(declared)), 40)
+    if isinstance(declared, str) and re.fullmatch(r"\d{4}-\d\d-\d\d", declared) \
+            and declared > CURRENT:
+        return f"format {said} is newer than this grove reads (up to {CURRENT})"
+    return f"format '{said}' is none grove has read ({', '.join(FORMATS)})"
 
 
 def upgrade(doc: Document, schema: str) -> tuple[Diagnostic, ...]:
