@@ -202,3 +202,20 @@ def test_a_declared_old_format_is_brought_up_to_date():
     assert [d.code for d in done.changes] == ["FORMAT-OLD"]
     assert done.text == f"id: x\nformat: {CURRENT}\nnames: {{en: X}}\n"
     assert not migrate_text(done.text, "edition.yaml").changed
+
+
+def test_the_changelog_in_docs_lists_every_step():
+    """docs/formats.md's table of formats has a row for each step's field, under the format
+    that replaced it, and a row for every format grove reads."""
+    import re
+
+    from compiler.formats import STEPS
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "formats.md").read_text(encoding="utf-8")
+    rows = [ln for ln in doc.splitlines() if re.match(r"\| \d{4}-\d\d-\d\d", ln)]
+    for fmt in FORMATS:
+        assert any(r.startswith(f"| {fmt}") for r in rows), fmt
+    for step in STEPS:
+        field = re.search(r"`(\w+)`", step.what).group(1)
+        after = FORMATS[FORMATS.index(step.until) + 1]
+        assert any(r.startswith(f"| {after}") and f"`{field}`" in r for r in rows), field
