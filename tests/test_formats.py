@@ -219,3 +219,15 @@ def test_the_changelog_in_docs_lists_every_step():
         field = re.search(r"`(\w+)`", step.what).group(1)
         after = FORMATS[FORMATS.index(step.until) + 1]
         assert any(r.startswith(f"| {after}") and f"`{field}`" in r for r in rows), field
+
+
+def test_migrate_never_writes_through_a_link(tmp_path: Path):
+    """An edition.yaml that is a symbolic link is read but not replaced (files/write.py refuses
+    it): IO-WRITE, exit 2, and the file it points at is as it was."""
+    real = tmp_path / "real.yaml"
+    shutil.copy(OLD / "edition.yaml", real)
+    (tmp_path / "set").mkdir()
+    (tmp_path / "set" / "edition.yaml").symlink_to(real)
+    code, _, err = _grove("migrate", str(tmp_path / "set"))
+    assert code == 2 and "IO-WRITE" in err and "0 of 1 edition file(s) changed" in err
+    assert real.read_bytes() == (OLD / "edition.yaml").read_bytes()

@@ -9,6 +9,7 @@ to a round-trip copy that keeps comments, key order and layout; each file is rep
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -70,9 +71,11 @@ def migrate(folder: str, check: bool) -> None:
             continue
         if not done.changed:
             continue
-        changed += 1
-        print_diagnostics(sorted(done.changes, key=sort_key), err=False)
+        # each change as lint words it, less the hint to run migrate: this is migrate
+        print_diagnostics([replace(d, hint=None) for d in sorted(done.changes, key=sort_key)],
+                          err=False)
         if check:
+            changed += 1
             continue
         try:
             write_text(path, done.text)
@@ -80,6 +83,7 @@ def migrate(folder: str, check: bool) -> None:
             problems.append(Diagnostic("IO-WRITE", Severity.ERROR, Span(str(path), 1, 1),
                                        f"cannot write: {exc}"))
             continue
+        changed += 1
         click.echo(f"{display(str(path))}: now in format {CURRENT}", err=True)
     print_diagnostics(problems)
     verb = "would change" if check else "changed"
