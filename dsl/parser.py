@@ -527,7 +527,7 @@ def _syntax_diagnostic(
         message = "the rule ends too early"
     if words:
         message += f"; expected {words}"
-    hint = phrasings.hint(text, _offset(text, at_line, at_col))
+    hint = phrasings.hint(start, text, _offset(text, at_line, at_col))
     try:
         hint = hint or exc.match_examples(
             lambda t: _lark().parse(t, start=start), _EXAMPLES.get(start, {}), use_accepts=True

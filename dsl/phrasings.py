@@ -14,8 +14,12 @@ import re
 
 _HOST = "(?:tree|host|card|shrub|moor)"
 
-# (phrasing, hint): the hints name the construct and show it in a rule.
-PHRASINGS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), h) for p, h in (
+# The start rules whose counts and conditions these phrasings stand for: score, and effect and
+# bonus (`draw 1 per bird attached`, `if ...: again`). A trigger's or placement's words differ.
+_COUNTING = frozenset({"score_rule", "effect_rule"})
+
+# (phrasing, hint) of score and effect rules: the hints name the construct and show it in a rule.
+_COUNTS: tuple[tuple[str, str], ...] = (
     (rf"\b(?:on|at|in) (?:the )?(?:same|this) {_HOST}\b|\bon (?:this|its) {_HOST}\b|\bhere\b",
      "cards at this card's host are counted with `attached` (the cards in its host's slots: "
      "`2 per card attached`) or `at host` (the host card too: `2 per card at host`)"),
@@ -47,7 +51,20 @@ PHRASINGS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), h) fo
      "a number of cards is compared with >=, >, <=, < or ==: `10 if count tree >= 4`"),
     (r"\bis (?:a|an|the) ",
      "no article before a name: `5 if host is beech`"),
-))
+)
+
+# (phrasing, hint) of trigger rules, where a card is played below or atop a host.
+_TRIGGERS: tuple[tuple[str, str], ...] = (
+    (r"\b(?:under|beneath)\b",
+     "a card played into a bottom slot is `below H`: `whenever you play bird below oak: draw 1`"),
+    (r"\b(?:above|on top of|over)\b",
+     "a card played into a top slot is `atop H`: `whenever you play bird atop oak: draw 1`"),
+)
+
+PHRASINGS: dict[str, tuple[tuple[re.Pattern[str], str], ...]] = {
+    **{start: tuple((re.compile(p), h) for p, h in _COUNTS) for start in _COUNTING},
+    "trigger_rule": tuple((re.compile(p), h) for p, h in _TRIGGERS),
+}
 
 
 def _covers(m: re.Match[str], text: str, offset: int) -> bool:
@@ -57,10 +74,10 @@ def _covers(m: re.Match[str], text: str, offset: int) -> bool:
     return start <= offset and (offset < end or not text[end:offset].strip())
 
 
-def hint(text: str, offset: int) -> str | None:
-    """The hint of the first phrasing in `text` that covers `offset` (where the parser stopped,
-    counted from 0), if any."""
-    for pattern, said in PHRASINGS:
+def hint(start: str, text: str, offset: int) -> str | None:
+    """The hint of the first phrasing of the start rule `start` in `text` that covers `offset`
+    (where the parser stopped, counted from 0), if any."""
+    for pattern, said in PHRASINGS.get(start, ()):
         if any(_covers(m, text, offset) for m in pattern.finditer(text)):
             return said
     return None

@@ -38,6 +38,9 @@ CASES = [
     ("score", "10 if host has at least 2 fish", ["`host has N F` already means at least N"]),
     ("score", "10 if count tree at least 4", [">=", "`10 if count tree >= 4`"]),
     ("score", "5 if host is a beech", ["no article", "`5 if host is beech`"]),
+    ("bonus", "draw 1 per bird under oak", ["`below H`"]),
+    ("trigger", "whenever you play bird under oak: draw 1", ["`below H`"]),
+    ("trigger", "whenever you play bird above oak: draw 1", ["`atop H`"]),
 ]
 
 
@@ -50,9 +53,22 @@ def test_the_hint_names_the_construct(field: str, text: str, words: list[str]):
 
 @pytest.mark.parametrize(("field", "text", "words"), CASES)
 def test_the_rules_a_hint_shows_parse(field: str, text: str, words: list[str]):
-    """Every rule quoted in a hint (`...` with a number in it) is a score rule that parses."""
+    """Every rule quoted in a hint (`...` with a number in it) parses: a trigger as a trigger,
+    any other as a score rule."""
     for shown in re.findall(r"`([^`]*\d[^`]*)`", _hint(field, text)):
-        parse_rule("score", shown)
+        parse_rule("trigger" if shown.startswith("whenever") else "score", shown)
+
+
+@pytest.mark.parametrize(("field", "text"), [
+    ("placement", "only under oak"),
+    ("placement", "only on the same tree"),
+    ("trigger", "whenever you play bird on this tree: draw 1"),
+])
+def test_a_phrasing_of_counts_is_no_hint_where_no_count_is_written(field: str, text: str):
+    """The count and scope words (`attached`, `below H` as a count) are not what a placement
+    rule says, nor `attached` what a trigger says: there the phrasings give no hint."""
+    got = _hint(field, text)
+    assert "attached" not in got and "`2 per bird below oak`" not in got
 
 
 def test_a_phrasing_elsewhere_in_the_rule_does_not_steer_the_hint():
