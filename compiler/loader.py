@@ -14,7 +14,7 @@ from typing import Any
 
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
-from compiler import schemas
+from compiler import formats, schemas
 from compiler.model import (
     DeckCard,
     EditionDef,
@@ -78,8 +78,8 @@ def read_document(path: Path, schema: str, raw: str | None = None
         return None, exc.diagnostics
     if not isinstance(doc.data, CommentedMap):
         return None, (error("SCHEMA-TYPE", Span(str(path), 1, 1), "expected a mapping at the top"),)
-    found = tuple(schemas.validate(doc, schema))
-    return (None if found else doc), found
+    found = (*formats.upgrade(doc, schema), *schemas.validate(doc, schema))
+    return (None if any(d.is_error for d in found) else doc), found
 
 
 def _read(path: Path, schema: str, diags: list[Diagnostic], read: Reader) -> Document | None:

@@ -33,6 +33,7 @@ from ruamel.yaml.scalarstring import (
     SingleQuotedScalarString,
 )
 
+from compiler import yaml_hints
 from compiler.limits import MAX_CARD_FILE_BYTES
 from compiler.limits import MAX_FOREST_FILE_BYTES as MAX_FOREST_FILE_BYTES  # as ever
 from dsl.diagnostics import DiagnosticError, Span, error, escape, shorten
@@ -438,13 +439,10 @@ def loads(raw: str, path: str = "<string>") -> Document:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         problem = (exc.problem or exc.context or "malformed YAML").strip()
-        hint = None
-        if "duplicate key" in problem or "found duplicate key" in str(exc):
-            hint = "each key may appear once in a mapping"
-        elif "tab" in problem or "\\t" in problem or "\t" in problem:
-            hint = "indent with spaces, not tabs"
-        elif "mapping values are not allowed" in problem:
-            hint = "a value containing ': ' must be quoted"
+        context = exc.context_mark if exc.problem_mark else None
+        hint = yaml_hints.hint(
+            "duplicate key" if "found duplicate key" in str(exc) else problem, lines, line - 1,
+            col - 1, (context.line, context.column) if context else None)
         raise DiagnosticError(
             [error("YAML-SYNTAX", Span(path, line, col), problem, hint)]
         ) from None

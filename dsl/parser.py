@@ -14,7 +14,7 @@ from importlib import resources
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from dsl import ast
+from dsl import ast, phrasings
 from dsl.diagnostics import Diagnostic, DiagnosticError, Span, error
 
 FIELDS = ("score", "effect", "bonus", "trigger", "placement", "modifier")
@@ -483,6 +483,12 @@ class _Build(Transformer):
         return ast.DoubleBelow(c[0], self._span(meta))
 
 
+def _offset(text: str, line: int, col: int) -> int:
+    """(line, col) from 1 in `text` as an index into it."""
+    lines = text.split("\n")
+    return sum(len(x) + 1 for x in lines[:line - 1]) + col - 1
+
+
 def _syntax_diagnostic(
     exc: UnexpectedInput, text: str, start: str, file: str, line: int, col: int
 ) -> Diagnostic:
@@ -521,9 +527,9 @@ def _syntax_diagnostic(
         message = "the rule ends too early"
     if words:
         message += f"; expected {words}"
-    hint = None
+    hint = phrasings.hint(start, text, _offset(text, at_line, at_col))
     try:
-        hint = exc.match_examples(
+        hint = hint or exc.match_examples(
             lambda t: _lark().parse(t, start=start), _EXAMPLES.get(start, {}), use_accepts=True
         )
     except Exception:  # noqa: BLE001 - a hint is a courtesy; never let it mask the error

@@ -20,6 +20,7 @@ from grove.commands.common import EXIT_USAGE, print_diagnostics
 from grove.commands.editions import editions
 from grove.commands.lint import lint
 from grove.commands.lsp import lsp
+from grove.commands.migrate import migrate
 from grove.commands.new import new
 from grove.commands.play import play, replay
 from grove.commands.score import score
@@ -69,5 +70,6 @@ main.add_command(replay)
 main.add_command(sheet)
 main.add_command(new)
 main.add_command(lsp)
+main.add_command(migrate)
 main.add_command(simulate)
 main.add_command(compare)
