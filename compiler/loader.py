@@ -6,7 +6,9 @@ lint` can report every problem of a card set in one run.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import re
+from bisect import bisect_right
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
@@ -68,24 +70,80 @@ def provisional_marks(doc: Document) -> Iterator[tuple[Span, str]]:
 Reader = Callable[[Path, str], tuple[Document | None, tuple[Diagnostic, ...]]]
 
 
+# The list of entries of each file kind whose entries are loaded one by one: a finding inside
+# one entry leaves out that entry, not the file.
+ENTRY_LISTS = {"cardset": "species", "deck": "cards"}
+
+
 def read_document(path: Path, schema: str, raw: str | None = None
                   ) -> tuple[Document | None, tuple[Diagnostic, ...]]:
     """One file of an edition read and validated against `schema`: from `raw` where it is
-    given (an editor's unsaved text), else from the disk."""
+    given (an editor's unsaved text), else from the disk. The document is returned where it is
+    fit to use: valid, or (a species or deck file) with every finding inside one of its
+    entries, which the loader then leaves out (`broken_entries`)."""
     try:
         doc = load(path) if raw is None else load_text(raw, path)
     except DiagnosticError as exc:
         return None, exc.diagnostics
     if not isinstance(doc.data, CommentedMap):
         return None, (error("SCHEMA-TYPE", Span(str(path), 1, 1), "expected a mapping at the top"),)
-    found = tuple(schemas.validate(doc, schema))
-    return (None if found else doc), found
+    found = schemas.findings(doc, schema)
+    if not found:
+        return doc, ()
+    entries = ENTRY_LISTS.get(schema)
+    local = entries is not None and all(
+        len(p) >= 2 and p[0] == entries and isinstance(p[1], int) for p, _ in found)
+    return (doc if local else None), tuple(d for _, d in found)
 
 
-def _read(path: Path, schema: str, diags: list[Diagnostic], read: Reader) -> Document | None:
+def broken_entries(doc: Document, entries: str, found: Iterable[Diagnostic]) -> set[int]:
+    """The entries of `doc[entries]` that hold an error of `found`, told by where each error
+    lies: any `Reader` (the language server's too) gives diagnostics, not schema paths, and
+    `read_document` returns a document only when every error lies inside an entry."""
+    errors = [d.span for d in found if d.is_error and d.span is not None]
+    if not errors:
+        return set()
+    starts = [(s.line, s.col) for s in (doc.span([entries, i]) for i in range(len(doc.data[entries])))]
+    return {max(bisect_right(starts, (sp.line, sp.col)) - 1, 0) for sp in errors}
+
+
+def _read(path: Path, schema: str, diags: list[Diagnostic], read: Reader
+          ) -> tuple[Document | None, set[int]]:
+    """The document (if fit to use) and the indexes of the entries to leave out."""
     doc, found = read(path, schema)
     diags.extend(found)
-    return doc
+    if doc is None or not found:
+        return doc, set()
+    entries = ENTRY_LISTS.get(schema)
+    return doc, broken_entries(doc, entries, found) if entries else set()
+
+
+def _meant_ids(entry: Any) -> set[str]:
+    """The ids a left-out species entry may have been meant to have, as a rule or the deck
+    would write them: its id read leniently (`Heron`, `reed-frog`, `bul rush` as `heron`,
+    `reed_frog`, `bulrush`) and its English name so read; {""} where it has neither."""
+    out: set[str] = set()
+    if isinstance(entry, dict):
+        names = entry.get("names")
+        for value in (entry.get("id"), names.get("en") if isinstance(names, dict) else None):
+            if isinstance(value, (str, int)) and not isinstance(value, bool):
+                word = re.sub(r"[^a-z0-9_]+", "_", str(value).strip().lower()).strip("_")
+                out |= {word, word.replace("_", "")} - {""}
+    return out or {""}
+
+
+def _named_by_card(entry: Any) -> set[str]:
+    """The species a left-out deck entry names, where it can be told; {""} where it cannot."""
+    if not isinstance(entry, dict):
+        return {""}
+    out = set()
+    if isinstance(entry.get("card"), str):
+        out.add(entry["card"])
+    for side in ("top", "bottom", "left", "right"):
+        half = entry.get(side)
+        if isinstance(half, list) and half and isinstance(half[0], str):
+            out.add(half[0])
+    return out or {""}
 
 
 def _symbols(doc: Document, edition: str) -> list[Symbol]:
@@ -170,9 +228,11 @@ def _setup(doc: Document) -> Setup | None:
     )
 
 
-def _species(doc: Document, edition: str) -> list[SpeciesDef]:
+def _species(doc: Document, edition: str, skip: set[int]) -> list[SpeciesDef]:
     out = []
     for i, sp in enumerate(doc.data["species"]):
+        if i in skip:
+            continue
         base = ["species", i]
         rules = []
         spans = {}
@@ -219,9 +279,11 @@ def _scorepad(doc: Document) -> MappingProxyType:
     return MappingProxyType(rows)
 
 
-def _deck(doc: Document) -> list[DeckCard]:
+def _deck(doc: Document, skip: set[int]) -> list[DeckCard]:
     out = []
     for i, c in enumerate(doc.data["cards"]):
+        if i in skip:
+            continue
         halves = []
         if "card" in c:
             halves.append(Half(str(c["card"]), None, c.get("symbol"), doc.span(["cards", i, "card"])))
@@ -253,7 +315,7 @@ def load_edition(folder: str | Path, read: Reader = read_document) -> Loaded:
         diags.append(error("EDITION-MISSING", Span(str(ed_path), 1, 1),
                            f"{folder} has no {EDITION_FILE}"))
         return Loaded(None, diags)
-    doc = _read(ed_path, "edition", diags, read)
+    doc, _ = _read(ed_path, "edition", diags, read)
     if doc is None:
         return Loaded(None, diags)
     eid = str(doc.data["id"])
@@ -275,28 +337,50 @@ def load_edition(folder: str | Path, read: Reader = read_document) -> Loaded:
     )
     species: list[SpeciesDef] = []
     deck: list[DeckCard] = []
+    left_out: set[str] = set()  # see EditionDef.left_out
+    uncounted: set[str] = set()
+    seen: dict[str, SpeciesDef] = {}  # by key
     for path in edition_files(folder):
         if path.name == EDITION_FILE:
             continue
         schema = "deck" if path.name == DECK_FILE else "cardset"
-        d = _read(path, schema, diags, read)
+        d, skip = _read(path, schema, diags, read)
+        lost = uncounted if schema == "deck" else left_out
         if d is None:
+            lost.add("")  # what the file held is unknown
             continue
+        entries = d.data[ENTRY_LISTS[schema]]
         if str(d.data["edition"]) != eid:
             diags.append(error(
                 "EDITION-MISMATCH", d.span(["edition"]),
                 f"file says edition '{d.data['edition']}' but lies in the folder of '{eid}'",
                 f"write `edition: {eid}`",
             ))
+            if schema == "deck":
+                uncounted.update(n for e in entries for n in _named_by_card(e))
+            else:
+                left_out.update(n for e in entries for n in _meant_ids(e))
             continue
         marks.extend(provisional_marks(d))
         if schema == "deck":
-            deck.extend(_deck(d))
+            uncounted.update(n for i in skip for n in _named_by_card(entries[i]))
+            deck.extend(_deck(d, skip))
         else:
-            species.extend(_species(d, eid))
+            left_out.update(n for i in skip for n in _meant_ids(entries[i]))
+            for sd in _species(d, eid, skip):
+                if sd.key in seen:  # left out; which of the two was meant otherwise is
+                    diags.append(error(  # unknown: the names of both stand for it
+                        "SPECIES-DUPLICATE", sd.span,
+                        f"species '{sd.id}' is defined twice in edition '{eid}'"))
+                    for twin in (sd, seen[sd.key]):
+                        left_out.update(_meant_ids({"names": dict(twin.names)}) - {""})
+                    continue
+                seen[sd.key] = sd
+                species.append(sd)
     if not (folder / DECK_FILE).is_file():
         diags.append(error("DECK-MISSING", Span(str(ed_path), 1, 1),
                            f"edition '{eid}' has no {DECK_FILE}",
                            "list the physical cards of the edition in deck.yaml"))
-    edition = replace(edition, species=tuple(species), deck=tuple(deck), provisional=tuple(marks))
+    edition = replace(edition, species=tuple(species), deck=tuple(deck), provisional=tuple(marks),
+                      left_out=frozenset(left_out), uncounted=frozenset(uncounted))
     return Loaded(edition, diags)

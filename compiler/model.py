@@ -180,6 +180,17 @@ class EditionDef:
     scorepad_names: Any = field(default_factory=no_words)  # row id -> {lang: row name}
     removed: tuple[RemovedRow, ...] = ()  # the rows of `setup.removed` this edition declares
     digest: str = ""  # of its files' names and contents: what a game record pins
+    # What loading left out, so the checks do not report its consequences again (a rule or a
+    # deck card naming a species whose entry was broken): the ids of species entries left out
+    # for their own errors, and the species named by deck entries left out; "" stands for
+    # "unknown", as for a file that could not be read at all.
+    left_out: frozenset[str] = frozenset()
+    uncounted: frozenset[str] = frozenset()
+
+    @property
+    def broken(self) -> bool:
+        """Whether loading left out any part of the edition's files."""
+        return bool(self.left_out or self.uncounted)
 
 
 def scorepad_names(editions: Iterable[EditionDef]) -> MappingProxyType:
