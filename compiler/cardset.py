@@ -233,8 +233,8 @@ def _compilers() -> dict[str, Any]:
 def _deck_variants(edition: EditionDef, scope: NameScope, diags: list[Diagnostic],
                    shaky: set[str]):
     """The variants of each species the deck holds, the deck, and the species whose count in
-    the deck is not known for sure (a half of theirs was rejected, or a deck entry naming them
-    left out), whose DECK-COPIES would only echo that error. A half naming a species in
+    the deck is not known for sure (a half of theirs was rejected, or any deck entry left
+    out), whose DECK-COPIES would only echo that error. A half naming a species in
     `shaky` (whose own entry has an error about its kind or symbol) is taken as written."""
     variants: dict[str, Counter] = {}
     deck: list[PhysicalCard] = []
@@ -281,8 +281,8 @@ def _deck_variants(edition: EditionDef, scope: NameScope, diags: list[Diagnostic
             deck.append(PhysicalCard(tuple(halves)))
             for key, side, symbol in halves:
                 variants.setdefault(key, Counter())[(side, symbol)] += 1
-    for name in edition.uncounted:  # deck entries left out: "" when the deck file was
-        unsure.update(s.key for s in edition.species if name in ("", s.id, s.key))
+    if edition.deck_left_out:  # a deck entry left out: no species' count is sure
+        unsure.update(s.key for s in edition.species)
     return variants, deck, unsure
 
 

@@ -132,20 +132,6 @@ def _meant_ids(entry: Any) -> set[str]:
     return out or {""}
 
 
-def _named_by_card(entry: Any) -> set[str]:
-    """The species a left-out deck entry names, where it can be told; {""} where it cannot."""
-    if not isinstance(entry, dict):
-        return {""}
-    out = set()
-    if isinstance(entry.get("card"), str):
-        out.add(entry["card"])
-    for side in ("top", "bottom", "left", "right"):
-        half = entry.get(side)
-        if isinstance(half, list) and half and isinstance(half[0], str):
-            out.add(half[0])
-    return out or {""}
-
-
 def _symbols(doc: Document, edition: str) -> list[Symbol]:
     out = []
     for kind, table in (doc.data.get("symbols") or {}).items():
@@ -338,16 +324,18 @@ def load_edition(folder: str | Path, read: Reader = read_document) -> Loaded:
     species: list[SpeciesDef] = []
     deck: list[DeckCard] = []
     left_out: set[str] = set()  # see EditionDef.left_out
-    uncounted: set[str] = set()
+    deck_left_out = False
     seen: dict[str, SpeciesDef] = {}  # by key
     for path in edition_files(folder):
         if path.name == EDITION_FILE:
             continue
         schema = "deck" if path.name == DECK_FILE else "cardset"
         d, skip = _read(path, schema, diags, read)
-        lost = uncounted if schema == "deck" else left_out
-        if d is None:
-            lost.add("")  # what the file held is unknown
+        if d is None:  # what the file held is unknown
+            if schema == "deck":
+                deck_left_out = True
+            else:
+                left_out.add("")
             continue
         entries = d.data[ENTRY_LISTS[schema]]
         if str(d.data["edition"]) != eid:
@@ -357,13 +345,13 @@ def load_edition(folder: str | Path, read: Reader = read_document) -> Loaded:
                 f"write `edition: {eid}`",
             ))
             if schema == "deck":
-                uncounted.update(n for e in entries for n in _named_by_card(e))
+                deck_left_out = True
             else:
                 left_out.update(n for e in entries for n in _meant_ids(e))
             continue
         marks.extend(provisional_marks(d))
         if schema == "deck":
-            uncounted.update(n for i in skip for n in _named_by_card(entries[i]))
+            deck_left_out = deck_left_out or bool(skip)  # what it held is not known
             deck.extend(_deck(d, skip))
         else:
             left_out.update(n for i in skip for n in _meant_ids(entries[i]))
@@ -382,5 +370,5 @@ def load_edition(folder: str | Path, read: Reader = read_document) -> Loaded:
                            f"edition '{eid}' has no {DECK_FILE}",
                            "list the physical cards of the edition in deck.yaml"))
     edition = replace(edition, species=tuple(species), deck=tuple(deck), provisional=tuple(marks),
-                      left_out=frozenset(left_out), uncounted=frozenset(uncounted))
+                      left_out=frozenset(left_out), deck_left_out=deck_left_out)
     return Loaded(edition, diags)

@@ -200,15 +200,43 @@ def findings(doc: Document, schema: str) -> list[tuple[Path, Diagnostic]]:
     if long_names:
         return long_names
     seen: set[tuple[str, ...]] = set()
-    out: list[tuple[Path, Diagnostic]] = []
+    leaves = []
     for err in sorted(validator(schema).iter_errors(data), key=lambda e: list(map(str, e.path))):
         leaf = _leaf(err)
         key = tuple(map(str, leaf.absolute_path)) + (str(leaf.validator),)
-        if key in seen:
-            continue
-        seen.add(key)
-        out.append((tuple(leaf.absolute_path), _describe(leaf, doc)))
+        if key not in seen:
+            seen.add(key)
+            leaves.append(leaf)
+    flagged = _flagged_keys(leaves, data)
+    return [(tuple(leaf.absolute_path), _describe(leaf, doc)) for leaf in leaves
+            if not _misspelt(leaf, flagged)]
+
+
+def _flagged_keys(leaves: list[ValidationError], data: object) -> dict[Path, list[str]]:
+    """The keys of each mapping that a finding reports as unknown or as an invalid name."""
+    out: dict[Path, list[str]] = {}
+    for leaf in leaves:
+        path = tuple(leaf.absolute_path)
+        if leaf.validator == "additionalProperties" and isinstance(leaf.instance, dict):
+            known = leaf.schema.get("properties", {})
+            out.setdefault(path, []).extend(str(k) for k in leaf.instance if k not in known)
+        elif leaf.validator == "pattern" and isinstance(leaf.instance, str):
+            node = data
+            for step in path:
+                node = node[step] if isinstance(node, (dict, list)) else None
+            if isinstance(node, dict) and leaf.instance in node:  # a key (`propertyNames`)
+                out.setdefault(path, []).append(leaf.instance)
     return out
+
+
+def _misspelt(leaf: ValidationError, flagged: dict[Path, list[str]]) -> bool:
+    """A missing key that a reported unknown key beside it misspells (`copeis:` for `copies`,
+    `thai:` for `th`): the one mistake is said once, at the misspelt key."""
+    if leaf.validator != "required" or "'" not in leaf.message:
+        return False
+    missing = leaf.message.split("'")[1]
+    return bool(difflib.get_close_matches(missing, flagged.get(tuple(leaf.absolute_path), []),
+                                          n=1, cutoff=0.6))
 
 
 def validate_cached(doc: Document, schema: str) -> list[Diagnostic]:

@@ -63,6 +63,13 @@ MISTAKES = [
             "SCHEMA-UNKNOWN-FIELD", "scor:"),
     Mistake("missing th name", S, ", th: นกกระสา}", "}", "SCHEMA-REQUIRED",
             "en: Heron, de: Reiher, it: Airone}"),
+    Mistake("misspelt copies", S, "copies: 10", "copeis: 10", "SCHEMA-UNKNOWN-FIELD",
+            "copeis: 10"),
+    Mistake("misspelt language", S, "th: กบกก}", "thai: กบกก}", "SCHEMA-PATTERN", "thai:"),
+    Mistake("entry not a mapping", S, "  - id: bulrush\n", "  - bulrush\n  - id: bulrush\n",
+            "SCHEMA-TYPE", "  - bulrush"),
+    Mistake("rule as a list", S, "score: 2 per plant", "score: [2 per plant]", "SCHEMA-TYPE",
+            "score: [2 per plant]"),
     Mistake("missing copies", S, "    cost: 0\n    copies: 8\n    score: 1 per pond",
             "    cost: 0\n    score: 1 per pond", "SCHEMA-REQUIRED", "id: dragonet"),
     Mistake("missing kind", S, "    kind: pond\n", "", "SCHEMA-REQUIRED", "id: lily_pond"),
@@ -91,7 +98,7 @@ MISTAKES = [
             "DSL-UNKNOWN-NAME", "per pondd"),
     Mistake("unknown host in placement", S, "placement: only on pond", "placement: only on pnd",
             "DSL-UNKNOWN-NAME", "only on pnd"),
-    Mistake("bad rule syntax", S, "score: 2 per plant", "score: 2 per per plant", "",
+    Mistake("bad rule syntax", S, "score: 2 per plant", "score: 2 per per plant", "DSL-SYNTAX",
             "per per plant"),
     # the deck
     Mistake("deck names a missing species", D, "card: willow,", "card: wilow,",
@@ -101,6 +108,9 @@ MISTAKES = [
             "top: [lily_pond"),
     Mistake("bad symbol in the deck", D, "top: [heron, willow]", "top: [heron, wilow]",
             "DECK-UNKNOWN-SYMBOL", "heron, wilow"),
+    Mistake("split card without its bottom", D,
+            "{top: [heron, willow], bottom: [reed_frog, poplar], count: 8}",
+            "{top: [heron, willow], count: 8}", "SCHEMA-REQUIRED", "top: [heron, willow]"),
     Mistake("count as a word", D, "count: 10", "count: ten", "SCHEMA-TYPE", "count: ten"),
     Mistake("unknown deck key", D, "card: willow, count: 10", "card: willow, cuont: 10",
             "SCHEMA-UNKNOWN-FIELD", "cuont"),
@@ -109,6 +119,10 @@ MISTAKES = [
             "    copies: 8\n    score: 1 per pond", "    kind: dweller\n      types: [frog]\n"
             "    cost: 0\n    copies: 8\n    score: 1 per pond", "YAML-SYNTAX",
             "      types: [frog]"),
+    Mistake("a key twice", S, "    cost: 0\n    copies: 8\n    score: 1 per pond",
+            "    cost: 0\n    cost: 1\n    copies: 8\n    score: 1 per pond", "YAML-SYNTAX",
+            "cost: 1#3"),
+    Mistake("a tab", S, "    kind: pond\n", "\tkind: pond\n", "YAML-SYNTAX", "\tkind"),
     Mistake("species file of another edition", S, "edition: meadow", "edition: medow",
             "EDITION-MISMATCH", "edition: medow"),
     Mistake("bad slot side", E, "{id: top, side: top, dry: true}",
@@ -160,8 +174,7 @@ def test_one_mistake_one_error_at_its_line(tmp_path, m):
     shown = [f"{d.code} {d.span}" for d in errors]
     assert len(errors) == 1, shown
     (d,) = errors
-    if m.code:
-        assert d.code == m.code, shown
+    assert d.code == m.code, shown
     assert d.span is not None and Path(d.span.file).name == m.file, shown
     assert d.span.line == _line(folder / m.file, m.mark), shown
 
@@ -216,3 +229,34 @@ def test_editions_lists_a_set_whose_edition_file_is_broken(tmp_path):
     _edited(tmp_path, [(E, "hand_size: 5", "hand_size: five")])
     rows = [r for r in api.editions((str(tmp_path),)) if r["folder"].endswith("meadow")]
     assert len(rows) == 1 and rows[0]["errors"] == 1 and rows[0]["broken"]
+
+
+def test_an_expansion_naming_its_own_broken_species(tmp_path):
+    """The expansion's scope (itself and the base game) folds the same way as a standalone's."""
+    folder = tmp_path / "hedgerow"
+    shutil.copytree(MEADOW.parent / "hedgerow", folder)
+    path = folder / "species.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert text.count("score: 1 per hedgerow") == 1 and text.count("    cost: 1\n") >= 1
+    text = text.replace("score: 1 per hedgerow", "score: 1 per bank_vole")
+    vole = text.index("id: bank_vole")
+    text = text[:vole] + text[vole:].replace("    cost: ", "    cost: -", 1)
+    path.write_text(text, encoding="utf-8")
+    errors = [d for d in api.lint([str(folder)]) if d.is_error]
+    assert [d.code for d in errors] == ["SCHEMA-VALUE"], [f"{d.code} {d.span}" for d in errors]
+
+
+def test_grove_editions_marks_the_sets_with_errors(tmp_path):
+    from click.testing import CliRunner
+
+    from grove.cli import main
+
+    _edited(tmp_path / "a", [(S, "water: true\n    cost: 1\n", "water: true\n    cost: -1\n")])
+    _edited(tmp_path / "b", [(E, "hand_size: 5", "hand_size: five")])
+    result = CliRunner().invoke(main, ["editions", "--cards", str(tmp_path / "a"),
+                                       "--cards", str(tmp_path / "b")])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert any(line.startswith("meadow ") and "5 species" in line and "1 error(s)" in line
+               for line in lines), result.output
+    assert any("(not loaded; 1 error(s)" in line for line in lines), result.output
