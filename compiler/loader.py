@@ -7,8 +7,7 @@ lint` can report every problem of a card set in one run.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
@@ -96,15 +95,12 @@ def read_document(path: Path, schema: str, raw: str | None = None
     return (doc if local else None), tuple(d for _, d in found)
 
 
-def broken_entries(doc: Document, entries: str, found: Iterable[Diagnostic]) -> set[int]:
-    """The entries of `doc[entries]` that hold an error of `found`, told by where each error
-    lies: any `Reader` (the language server's too) gives diagnostics, not schema paths, and
-    `read_document` returns a document only when every error lies inside an entry."""
-    errors = [d.span for d in found if d.is_error and d.span is not None]
-    if not errors:
-        return set()
-    starts = [(s.line, s.col) for s in (doc.span([entries, i]) for i in range(len(doc.data[entries])))]
-    return {max(bisect_right(starts, (sp.line, sp.col)) - 1, 0) for sp in errors}
+def broken_entries(doc: Document, schema: str) -> set[int]:
+    """The indexes of the entries of a species or deck file that hold a schema finding; asked
+    only of a file with findings. Told by the findings' paths, not by their lines: a value
+    brought in by an alias (`*x`) is reported where its anchor lies, in another entry."""
+    return {p[1] for p, d in schemas.findings(doc, schema)
+            if d.is_error and len(p) >= 2 and isinstance(p[1], int)}
 
 
 def _read(path: Path, schema: str, diags: list[Diagnostic], read: Reader
@@ -114,8 +110,7 @@ def _read(path: Path, schema: str, diags: list[Diagnostic], read: Reader
     diags.extend(found)
     if doc is None or not found:
         return doc, set()
-    entries = ENTRY_LISTS.get(schema)
-    return doc, broken_entries(doc, entries, found) if entries else set()
+    return doc, broken_entries(doc, schema) if schema in ENTRY_LISTS else set()
 
 
 def _meant_ids(entry: Any) -> set[str]:

@@ -260,3 +260,13 @@ def test_grove_editions_marks_the_sets_with_errors(tmp_path):
     assert any(line.startswith("meadow ") and "5 species" in line and "1 error(s)" in line
                for line in lines), result.output
     assert any("(not loaded; 1 error(s)" in line for line in lines), result.output
+
+
+def test_a_value_brought_by_an_alias_leaves_out_its_own_entry(tmp_path):
+    """Found by tests/test_fuzz.py: `copies: *x` where `&x` marks the `kind` of another entry
+    is reported at the anchor, in that other entry; the entry left out is the one whose value
+    is wrong, told by the finding's path, not its line (a crash of the loader otherwise)."""
+    folder = _edited(tmp_path, [(S, "kind: tree", "kind: &x tree"),
+                                (S, "cost: 2\n    copies: 4", "cost: 2\n    copies: *x")])
+    errors = _errors(folder)
+    assert [d.code for d in errors] == ["SCHEMA-TYPE"], [f"{d.code} {d.span}" for d in errors]
