@@ -270,3 +270,10 @@ def test_a_value_brought_by_an_alias_leaves_out_its_own_entry(tmp_path):
                                 (S, "cost: 2\n    copies: 4", "cost: 2\n    copies: *x")])
     errors = _errors(folder)
     assert [d.code for d in errors] == ["SCHEMA-TYPE"], [f"{d.code} {d.span}" for d in errors]
+
+
+def test_a_line_separator_in_a_rule_is_one_syntax_error(tmp_path):
+    """Found by tests/test_fuzz.py once the good entries of a broken file were checked: a
+    U+2028 in a rule made the syntax error's hint index a line Lark does not count (IndexError)."""
+    folder = _edited(tmp_path, [(S, "score: 1 per pond", "score: 1 per\u2028pond")])
+    assert [d.code for d in _errors(folder)] == ["DSL-SYNTAX"]
