@@ -230,26 +230,43 @@ def _compilers() -> dict[str, Any]:
     }
 
 
-def _deck_variants(edition: EditionDef, scope: NameScope, diags: list[Diagnostic]):
+def _deck_variants(edition: EditionDef, scope: NameScope, diags: list[Diagnostic],
+                   shaky: set[str]):
+    """The variants of each species the deck holds, the deck, and the species whose count in
+    the deck is not known for sure (a half of theirs was rejected, or any deck entry left
+    out), whose DECK-COPIES would only echo that error. A half naming a species in
+    `shaky` (whose own entry has an error about its kind or symbol) is taken as written."""
     variants: dict[str, Counter] = {}
     deck: list[PhysicalCard] = []
+    unsure: set[str] = set()
     for card in edition.deck:
         halves = []
-        for half in card.halves:
+        for k, half in enumerate(card.halves):
             sp = scope.species_named(half.species)
             if sp is None:
+                if scope.left_out_name(half.species):
+                    continue  # its entry was left out, with its own error
                 guess = scope.suggest(half.species, sorted(scope.species_by_id))
+                if guess is not None:
+                    unsure.update(s.key for s in scope.species_by_id.get(guess, ()))
                 diags.append(error("DECK-UNKNOWN-SPECIES", half.span,
                                    f"unknown species '{half.species}'",
                                    f"did you mean '{guess}'?" if guess else None))
                 continue
+            if sp.key in shaky:
+                halves.append((sp.key, half.side, half.symbol or sp.symbol))
+                continue
+            if sp.key in unsure and any(h.species == half.species for h in card.halves[:k]):
+                continue  # the card's other half of it was wrong, and said so
             if half.side is None and sp.kind == "dweller":
                 diags.append(error("DECK-SIDE", half.span,
                                    f"'{sp.id}' is a dweller: give it a side (top/bottom/left/right)"))
+                unsure.add(sp.key)
                 continue
             if half.side is not None and sp.kind != "dweller":
                 diags.append(error("DECK-SIDE", half.span,
                                    f"'{sp.id}' is a {sp.kind}, not half of a split card"))
+                unsure.add(sp.key)
                 continue
             symbol = half.symbol or sp.symbol
             if symbol is not None and symbol not in scope.tree_symbols:
@@ -257,13 +274,16 @@ def _deck_variants(edition: EditionDef, scope: NameScope, diags: list[Diagnostic
                 diags.append(error("DECK-UNKNOWN-SYMBOL", half.span,
                                    f"unknown tree symbol '{symbol}'",
                                    f"did you mean '{guess}'?" if guess else None))
+                unsure.add(sp.key)
                 continue
             halves.append((sp.key, half.side, symbol))
         for _ in range(card.count):
             deck.append(PhysicalCard(tuple(halves)))
             for key, side, symbol in halves:
                 variants.setdefault(key, Counter())[(side, symbol)] += 1
-    return variants, deck
+    if edition.deck_left_out:  # a deck entry left out: no species' count is sure
+        unsure.update(s.key for s in edition.species)
+    return variants, deck, unsure
 
 
 @dataclass(frozen=True)
@@ -297,7 +317,17 @@ def check_edition(edition: EditionDef, universe: Universe) -> CheckedEdition:
     diags: list[Diagnostic] = []
     hosts = {h.id: h for e in visible for h in e.hosts}
 
-    variants, deck = _deck_variants(edition, scope, diags)
+    # each species' own definition first: a species with a wrong kind or symbol is `shaky`,
+    # and the deck's halves of it are not checked against that kind or symbol again
+    seen_ids: dict[str, SpeciesDef] = {}
+    definitions: dict[str, list[Diagnostic]] = {}
+    for sd in edition.species:
+        if sd.id not in seen_ids:
+            seen_ids[sd.id] = sd
+            definitions[sd.key] = _check_definitions(sd, scope, hosts)
+    shaky = {k for k, found in definitions.items()
+             if any(d.code in ("SPECIES-KIND", "SPECIES-SYMBOL") for d in found)}
+    variants, deck, unsure = _deck_variants(edition, scope, diags, shaky)
     fam_species = [s for e in fam for s in e.species]
     face_down_tags = {t for e in fam for h in e.hosts if h.face_down for t in h.types}
     deck_size = sum(c.count for e in fam for c in e.deck)
@@ -327,30 +357,31 @@ def check_edition(edition: EditionDef, universe: Universe) -> CheckedEdition:
                         if sp is not None:
                             boosted.add(sp.key)
 
-    seen_ids: dict[str, SpeciesDef] = {}
     species: list[Species] = []
     programs: list[tuple[str, str, ast.Rule]] = []
     for sd in edition.species:
-        if sd.id in seen_ids:
+        if seen_ids[sd.id] is not sd:
             diags.append(error("SPECIES-DUPLICATE", sd.span,
                                f"species '{sd.id}' is defined twice in edition '{edition.id}'"))
             continue
-        seen_ids[sd.id] = sd
-        diags.extend(_check_definitions(sd, scope, hosts))
+        diags.extend(definitions[sd.key])
+        kind_known = not any(d.code == "SPECIES-KIND" for d in definitions[sd.key])
         for rt in sd.rules:
             rule = parsed.get((sd.key, rt.field))
             if rule is None:
                 continue
-            found = Checker(scope, sd, max_count).rule(rule, rt.field)
+            checker = Checker(scope, sd, max_count, kind_known)
+            found = checker.rule(rule, rt.field)
             diags.extend(found)
-            if not any(d.is_error for d in found):
+            if not (checker.folded or any(d.is_error for d in found)):
                 programs.append((sd.key, rt.field, rule))
         if not any(r.field == "score" for r in sd.rules):
             diags.append(warning("SPECIES-NO-SCORE", sd.span,
                                  f"{sd.id}: no `score` rule; write `score: 0` if it scores nothing"))
         v = variants.get(sd.key, Counter())
         halves = sum(v.values())
-        if halves != sd.copies and sd.kind != "cave":  # caves are laid out, not shuffled in
+        if (halves != sd.copies and sd.kind != "cave"  # caves are laid out, not shuffled in
+                and sd.key not in unsure and sd.key not in shaky):
             diags.append(error(
                 "DECK-COPIES", sd.field_spans.get("copies", sd.span),
                 f"{sd.id}: copies says {sd.copies} but the deck holds {halves}",
@@ -366,7 +397,8 @@ def check_edition(edition: EditionDef, universe: Universe) -> CheckedEdition:
             plural=sd.plural, article=sd.article, classifier=sd.classifier,
         ))
     diags.extend(_check_setup(edition, universe))
-    diags.extend(_check_deadlock(edition, deck, scope, hosts))
+    if not (edition.broken or unsure or shaky):  # a deck short of what was left out: no verdict
+        diags.extend(_check_deadlock(edition, deck, scope, hosts))
     if edition.expansion_of is not None and edition.expansion_of not in editions:
         diags.append(error("EDITION-UNKNOWN", edition.span,
                            f"'{edition.id}' expands unknown edition '{edition.expansion_of}'"))
@@ -377,7 +409,8 @@ def check_edition(edition: EditionDef, universe: Universe) -> CheckedEdition:
 def _check_setup(edition: EditionDef, universe: Universe) -> list[Diagnostic]:
     diags = []
     caves = sum(s.copies for s in edition.species if s.kind == "cave")
-    if edition.setup is not None and edition.setup.cave_draft and caves != edition.setup.caves:
+    if (edition.setup is not None and edition.setup.cave_draft and caves != edition.setup.caves
+            and not edition.left_out):  # a cave entry left out has its own error
         diags.append(error("EDITION-CAVES", edition.setup.span,
                            f"setup drafts {edition.setup.caves} caves but the edition defines "
                            f"{caves} cave cards", "give each cave card a species of kind `cave`"))
@@ -565,6 +598,20 @@ def _no_setup_row(base: EditionDef, exps: list[str], eds: Any) -> Diagnostic:
     return error("EDITION-SETUP-MISSING", None,
                  f"no edition says how many cards to remove for {_combination(base.id, exps)}",
                  f"add `- {row}` under `setup: removed:` in {' or '.join(where)}")
+
+
+def errors_by_folder(universe: Universe) -> dict[str, int]:
+    """How many errors `grove lint` finds in each edition folder on the path (its resolved
+    path), those that did not load at all included: `grove editions` lists a set with errors
+    as such rather than dropping it. Checking reads the cache where `grove lint` filled it."""
+    counts: Counter[str] = Counter()
+    for d in universe.diagnostics:
+        if d.is_error and d.span is not None:
+            counts[str(Path(d.span.file).resolve().parent)] += 1
+    for eid, e in universe.editions.items():
+        counts[str(Path(e.folder).resolve())] += sum(
+            d.is_error for d in checked(universe, eid).diagnostics)
+    return dict(counts)
 
 
 def lint(roots: Roots, only: Iterable[str] | None = None, folders: Iterable[str] = (),

@@ -6,6 +6,7 @@ lint` can report every problem of a card set in one run.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -68,24 +69,69 @@ def provisional_marks(doc: Document) -> Iterator[tuple[Span, str]]:
 Reader = Callable[[Path, str], tuple[Document | None, tuple[Diagnostic, ...]]]
 
 
+# The list of entries of each file kind whose entries are loaded one by one: a finding inside
+# one entry leaves out that entry, not the file.
+ENTRY_LISTS = {"cardset": "species", "deck": "cards"}
+
+
 def read_document(path: Path, schema: str, raw: str | None = None
                   ) -> tuple[Document | None, tuple[Diagnostic, ...]]:
     """One file of an edition read and validated against `schema`: from `raw` where it is
-    given (an editor's unsaved text), else from the disk."""
+    given (an editor's unsaved text), else from the disk. The document is returned where it is
+    fit to use: valid, or (a species or deck file) with every finding inside one of its
+    entries, which the loader then leaves out (`broken_entries`)."""
     try:
         doc = load(path) if raw is None else load_text(raw, path)
     except DiagnosticError as exc:
         return None, exc.diagnostics
     if not isinstance(doc.data, CommentedMap):
         return None, (error("SCHEMA-TYPE", Span(str(path), 1, 1), "expected a mapping at the top"),)
-    found = (*formats.upgrade(doc, schema), *schemas.validate(doc, schema))
-    return (None if any(d.is_error for d in found) else doc), found
+    # an old format is upgraded first (FORMAT-OLD warnings), then the schema's findings: a
+    # file whose errors all lie inside entries of its list is kept, those entries left out
+    upgraded = formats.upgrade(doc, schema)
+    found = schemas.findings(doc, schema)
+    diags = (*upgraded, *(d for _, d in found))
+    errors = [p for p, d in found if d.is_error]
+    if any(d.is_error for d in upgraded):
+        return None, diags
+    if not errors:
+        return doc, diags
+    entries = ENTRY_LISTS.get(schema)
+    local = entries is not None and all(
+        len(p) >= 2 and p[0] == entries and isinstance(p[1], int) for p in errors)
+    return (doc if local else None), diags
 
 
-def _read(path: Path, schema: str, diags: list[Diagnostic], read: Reader) -> Document | None:
+def broken_entries(doc: Document, schema: str) -> set[int]:
+    """The indexes of the entries of a species or deck file that hold a schema finding; asked
+    only of a file with findings. Told by the findings' paths, not by their lines: a value
+    brought in by an alias (`*x`) is reported where its anchor lies, in another entry."""
+    return {p[1] for p, d in schemas.findings(doc, schema)
+            if d.is_error and len(p) >= 2 and isinstance(p[1], int)}
+
+
+def _read(path: Path, schema: str, diags: list[Diagnostic], read: Reader
+          ) -> tuple[Document | None, set[int]]:
+    """The document (if fit to use) and the indexes of the entries to leave out."""
     doc, found = read(path, schema)
     diags.extend(found)
-    return doc
+    if doc is None or not found:
+        return doc, set()
+    return doc, broken_entries(doc, schema) if schema in ENTRY_LISTS else set()
+
+
+def _meant_ids(entry: Any) -> set[str]:
+    """The ids a left-out species entry may have been meant to have, as a rule or the deck
+    would write them: its id read leniently (`Heron`, `reed-frog`, `bul rush` as `heron`,
+    `reed_frog`, `bulrush`) and its English name so read; {""} where it has neither."""
+    out: set[str] = set()
+    if isinstance(entry, dict):
+        names = entry.get("names")
+        for value in (entry.get("id"), names.get("en") if isinstance(names, dict) else None):
+            if isinstance(value, (str, int)) and not isinstance(value, bool):
+                word = re.sub(r"[^a-z0-9_]+", "_", str(value).strip().lower()).strip("_")
+                out |= {word, word.replace("_", "")} - {""}
+    return out or {""}
 
 
 def _symbols(doc: Document, edition: str) -> list[Symbol]:
@@ -170,9 +216,11 @@ def _setup(doc: Document) -> Setup | None:
     )
 
 
-def _species(doc: Document, edition: str) -> list[SpeciesDef]:
+def _species(doc: Document, edition: str, skip: set[int]) -> list[SpeciesDef]:
     out = []
     for i, sp in enumerate(doc.data["species"]):
+        if i in skip:
+            continue
         base = ["species", i]
         rules = []
         spans = {}
@@ -219,9 +267,11 @@ def _scorepad(doc: Document) -> MappingProxyType:
     return MappingProxyType(rows)
 
 
-def _deck(doc: Document) -> list[DeckCard]:
+def _deck(doc: Document, skip: set[int]) -> list[DeckCard]:
     out = []
     for i, c in enumerate(doc.data["cards"]):
+        if i in skip:
+            continue
         halves = []
         if "card" in c:
             halves.append(Half(str(c["card"]), None, c.get("symbol"), doc.span(["cards", i, "card"])))
@@ -253,7 +303,7 @@ def load_edition(folder: str | Path, read: Reader = read_document) -> Loaded:
         diags.append(error("EDITION-MISSING", Span(str(ed_path), 1, 1),
                            f"{folder} has no {EDITION_FILE}"))
         return Loaded(None, diags)
-    doc = _read(ed_path, "edition", diags, read)
+    doc, _ = _read(ed_path, "edition", diags, read)
     if doc is None:
         return Loaded(None, diags)
     eid = str(doc.data["id"])
@@ -275,28 +325,52 @@ def load_edition(folder: str | Path, read: Reader = read_document) -> Loaded:
     )
     species: list[SpeciesDef] = []
     deck: list[DeckCard] = []
+    left_out: set[str] = set()  # see EditionDef.left_out
+    deck_left_out = False
+    seen: dict[str, SpeciesDef] = {}  # by key
     for path in edition_files(folder):
         if path.name == EDITION_FILE:
             continue
         schema = "deck" if path.name == DECK_FILE else "cardset"
-        d = _read(path, schema, diags, read)
-        if d is None:
+        d, skip = _read(path, schema, diags, read)
+        if d is None:  # what the file held is unknown
+            if schema == "deck":
+                deck_left_out = True
+            else:
+                left_out.add("")
             continue
+        entries = d.data[ENTRY_LISTS[schema]]
         if str(d.data["edition"]) != eid:
             diags.append(error(
                 "EDITION-MISMATCH", d.span(["edition"]),
                 f"file says edition '{d.data['edition']}' but lies in the folder of '{eid}'",
                 f"write `edition: {eid}`",
             ))
+            if schema == "deck":
+                deck_left_out = True
+            else:
+                left_out.update(n for e in entries for n in _meant_ids(e))
             continue
         marks.extend(provisional_marks(d))
         if schema == "deck":
-            deck.extend(_deck(d))
+            deck_left_out = deck_left_out or bool(skip)  # what it held is not known
+            deck.extend(_deck(d, skip))
         else:
-            species.extend(_species(d, eid))
+            left_out.update(n for i in skip for n in _meant_ids(entries[i]))
+            for sd in _species(d, eid, skip):
+                if sd.key in seen:  # left out; which of the two was meant otherwise is
+                    diags.append(error(  # unknown: the names of both stand for it
+                        "SPECIES-DUPLICATE", sd.span,
+                        f"species '{sd.id}' is defined twice in edition '{eid}'"))
+                    for twin in (sd, seen[sd.key]):
+                        left_out.update(_meant_ids({"names": dict(twin.names)}) - {""})
+                    continue
+                seen[sd.key] = sd
+                species.append(sd)
     if not (folder / DECK_FILE).is_file():
         diags.append(error("DECK-MISSING", Span(str(ed_path), 1, 1),
                            f"edition '{eid}' has no {DECK_FILE}",
                            "list the physical cards of the edition in deck.yaml"))
-    edition = replace(edition, species=tuple(species), deck=tuple(deck), provisional=tuple(marks))
+    edition = replace(edition, species=tuple(species), deck=tuple(deck), provisional=tuple(marks),
+                      left_out=frozenset(left_out), deck_left_out=deck_left_out)
     return Loaded(edition, diags)

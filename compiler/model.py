@@ -180,6 +180,17 @@ class EditionDef:
     scorepad_names: Any = field(default_factory=no_words)  # row id -> {lang: row name}
     removed: tuple[RemovedRow, ...] = ()  # the rows of `setup.removed` this edition declares
     digest: str = ""  # of its files' names and contents: what a game record pins
+    # What loading left out, so the checks do not report its consequences again (a rule or a
+    # deck card naming a species whose entry was broken): the ids species entries left out for
+    # their own errors were meant to have ("" where unknown, as for a file not read at all),
+    # and whether a deck entry (or the deck file) was left out, which leaves no count sure.
+    left_out: frozenset[str] = frozenset()
+    deck_left_out: bool = False
+
+    @property
+    def broken(self) -> bool:
+        """Whether loading left out any part of the edition's files."""
+        return bool(self.left_out) or self.deck_left_out
 
 
 def scorepad_names(editions: Iterable[EditionDef]) -> MappingProxyType:

@@ -43,6 +43,13 @@ class NameScope:
             for h in e.hosts:
                 self.hosts.setdefault(h.id, h)
         self.root = visible[0].id if visible else ""
+        self.left_out: frozenset[str] = frozenset().union(*(e.left_out for e in visible))
+
+    def left_out_name(self, name: str) -> bool:
+        """Whether `name` may be a species whose entry loading left out for its own errors:
+        a finding that only repeats that error is not reported again."""
+        return bool(self.left_out) and (
+            "" in self.left_out or name.rpartition(":")[2] in self.left_out)
 
     def species_named(self, name: str) -> SpeciesDef | None:
         if ":" in name:

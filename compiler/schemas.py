@@ -155,23 +155,26 @@ def _describe(err: ValidationError, doc: Document) -> Diagnostic:
 MAX_NAME_CHARS = 100
 
 
-def _long_names(doc: Document, data: object, schema: str) -> list[Diagnostic]:
+Path = tuple[str | int, ...]
+
+
+def _long_names(doc: Document, data: object, schema: str) -> list[tuple[Path, Diagnostic]]:
     """INPUT-NAME-TOO-LONG for every mapping key longer than `MAX_NAME_CHARS`, and in a forest
     file (which holds nothing but ids and names) every string value too."""
-    out: list[Diagnostic] = []
+    out: list[tuple[Path, Diagnostic]] = []
     values = schema == "forest"
 
     def walk(node: object, path: list[str | int]) -> None:
         if isinstance(node, dict):
             for k, v in node.items():
                 if len(k) > MAX_NAME_CHARS:
-                    out.append(_too_long(doc, [*path, k], k, key=True))
+                    out.append(((*path, k), _too_long(doc, [*path, k], k, key=True)))
                 walk(v, [*path, k])
         elif isinstance(node, list):
             for i, v in enumerate(node):
                 walk(v, [*path, i])
         elif values and isinstance(node, str) and len(node) > MAX_NAME_CHARS:
-            out.append(_too_long(doc, path, node, key=False))
+            out.append((tuple(path), _too_long(doc, path, node, key=False)))
 
     walk(data, [])
     return out
@@ -186,20 +189,54 @@ def _too_long(doc: Document, path: list[str | int], name: str, *, key: bool) -> 
 def validate(doc: Document, schema: str) -> list[Diagnostic]:
     """Every schema violation of `doc`, one diagnostic per place, in document order; a name
     beyond `MAX_NAME_CHARS` is reported alone, before the schema echoes it."""
+    return [d for _, d in findings(doc, schema)]
+
+
+def findings(doc: Document, schema: str) -> list[tuple[Path, Diagnostic]]:
+    """`validate`, each diagnostic with the path of the value it is about: the loader leaves
+    out the one species or deck entry a finding lies in, not the whole file."""
     data = plain(doc.data)
     long_names = _long_names(doc, data, schema)
     if long_names:
         return long_names
     seen: set[tuple[str, ...]] = set()
-    out: list[Diagnostic] = []
+    leaves = []
     for err in sorted(validator(schema).iter_errors(data), key=lambda e: list(map(str, e.path))):
         leaf = _leaf(err)
         key = tuple(map(str, leaf.absolute_path)) + (str(leaf.validator),)
-        if key in seen:
-            continue
-        seen.add(key)
-        out.append(_describe(leaf, doc))
+        if key not in seen:
+            seen.add(key)
+            leaves.append(leaf)
+    flagged = _flagged_keys(leaves, data)
+    return [(tuple(leaf.absolute_path), _describe(leaf, doc)) for leaf in leaves
+            if not _misspelt(leaf, flagged)]
+
+
+def _flagged_keys(leaves: list[ValidationError], data: object) -> dict[Path, list[str]]:
+    """The keys of each mapping that a finding reports as unknown or as an invalid name."""
+    out: dict[Path, list[str]] = {}
+    for leaf in leaves:
+        path = tuple(leaf.absolute_path)
+        if leaf.validator == "additionalProperties" and isinstance(leaf.instance, dict):
+            known = leaf.schema.get("properties", {})
+            out.setdefault(path, []).extend(str(k) for k in leaf.instance if k not in known)
+        elif leaf.validator == "pattern" and isinstance(leaf.instance, str):
+            node = data
+            for step in path:
+                node = node[step] if isinstance(node, (dict, list)) else None
+            if isinstance(node, dict) and leaf.instance in node:  # a key (`propertyNames`)
+                out.setdefault(path, []).append(leaf.instance)
     return out
+
+
+def _misspelt(leaf: ValidationError, flagged: dict[Path, list[str]]) -> bool:
+    """A missing key that a reported unknown key beside it misspells (`copeis:` for `copies`,
+    `thai:` for `th`): the one mistake is said once, at the misspelt key."""
+    if leaf.validator != "required" or "'" not in leaf.message:
+        return False
+    missing = leaf.message.split("'")[1]
+    return bool(difflib.get_close_matches(missing, flagged.get(tuple(leaf.absolute_path), []),
+                                          n=1, cutoff=0.6))
 
 
 def validate_cached(doc: Document, schema: str) -> list[Diagnostic]:

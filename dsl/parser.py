@@ -506,7 +506,8 @@ def _syntax_diagnostic(
     span = _shift(Span(file, at_line, at_col, at_line, at_col + width), line, col)
 
     if isinstance(exc, UnexpectedCharacters):
-        ch = text.splitlines()[at_line - 1][at_col - 1] if text else ""
+        # lines as Lark counts them, at "\n" only (splitlines() also splits at U+2028)
+        ch = text.split("\n")[at_line - 1][at_col - 1] if text else ""
         hint = None
         if ch.isupper():
             hint = "names and keywords are lower case: `european_hare`, `bird`"

@@ -24,16 +24,27 @@ FOREST_SUFFIXES = (".yaml", ".yml", ".json")
 
 
 def editions(roots: Roots | None = None) -> list[dict[str, Any]]:
+    from compiler.cardset import errors_by_folder
     from compiler.universe import load_universe
 
     universe = load_universe(roots)
+    errors = errors_by_folder(universe)
     rows = []
     for e in sorted(universe.editions.values(), key=lambda e: e.id):
+        folder = str(Path(e.folder).resolve())
         rows.append({
             "id": e.id, "names": dict(e.names), "standalone": e.standalone,
             "expansion_of": e.expansion_of, "combines_with": list(universe.expansions_of(e.id)),
             "species": len(e.species), "cards": sum(c.count for c in e.deck),
             "folder": e.folder, "digest": e.digest[:16],
+            "errors": errors.pop(folder, 0), "broken": False,
+        })
+    for folder in sorted(f for f in errors if (Path(f) / "edition.yaml").exists()):
+        # an edition folder whose edition.yaml did not load: listed by its folder's name
+        rows.append({
+            "id": Path(folder).name, "names": {"en": ""}, "standalone": False,
+            "expansion_of": None, "combines_with": [], "species": 0, "cards": 0,
+            "folder": folder, "digest": "", "errors": errors[folder], "broken": True,
         })
     return rows
 

@@ -23,10 +23,15 @@ def editions(as_json: bool, roots) -> None:
         echo_json(rows)
         return
     for r in rows:  # an author's edition: its id, names and folder are input, echoed escaped
+        errors = f"; {r['errors']} error(s), see `grove lint`" if r["errors"] else ""
+        if r["broken"]:
+            click.echo(echo_text(f"{r['id']:<16} (not loaded{errors})"))
+            click.echo(f"{'':<16} from {echo_text(display(r['folder']))}")
+            continue
         kind = "standalone" if r["standalone"] else f"expansion of {r['expansion_of']}"
         extra = f"; combines with {', '.join(r['combines_with'])}" if r["combines_with"] else ""
         click.echo(echo_text(f"{r['id']:<16} {r['names']['en']} ({kind}{extra}): "
-                              f"{r['species']} species, {r['cards']} cards"))
+                              f"{r['species']} species, {r['cards']} cards{errors}"))
         if not _shipped(r["folder"]):
             click.echo(f"{'':<16} from {echo_text(display(r['folder']))}")
 
