@@ -52,6 +52,7 @@ class Options:
     baseline: str | None = None
     ai_games: int = 400
     ai_rows: list[str] | None = None
+    ai_budget: str | None = None
 
 
 def _ms(seconds: float) -> str:
@@ -357,9 +358,11 @@ def main(argv: list[str] | None = None) -> int:
                     "ladder (`ai`; at a second a decision, 400 games of a row take hours)")
     ap.add_argument("--ai-rows", help="the ladder's rows to play, comma-separated: base, smoky, "
                     "dartmoor, base4, curve100, curve300, curve1000, curve3000")
+    ap.add_argument("--ai-budget", help="play the ladder's default-budget rows at this budget "
+                    "instead (300 iterations, 2s)")
     a = ap.parse_args(argv)
     opts = Options(a.rounds, a.players, a.tables, a.batch_ms, a.baseline, a.ai_games,
-                   a.ai_rows.split(",") if a.ai_rows else None)
+                   a.ai_rows.split(",") if a.ai_rows else None, a.ai_budget)
     figures: dict[str, Any] = {"python": sys.version.split()[0]}
     with contextlib.redirect_stdout(sys.stderr) if a.json else contextlib.nullcontext():
         print(f"grove benchmarks  (Python {sys.version.split()[0]})")

@@ -10,7 +10,8 @@ on worker processes, one per core.
 The rows are the issue's: `mcts` at its default budget against greedy in 2-player base, Smoky
 Mountains and Dartmoor and as one of four in base; and the budget curve `mcts:100` to
 `mcts:3000` in 2-player base. `--ai-games` sets the games per row (at least the issue's 400 for
-the targets; a quick look takes fewer) and `--ai-rows` picks rows by name.
+the targets; a quick look takes fewer), `--ai-rows` picks rows by name and `--ai-budget` plays
+the default budget's rows at another.
 """
 
 from __future__ import annotations
@@ -91,7 +92,10 @@ def play_deal(deal: Deal) -> tuple[float, int, float, int]:
     return wins, games, seconds, decisions
 
 
-def ladder(names: list[str] | None, games: int, jobs: int) -> list[dict[str, Any]]:
+def ladder(names: list[str] | None, games: int, jobs: int, budget: str | None = None
+           ) -> list[dict[str, Any]]:
+    """The rows named (all without names), `games` games each; `budget` plays the rows of the
+    default budget at another (`300`, `2s`) for a quicker look."""
     from simulation.statistics import wilson
 
     rows = []
@@ -99,6 +103,8 @@ def ladder(names: list[str] | None, games: int, jobs: int) -> list[dict[str, Any
         for name, edition, players, ai in ROWS:
             if names and name not in names:
                 continue
+            if budget and ai == "mcts":
+                ai = f"mcts:{budget}"
             deals = [Deal(edition, players, ai, SEED + k) for k in range(-(-games // players))]
             wins = seconds = 0.0
             played = decisions = 0
@@ -123,4 +129,4 @@ def bench_ai(opts: Any) -> dict[str, Any]:
     jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     print(f"== the strength ladder: the search player against {AGAINST}, seats rotated, "
           f"{opts.ai_games} games a row on {jobs} processes (CPU seconds per searched decision)")
-    return {"ai": ladder(opts.ai_rows, opts.ai_games, jobs or 1)}
+    return {"ai": ladder(opts.ai_rows, opts.ai_games, jobs or 1, opts.ai_budget)}
