@@ -84,6 +84,8 @@ class Game(Table):
         here, and its decision is None."""
         self._proc.close()
         self.decision = None
+        for seat in self.seats:
+            seat.release()
         self.seats = []  # each points back at the game: a cycle the collector would wait for
         super().release()
 

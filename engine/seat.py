@@ -63,7 +63,7 @@ class Seat:
     put what) are the same in every game and free to ask; what lies where is shown only as
     far as the seat may see it."""
 
-    __slots__ = ("seat", "_t", "cardset", "memo", "actions")
+    __slots__ = ("seat", "_t", "cardset", "memo", "actions", "_masked")
 
     def __init__(self, table: Table, seat: int):
         self.seat = seat
@@ -71,6 +71,10 @@ class Seat:
         self.cardset: CardSet = table.cardset
         self.memo: Memo = table.memo
         self.actions: ActionTable = table.actions
+        # player -> (the table's view of its forest, that view masked): kept while the table
+        # keeps the view, so a person's screen, which reads every forest at every decision,
+        # copies one only when it changed
+        self._masked: dict[int, tuple[Forest, Forest]] = {}
 
     # ---- the game's public state ---------------------------------------------------------------
     @property
@@ -166,11 +170,21 @@ class Seat:
         if j == self.seat or not any(c.species is None and c.number is not None
                                      for c in view.cards):
             return view
+        hit = self._masked.get(j)
+        if hit is not None and hit[0] is view:
+            return hit[1]
         masked = view.copy()
         for c in masked.cards:
             if c.species is None:
                 c.number = None
+        self._masked[j] = (view, masked)
         return masked
+
+    def release(self) -> None:
+        """The game is put away: the masked copies of forests let go of their cards."""
+        for _, masked in self._masked.values():
+            masked.release()
+        self._masked.clear()
 
     def forests(self) -> list[Forest]:
         return [self.forest(j) for j in range(len(self._t.players))]

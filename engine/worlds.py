@@ -40,38 +40,37 @@ def redeal(table: Table, seat: int, rng: random.Random) -> None:
     winter = table.winter_ids
     deck = table.deck
     left = sorted(c for c in deck if c in winter)
-    places += [(deck, k) for k, c in enumerate(deck) if c not in winter]
     # sorted before the shuffle: the world drawn must follow from what the seat sees and the
     # generator alone, not from the order the unseen cards really lie in
-    pool = sorted([zone[k] for zone, k in places] + [c.number for c in faces])
+    pool = sorted([zone[k] for zone, k in places] + [c for c in deck if c not in winter]
+                  + [c.number for c in faces])
     unseen = set(pool)
     for p in table.players:  # a card once shown and gone again must not come back as known
         p.shown -= unseen
     shuffle(rng, pool)
-    if left:
-        # the deck again: its unseen cards where they were, the winter cards not yet drawn
-        # where the deal's rule may put them (see the module's docstring)
-        others = [c for c in deck if c not in winter]
-        part = min(len(deck), table.layout.winter_part)
-        slots = list(range(part))  # deck[0] is the bottom card
-        if not table.winter and part == table.layout.winter_part and part:
-            first = [part - 1]
-            slots.pop()
-        else:
-            first = []
-        shuffle(rng, slots)
-        at = set(first + slots[:len(left) - len(first)])
-        rest = iter(others)
-        winters = iter(left)
-        deck[:] = [next(winters) if k in at else next(rest) for k in range(len(deck))]
-        places = [(z, k) for z, k in places if z is not deck]
-        places += [(deck, k) for k, c in enumerate(deck) if c not in winter]
+    at = _winter_places(table, len(left), rng)
     it = iter(pool)
     for zone, k in places:
         zone[k] = next(it)
+    winters = iter(left)
+    deck[:] = [next(winters) if k in at else next(it) for k in range(len(deck))]
     for c in faces:
         c.number = next(it)
     table._views.clear()
+
+
+def _winter_places(table: Table, n: int, rng: random.Random) -> set[int]:
+    """Where in the deck (0 is its bottom card) the `n` winter cards not yet drawn go: the
+    first at the top of the winter part while none is drawn, the rest anywhere below it."""
+    if not n:
+        return set()
+    part = min(len(table.deck), table.layout.winter_part)
+    slots = list(range(part))
+    first = []
+    if not table.winter and part == table.layout.winter_part and part:
+        first = [slots.pop()]
+    shuffle(rng, slots)
+    return set(first + slots[:n - len(first)])
 
 
 def world(seat: Seat, rng: random.Random) -> Game:
