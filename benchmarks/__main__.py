@@ -53,6 +53,7 @@ class Options:
     ai_games: int = 400
     ai_rows: list[str] | None = None
     ai_budget: str | None = None
+    ai_knobs: str | None = None
 
 
 def _ms(seconds: float) -> str:
@@ -360,9 +361,11 @@ def main(argv: list[str] | None = None) -> int:
                     "dartmoor, base4, curve100, curve300, curve1000, curve3000")
     ap.add_argument("--ai-budget", help="play the ladder's default-budget rows at this budget "
                     "instead (300 iterations, 2s)")
+    ap.add_argument("--ai-knobs", help="the search's settings for every row, to measure a choice "
+                    "(horizon=1,epsilon=0.2: engine/mcts.py's Knobs)")
     a = ap.parse_args(argv)
     opts = Options(a.rounds, a.players, a.tables, a.batch_ms, a.baseline, a.ai_games,
-                   a.ai_rows.split(",") if a.ai_rows else None, a.ai_budget)
+                   a.ai_rows.split(",") if a.ai_rows else None, a.ai_budget, a.ai_knobs)
     figures: dict[str, Any] = {"python": sys.version.split()[0]}
     with contextlib.redirect_stdout(sys.stderr) if a.json else contextlib.nullcontext():
         print(f"grove benchmarks  (Python {sys.version.split()[0]})")
