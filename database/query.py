@@ -153,19 +153,26 @@ def _unquote(tok: Any) -> str:
 
 
 def _build(tree: Any) -> Node | None:
-    """Lark's tree -> the AST, without recursion (a deep query must not reach Python's limit
-    before its own is checked)."""
+    """Lark's tree -> the AST, without recursion, refusing a query nested deeper than
+    MAX_DEPTH (USAGE-QUERY-LIMIT): the tests a query compiles into call one another as deep."""
     from lark import Token, Tree
 
     if not tree.children:
         return None
     done: dict[int, Node] = {}
-    stack: list[tuple[Any, bool]] = [(tree.children[0], False)]
+    stack: list[tuple[Any, int, bool]] = [(tree.children[0], 0, False)]
     while stack:
-        node, ready = stack.pop()
+        node, depth, ready = stack.pop()
         if not ready:
-            stack.append((node, True))
-            stack.extend((c, False) for c in node.children if isinstance(c, Tree))
+            if depth > MAX_DEPTH:
+                meta = node.meta
+                raise DiagnosticError([error(
+                    "USAGE-QUERY-LIMIT", _span(meta.line, meta.column, meta.end_line,
+                                               meta.end_column),
+                    f"the query nests more than {MAX_DEPTH} levels deep",
+                    "fewer parentheses and negations say the same")])
+            stack.append((node, depth, True))
+            stack.extend((c, depth + 1, False) for c in node.children if isinstance(c, Tree))
             continue
         kids = [done[id(c)] for c in node.children if isinstance(c, Tree)]
         meta = node.meta
@@ -206,20 +213,6 @@ def _keyword_alone(tok: Any) -> Diagnostic:
                      "not water, -water; quote a name that is the word: name:\"not\"")
     return error("USAGE-QUERY-SYNTAX", _tok_span(tok), f"`{word}` needs a term on each side",
                  f"type:bird {word} type:insect; quote a name that is the word: name:\"{word}\"")
-
-
-def _too_deep(node: Node) -> Span | None:
-    """Where the nesting passes MAX_DEPTH, if it does."""
-    stack: list[tuple[Node, int]] = [(node, 0)]
-    while stack:
-        n, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            return n.span
-        if isinstance(n, Not):
-            stack.append((n.item, depth + 1))
-        elif isinstance(n, (All, Any_)):
-            stack.extend((i, depth + 1) for i in n.items)
-    return None
 
 
 def _open_paren(text: str) -> int | None:
@@ -280,9 +273,13 @@ def _syntax(text: str, exc: Exception) -> Diagnostic:
     if got == "$END" and ("VALUE" in expected or "STRING" in expected) and "WORD" not in expected:
         return error("USAGE-QUERY-SYNTAX", where, "a value is missing after the operator",
                      "give the term its value: type:bird, cost<=1")
-    if got == "$END" and "RPAR" in expected:
-        at = _open_paren(text)
-        opened = f" (the `(` at column {_position(text, at)[1]})" if at is not None else ""
+    at = _open_paren(text) if got == "$END" else None
+    if at is not None:  # the caret under the `(` left open
+        where = _span(*_position(text, at))
+        opened = ""
+        if at > 0 and text[at - 1] not in " \t\n(-":  # `rule:symbol(oak)`: meant as a value
+            return error("USAGE-QUERY-SYNTAX", where, f"a parenthesis is not closed{opened}",
+                         'a value that holds parentheses is quoted: rule:"symbol(oak)"')
         return error("USAGE-QUERY-SYNTAX", where, f"a parenthesis is not closed{opened}",
                      "close it with `)`: (type:bird or type:insect) cost<=1")
     if got == "RPAR":
@@ -320,11 +317,6 @@ def parse(text: str) -> Node:
     if node is None:
         raise DiagnosticError([error("USAGE-QUERY-SYNTAX", _span(1, 1), "the query is empty",
                                      "ask for something: type:bird, cost<=1, water")])
-    deep = _too_deep(node)
-    if deep is not None:
-        raise DiagnosticError([error(
-            "USAGE-QUERY-LIMIT", deep, f"the query nests more than {MAX_DEPTH} levels deep",
-            "fewer parentheses and negations say the same")])
     return node
 
 
