@@ -293,3 +293,51 @@ def test_docs_list_every_term_with_a_working_example():
     for code in ("USAGE-QUERY-SYNTAX", "USAGE-QUERY-TERM", "USAGE-QUERY-OPERATOR",
                  "USAGE-QUERY-VALUE", "USAGE-QUERY-LIMIT"):
         assert code in doc
+
+
+# ---- the cache -----------------------------------------------------------------------------
+def test_a_warm_query_compiles_nothing(monkeypatch):
+    """Asked again, the rows come from the on-disk cache: nothing is built or rendered."""
+    from database import rows
+
+    api.find("water", ["base"])
+
+    def no(*_a, **_k):
+        raise AssertionError("built again")
+
+    monkeypatch.setattr(rows, "listed", no)
+    assert api.find("water", ["base"]) == api.find("water", ["base"], None)
+
+
+def test_an_edited_card_file_is_read_again(tmp_path):
+    """The rows are keyed by the card files: a changed cost is found at once."""
+    import shutil
+
+    shutil.copytree(ROOT / "tests" / "editions" / "meadow", tmp_path / "meadow")
+    roots = (str(tmp_path), *api.search_path())
+    before = {r["id"]: r["cost"] for r in api.find("edition:meadow", roots=roots)}
+    some = next(k for k, c in before.items() if c < 5)
+    path = tmp_path / "meadow" / "species.yaml"
+    text = path.read_text(encoding="utf-8")
+    at = text.index(f"id: {some}")
+    cost = text.index("cost: ", at)
+    end = text.index("\n", cost)
+    path.write_text(text[:cost] + "cost: 9" + text[end:], encoding="utf-8")
+    after = {r["id"]: r["cost"] for r in api.find("edition:meadow cost=9", roots=roots)}
+    assert some in after
+
+
+def test_an_edition_that_does_not_build_is_left_out_with_a_warning(tmp_path):
+    import shutil
+
+    shutil.copytree(ROOT / "tests" / "editions" / "meadow", tmp_path / "meadow")
+    path = tmp_path / "meadow" / "species.yaml"
+    text = path.read_text(encoding="utf-8")
+    at = text.index("score: ")
+    path.write_text(text[:at] + "score: 2 per nothing_here\n" + text[text.index("\n", at) + 1:],
+                    encoding="utf-8")
+    code, out, err = run("find", "kind:tree", "--cards", str(tmp_path))
+    assert code == 0 and "FIND-EDITION-SKIPPED" in err and "meadow" in err
+    assert out and "(meadow)" not in out
+    code, _, err = run("find", "kind:tree", "--cards", str(tmp_path), "--edition", "meadow")
+    assert code == 1 and "DSL-UNKNOWN-NAME" in err
