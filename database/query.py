@@ -58,26 +58,26 @@ class Not:
 
 
 @dataclass(frozen=True)
-class All:
+class AllOf:
     items: tuple[Node, ...]
     span: Span
 
 
 @dataclass(frozen=True)
-class Any_:
+class AnyOf:
     items: tuple[Node, ...]
     span: Span
 
 
-Node = Term | Bare | Not | All | Any_
+Node = Term | Bare | Not | AllOf | AnyOf
 
 
 # ---- the terms -----------------------------------------------------------------------------
 @dataclass(frozen=True)
 class TermSpec:
-    """One term of the language: its name, short names, operators, what its value is (`word`:
-    one of the database's names; `number`; `text`: a part of a text), an example for the docs
-    and the field of a row it reads."""
+    """One term of the language: its name, short names, what its value is (`word`: one of the
+    database's names; `number`; `text`: a part of a text; the operators follow from it), an
+    example (docs/find.md shows it, and a test asks it) and what it means."""
 
     name: str
     aliases: tuple[str, ...]
@@ -192,9 +192,9 @@ def _build(tree: Any) -> Node | None:
             case "group":
                 out = kids[0]
             case "conj":
-                out = All(tuple(kids), span)
+                out = AllOf(tuple(kids), span)
             case "disj":
-                out = Any_(tuple(kids), span)
+                out = AnyOf(tuple(kids), span)
             case other:  # the grammar has no other rule
                 raise AssertionError(other)
         done[id(node)] = out
@@ -447,10 +447,10 @@ class _Compiler:
             case Not(item=i):
                 inner = self.node(i)
                 return lambda r: not inner(r)
-            case All(items=items):
+            case AllOf(items=items):
                 tests = [self.node(i) for i in items]
                 return lambda r: all(t(r) for t in tests)
-            case Any_(items=items):
+            case AnyOf(items=items):
                 tests = [self.node(i) for i in items]
                 return lambda r: any(t(r) for t in tests)
         raise AssertionError(n)
