@@ -18,6 +18,8 @@ from dsl.diagnostics import Diagnostic, Severity, echo_text
 from grove.commands.cards import cards
 from grove.commands.common import EXIT_USAGE, print_diagnostics
 from grove.commands.editions import editions
+from grove.commands.export import export
+from grove.commands.find import find
 from grove.commands.lint import lint
 from grove.commands.lsp import lsp
 from grove.commands.migrate import migrate
@@ -63,6 +65,8 @@ def main() -> None:
 
 main.add_command(editions)
 main.add_command(cards)
+main.add_command(find)
+main.add_command(export)
 main.add_command(lint)
 main.add_command(score)
 main.add_command(play)

@@ -114,6 +114,14 @@ def _cases() -> list[tuple[str, int, list[str], dict[str, str] | None]]:
         ("compare", 0, ["{top}/run", "{top}/run"], None),
         ("compare", 1, ["{top}/run", "{top}/no_run"], None),
         ("compare", 2, ["{top}/run", "{top}/no_such_run"], None),
+        ("find", 0, ["type:bird cost<=1"], None),
+        ("find", 0, ["kind:tree", "--cards", "{broken}"], None),  # left out, with a warning
+        ("find", 1, ["kind:tree", "--edition", "woods", "--cards", "{broken}"], None),
+        ("find", 2, ["typ:bird"], None),
+        ("find", 2, ["type:bird", "--edition", "atlantis"], None),
+        ("export", 0, ["-o", "{top}/db.sqlite", "--edition", "alpine"], None),
+        ("export", 1, ["--edition", "woods", "--cards", "{broken}", "-o", "{top}/b.sqlite"], None),
+        ("export", 2, ["-o", "{top}/not_a_folder/db.sqlite"], None),
         ("new", 0, ["meadow", "-o", "{top}/meadow"], None),
         ("new", 2, ["Not A Name", "-o", "{top}/nope"], None),
         ("new", 2, ["again", "-o", "{woods}"], None),
@@ -122,7 +130,7 @@ def _cases() -> list[tuple[str, int, list[str], dict[str, str] | None]]:
 
 
 COMMANDS = ("editions", "cards", "lint", "score", "play", "replay", "sheet", "new", "simulate",
-            "compare")
+            "compare", "find", "export")
 
 
 @pytest.mark.parametrize("command, expected, args, env", _cases(),
@@ -144,7 +152,7 @@ def test_every_command_has_cases():
         assert (command, 0) in got and (command, 2) in got, command
     # exit 1 needs input that was read: every command that reads one has a case
     assert {c for c, x in got if x == 1} == {"cards", "lint", "score", "play", "replay", "sheet",
-                                             "simulate", "compare"}
+                                             "simulate", "compare", "find", "export"}
 
 
 @pytest.mark.parametrize("command", COMMANDS)
