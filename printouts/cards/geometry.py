@@ -115,14 +115,24 @@ def parse_size(text: str) -> tuple[float, float]:
     return w, h
 
 
+def _fit(length: float, cell: float, most: int) -> int:
+    """Cells along one side of the page: as many as leave room for crop marks on both sides
+    (a card fewer where the bleed would eat the margin), or as fit at all if not even one
+    does."""
+    room = 2 * (MARK_GAP + MIN_MARK)
+    n = min(most, int((length - room + 1e-6) // cell))
+    return n if n >= 1 else min(most, int((length + 1e-6) // cell))
+
+
 def sheet(paper: str, size_mm: tuple[float, float] = POKER, bleed_mm: float = 0.0) -> Sheet:
-    """The grid of as many cards as fit, at most nine; `LayoutError` when not one does."""
+    """The grid of as many cards as fit with their crop marks, at most nine (a poker card
+    with a bleed of 3 mm: six on A4, and from 2 mm six on Letter); `LayoutError` when not one
+    card fits."""
     if not 0 <= bleed_mm <= 10:
         raise LayoutError(f"bleed {bleed_mm:g} mm: give 0 to 10 mm")
     pw, ph = (v * MM for v in PAPERS[paper])
     w, h, b = size_mm[0] * MM, size_mm[1] * MM, bleed_mm * MM
-    cols = min(MAX_GRID[0], int((pw + 1e-6) // (w + 2 * b)))
-    rows = min(MAX_GRID[1], int((ph + 1e-6) // (h + 2 * b)))
+    cols, rows = _fit(pw, w + 2 * b, MAX_GRID[0]), _fit(ph, h + 2 * b, MAX_GRID[1])
     if cols < 1 or rows < 1:
         raise LayoutError(f"a {size_mm[0]:g}x{size_mm[1]:g} mm card with {bleed_mm:g} mm bleed "
                           f"does not fit on {paper} paper")
