@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 import shutil
+import subprocess
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -240,3 +241,33 @@ def test_bad_options_exit_2_and_write_nothing(tmp_path, args, code):
     res = CliRunner().invoke(main, ["print", "--edition", "base", "--lang", "en", *args,
                                     "-o", str(out)])
     assert res.exit_code == 2 and code in res.output and not out.exists()
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None,
+                    reason="no pdftotext: apt-get install poppler-utils")
+def test_thai_names_can_be_searched(base, tmp_path):
+    """Through poppler's pdftotext, as the sheets' text layer is checked (PDFium's own text
+    extraction orders a Thai tone mark by its position, not as written)."""
+    deck = faces.read_deck(base, "th", ["red_fox"])
+    data, _ = pdf.sheets(deck, geometry.sheet("a4"))
+    (tmp_path / "th.pdf").write_bytes(data)
+    run = subprocess.run(["pdftotext", "-raw", "-enc", "UTF-8", str(tmp_path / "th.pdf"), "-"],
+                         capture_output=True, text=True, check=True)
+    text = "".join(run.stdout.split())
+    names = {base.species[p.species].name("th") for c in deck.cards for p in c.face.parts}
+    assert names and all(n.replace(" ", "") in text for n in names)
+
+
+def test_the_quick_bound_never_passes_a_part_that_overflows(base, tmp_path):
+    """lint sets as paragraphs only the parts the bound cannot pass: the bound must never
+    pass one that does not fit (here every part of the base deck in German, on a small card,
+    where many do not)."""
+    deck = faces.read_deck(base, "de")
+    small = (40 * MM, 56 * MM)
+    passed = 0
+    for face, _ in deck.unique():
+        for part, region in zip(face.parts, draw.regions(face, *small), strict=True):
+            if draw._surely_fits(part, region, deck.words):
+                passed += 1
+                draw.fit(part, region, deck)  # no Overflow
+    assert passed

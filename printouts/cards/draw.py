@@ -205,25 +205,40 @@ def _overflow(part: Part, region: Region, deck: Deck) -> Overflow | None:
 
 
 def _surely_fits(part: Part, region: Region, words: frozenset[str]) -> bool:
-    """A quick bound for lint: every word measured in bold (the widest face), each line
-    assumed to waste a whole widest word, the title on two lines; if that fits at the largest
-    sizes, the text does. Only parts that fail it are set as paragraphs (`fit`)."""
+    """A quick bound for lint: lines filled greedily with every piece measured in bold (the
+    widest face) and a wide space after it, each icon as wide as it is drawn, the title on
+    two lines; if that fits at the largest sizes, the text does (wider pieces never need
+    fewer lines). Only parts that fail it are set as paragraphs (`fit`)."""
     bold = register().bold
     inner_w, inner_h = region.w - 2 * PAD, region.h - 2 * PAD
-    size, leading = BODY_SIZES[0], BODY_SIZES[0] * 1.25
     title_w = inner_w - 2 * (BADGE + 1.0 * MM)
-    name = [_width(p, bold, TITLE_SIZES[0]) for p in _pieces(part.name, words)]
-    if max(name, default=0.0) > title_w or sum(name) > 2 * (title_w - max(name, default=0.0)):
+    size = TITLE_SIZES[0]
+    if _greedy_lines([_width(p, bold, size) * 1.05 + size * 0.4 for p in _pieces(part.name, words)],
+                     title_w) > 2:
         return False
-    room = inner_h - max(BADGE, 2 * TITLE_SIZES[0] * 1.15) - 1.2 * MM
+    room = inner_h - max(BADGE, 2 * size * 1.15) - 1.2 * MM
+    size = BODY_SIZES[0]
+    icons = sum(1 for s in (*part.types, part.tree) if s is not None and s.icon)
     texts = [_subline_text(part)] + [f"{f.label}: {f.text}" for f in part.fields]
-    for text in texts:
-        widths = [_width(p, bold, size) * 1.05 + size * 1.4 for p in _pieces(text, words)]
-        widest = max(widths, default=0.0)
-        if widest >= inner_w:
-            return False
-        room -= -(-sum(widths) // (inner_w - widest)) * leading + GAP
+    for n, text in enumerate(texts):
+        widths = [_width(p, bold, size) * 1.05 + size * 0.4 for p in _pieces(text, words)]
+        if n == 0:
+            widths += [size * 1.6] * icons
+        lines = _greedy_lines(widths, inner_w)
+        room -= lines * size * 1.25 + GAP
     return room >= 0
+
+
+def _greedy_lines(widths: list[float], line: float) -> int | float:
+    """Lines a greedy fill takes (infinite when a piece is wider than the line)."""
+    lines, used = 1, 0.0
+    for w in widths:
+        if w > line:
+            return float("inf")
+        if used + w > line:
+            lines, used = lines + 1, 0.0
+        used += w
+    return lines
 
 
 def _subline_text(part: Part) -> str:
