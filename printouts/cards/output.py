@@ -115,18 +115,19 @@ def _pngs(deck: Deck, w: float, h: float, bleed: float, unique: bool) -> dict[st
 def _tts(cs: CardSet, deck: Deck, w: float, h: float) -> dict[str, bytes]:
     px = tts.card_px(w, h)
     faces = [f for f, _ in deck.unique()]
-    imgs = [raster.exact(img, px) for img in raster.images(
+    # each face kept as PNG bytes (a tenth of its pixels) until a sheet is pasted together
+    kept = [raster.png(raster.exact(img, px)) for img in raster.images(
         pdf.single(deck, faces, w, h, 0.0), px[0] / w)]
-    by_face = dict(zip(faces, imgs, strict=False))
+    by_face = dict(zip(faces, kept, strict=False))
     grids = tts.grids(len(deck.cards), px)
     out = {}
     start = 0
     for i, g in enumerate(grids):
         n = min(g.cols * g.rows, len(deck.cards) - start)
-        cards = [by_face[c.face] for c in deck.cards[start:start + n]]
-        out[tts.sheet_name(i)] = raster.png(tts.paste(cards, g))
+        out[tts.sheet_name(i)] = raster.png(tts.paste(
+            [by_face[c.face] for c in deck.cards[start:start + n]], g))
         start += n
-    out[tts.BACK] = raster.png(imgs[-1])
+    out[tts.BACK] = kept[-1]
     name = f"{deck.edition} ({deck.lang})"
     obj = tts.saved_object(name, [c.face.title for c in deck.cards], grids)
     out[f"{'+'.join(e.id for e in cs.editions)}-{deck.lang}.json"] = obj.encode("utf-8")

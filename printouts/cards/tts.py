@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
+from io import BytesIO
 
 from PIL import Image
 
@@ -55,11 +56,13 @@ def sheet_name(i: int) -> str:
     return f"deck-{i + 1}.png"
 
 
-def paste(cards: list[Image.Image], grid: Grid) -> Image.Image:
+def paste(cards: list[bytes], grid: Grid) -> Image.Image:
+    """One sheet of card images (PNG bytes, each `grid.card_px`), row by row."""
     out = Image.new("RGB", grid.size, "white")
-    for i, img in enumerate(cards):
+    for i, data in enumerate(cards):
         row, col = divmod(i, grid.cols)
-        out.paste(img, (col * grid.card_px[0], row * grid.card_px[1]))
+        with Image.open(BytesIO(data)) as img:
+            out.paste(img, (col * grid.card_px[0], row * grid.card_px[1]))
     return out
 
 
