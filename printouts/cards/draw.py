@@ -14,6 +14,7 @@ is an `Overflow`, never clipped.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from xml.sax.saxutils import escape
@@ -287,6 +288,26 @@ def draw_face(c, face: Face, deck: Deck, w: float, h: float, bleed: float) -> No
         c.translate(region.x, region.y)
         _part(c, part, f, region.w, region.h, deck, face.kind == "host")
         c.restoreState()
+    if face.kind == "plain" and not face.parts[0].species and face.stem == "winter":
+        _snowflake(c, w / 2, h / 2, min(w, h) * 0.3)
+    c.restoreState()
+
+
+def _snowflake(c, x: float, y: float, r: float) -> None:
+    """The winter card's mark: found among the cards of a pile at a glance."""
+    c.saveState()
+    c.setStrokeColor(colors.HexColor("#4a90c8"))
+    c.setLineWidth(r * 0.07)
+    c.setLineCap(1)
+    for k in range(6):
+        a = math.pi / 3 * k
+        dx, dy = math.cos(a), math.sin(a)
+        c.line(x, y, x + r * dx, y + r * dy)
+        for t, arm in ((0.55, 0.3), (0.8, 0.2)):  # two pairs of twigs on each ray
+            bx, by = x + r * t * dx, y + r * t * dy
+            for turn in (math.pi / 4, -math.pi / 4):
+                ca, sa = math.cos(a + turn), math.sin(a + turn)
+                c.line(bx, by, bx + r * arm * ca, by + r * arm * sa)
     c.restoreState()
 
 
