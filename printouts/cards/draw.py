@@ -138,6 +138,15 @@ def _subline(part: Part) -> str:
     return " · ".join(bits)
 
 
+def _title_box(part: Part) -> tuple[float, float]:
+    """Where the name goes across the top: from past the cost disc to short of the water drop
+    and the tree symbol's icon (its x, and what that leaves of the line's width)."""
+    step = BADGE + 0.8 * MM
+    left = step if part.cost is not None else 0.0
+    right = (int(part.water) + int(bool(part.tree and part.tree.icon))) * step
+    return left, left + right
+
+
 @dataclass(frozen=True)
 class Fitted:
     """A part's paragraphs at the sizes that fit, with their heights (top to bottom)."""
@@ -152,8 +161,7 @@ def fit(part: Part, region: Region, deck: Deck) -> Fitted:
     """The part's text at the largest sizes that fit its region; `Overflow` if none does."""
     inner_w = region.w - 2 * PAD
     inner_h = region.h - 2 * PAD  # a slot tab reaches less far in than PAD
-    side_room = BADGE + 1.0 * MM
-    title_w = inner_w - 2 * side_room
+    title_w = inner_w - _title_box(part)[1]
     title = None
     for size in TITLE_SIZES:
         p = _para(escape(part.name), _style("title", size), deck.words)
@@ -161,8 +169,9 @@ def fit(part: Part, region: Region, deck: Deck) -> Fitted:
         if fits and h <= 2 * size * 1.15 + 0.01:
             title, title_h = p, h
             break
-    if title is None:
-        raise Overflow(part, "name", p.minWidth(), title_w, deck.lang)
+    if title is None:  # what it needs: its widest word, or two lines' worth
+        raise Overflow(part, "name", max(p.minWidth(), title_w * (h / (size * 1.15))), title_w * 2,
+                       deck.lang)
     header_h = max(BADGE, title_h) + 1.2 * MM
     room = inner_h - header_h
     blocks = [_subline(part)] if _subline(part) else []
@@ -212,7 +221,7 @@ def _surely_fits(part: Part, region: Region, words: frozenset[str]) -> bool:
     fewer lines). Only parts that fail it are set as paragraphs (`fit`)."""
     bold = register().bold
     inner_w, inner_h = region.w - 2 * PAD, region.h - 2 * PAD
-    title_w = inner_w - 2 * (BADGE + 1.0 * MM)
+    title_w = inner_w - _title_box(part)[1]
     size = TITLE_SIZES[0]
     if _greedy_lines([_width(p, bold, size) * 1.05 + size * 0.4 for p in _pieces(part.name, words)],
                      title_w) > 2:
@@ -334,7 +343,7 @@ def _part(c, part: Part, f: Fitted, w: float, h: float, deck: Deck, big: bool) -
         size = min(w * 0.4, top - used - PAD - 2 * MM)
         if size > 8 * MM:
             draw_icon(c, icon[0], (w - size) / 2, PAD + (top - used - PAD - size) / 2, size)
-    f.title.drawOn(c, PAD + BADGE + 1.0 * MM, top - max(BADGE, f.title_h) / 2 - f.title_h / 2)
+    f.title.drawOn(c, PAD + _title_box(part)[0], top - max(BADGE, f.title_h) / 2 - f.title_h / 2)
     y = top - f.header_h
     for p, ph in f.body:
         y -= ph
