@@ -114,6 +114,15 @@ def test_crop_marks_lie_on_the_card_grid(base, paper, bleed, per_page):
     assert all(min(abs(y - m) for m in down) < tol for y in ys)
 
 
+def test_card_sizes_take_as_many_to_a_page_as_fit():
+    assert geometry.parse_size("57x87") == (57.0, 87.0)
+    assert geometry.sheet("a4", (57, 87)).per_page == 9  # never more than nine
+    assert geometry.sheet("a4", (70, 120)).per_page == 4  # tarot
+    assert geometry.sheet("letter", (127, 178)).per_page == 1
+    with pytest.raises(geometry.LayoutError):
+        geometry.sheet("letter", (250, 250))
+
+
 def test_backs_fall_behind_their_fronts(base):
     sheet = geometry.sheet("a4", geometry.POKER, 2.0)
     for i in range(sheet.per_page):

@@ -17,7 +17,7 @@ from compiler.cardset import CardSet, Species
 from printouts import rules_text
 from printouts.cards.words import word
 from printouts.sheets.content import _icons as sheet_icons
-from printouts.sheets.content import species_names
+from printouts.sheets.content import _name, species_names
 from printouts.sheets.thai import dictionary_words
 
 
@@ -101,10 +101,6 @@ class UnknownSpecies(ValueError):
     def __init__(self, name: str, known: list[str]):
         super().__init__(name)
         self.name, self.known = name, known
-
-
-def _name(names, lang: str, fallback: str) -> str:
-    return (names or {}).get(lang) or (names or {}).get("en") or fallback.replace("_", " ")
 
 
 def _symbol(cs: CardSet, sid: str | None, lang: str, icons: dict) -> Symbol | None:
