@@ -15,7 +15,8 @@ stderr), `--only NAME` runs the benchmarks whose name holds NAME. The figures:
   takes, counted by valgrind where it is installed (`instructions`), and the collector's share
   of a game's time, with Python's defaults and as a batch of games sets it (`collector`);
 * `grove simulate` on one worker and on two and its memory over 1,000 and 10,000 games
-  (`simulate`), sheets in four languages (`sheets`), and `grove lsp` from a didChange of a
+  (`simulate`), sheets in four languages (`sheets`), print-and-play cards (`print`: the
+  whole base deck as a PDF, and `grove print --only` one species), and `grove lsp` from a didChange of a
   60-species file to its diagnostics, through a real client over stdio (`lsp`);
 * the strength ladder: the search player against greedy, seats rotated, with Wilson intervals
   and the seconds a searched decision takes (`ai`, benchmarks/ai.py);
@@ -311,6 +312,12 @@ def bench_sheets(opts: Options) -> dict[str, Any]:
     return run(opts)
 
 
+def bench_print(opts: Options) -> dict[str, Any]:
+    from benchmarks.printing import bench_print as run
+
+    return run(opts)
+
+
 def bench_ai(opts: Options) -> dict[str, Any]:
     from benchmarks.ai import bench_ai as run
 
@@ -338,6 +345,7 @@ BENCHMARKS: list[Callable[[Options], dict[str, Any]]] = [
     bench_collector,
     bench_simulate,
     bench_sheets,
+    bench_print,
     bench_lsp,
     bench_lint_scale,
     bench_ai,  # last: a row at the default budget takes hours

@@ -223,12 +223,14 @@ def _lint_printouts(roots: Roots, wanted: list[str], universe: Universe | None =
     """The findings of the printed word: sheets (text that overflows its box, glyphs fonts
     lack, icons) and rule-book text (a phrase, name or lexicon entry missing)."""
     from printouts import text_lint
+    from printouts.cards import lint as card_lint
     from printouts.sheets import icon_lint
     from printouts.sheets import lint as sheet_lint
 
     return (sheet_lint.lint(roots, wanted, universe)  # text that overflows, glyphs fonts lack
             + icon_lint.lint(roots, wanted, universe)  # icons a sheet cannot draw, or draws for nothing
-            + text_lint.lint(roots, wanted, universe))  # a phrase, name or lexicon entry missing
+            + text_lint.lint(roots, wanted, universe)  # a phrase, name or lexicon entry missing
+            + card_lint.lint(roots, wanted, universe))  # text too long for its box on a card
 
 
 def lint_roots(folder: str | Path, roots: Roots | None = None) -> Roots:
@@ -327,6 +329,18 @@ def sheet(edition: str, expansions: list[str], langs: list[str], out: str | None
     from printouts.sheets import output
 
     return output.write_sheets(load_cardset(edition, expansions, roots), langs, out, fmt, paper)
+
+
+def print_cards(edition: str, expansions: list[str], lang: str, out: str | None = None, *,
+                fmt: str = "pdf", paper: str = "a4", size: str = "63x88", bleed: float = 0.0,
+                backs: bool = False, unique: bool = False, only: list[str] | None = None,
+                roots: Roots | None = None) -> list[Path]:
+    """Print-and-play cards (docs/print.md); returns the files written. Everything is rendered
+    before anything is written, each file whole (a text that does not fit: PRINT-OVERFLOW)."""
+    from printouts.cards import output
+
+    opts = output.Options(lang, fmt, paper, size, bleed, backs, unique, tuple(only or ()))
+    return output.write(load_cardset(edition, expansions, roots), opts, out)
 
 
 def simulate(edition: str, expansions: list[str], ais: list[str], games: int, seed: int = 0,

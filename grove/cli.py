@@ -25,6 +25,7 @@ from grove.commands.lsp import lsp
 from grove.commands.migrate import migrate
 from grove.commands.new import new
 from grove.commands.play import play, replay
+from grove.commands.print import print_cards
 from grove.commands.score import score
 from grove.commands.sheet import sheet
 from grove.commands.simulate import compare, simulate
@@ -72,6 +73,7 @@ main.add_command(score)
 main.add_command(play)
 main.add_command(replay)
 main.add_command(sheet)
+main.add_command(print_cards)
 main.add_command(new)
 main.add_command(lsp)
 main.add_command(migrate)

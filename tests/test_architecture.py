@@ -110,3 +110,15 @@ def test_rooms_import_only_from_below():
                    if d.split(".")[0] != m.split(".")[0]
                    and d.split(".")[0] not in BELOW[m.split(".")[0]])
     assert wrong == []
+
+
+# sub-rooms of printouts/: the print-and-play cards (printouts/cards/) reuse the sheets' fonts,
+# shaping, Thai line breaking and icons; the sheets know nothing of the cards
+SUBROOMS_ABOVE = {"printouts.cards": {"printouts.sheets"}}
+
+
+def test_sub_rooms_import_only_from_below():
+    wrong = sorted(f"{m} imports {d}" for m, deps in _graph().items() for d in deps
+                   for upper, lowers in SUBROOMS_ABOVE.items() for lower in lowers
+                   if m.startswith(lower) and d.startswith(upper))
+    assert wrong == []
