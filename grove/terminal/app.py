@@ -110,14 +110,14 @@ class QuitScreen(ModalScreen[bool]):
 class GameScreen(App[runner.Outcome | None]):
     """The table, the player's forest and the others', the scores, the log and the choices."""
 
-    # Two columns: the hand and the clearing on the left, wide enough for every column of a
-    # hand card; the highlighted card's text, the scores, a forest (a line per host, wrapped,
+    # Two columns: the hand, the clearing and the scores on the left, wide enough for every
+    # column of a hand card; the highlighted card's text, a forest (a line per host, wrapped,
     # so every side shows) and the log on the right; the options below. Every panel scrolls
     # (tab reaches it), so at 80 x 24 nothing is lost, only further down.
     CSS = """
     #table { height: 1fr; }
-    #left { width: 3fr; }
-    #right { width: 2fr; }
+    #left { width: 70%; }
+    #right { width: 1fr; }
     #hand, #clearing, #card, #forest, #scores, #log, #choices {
         border: none; border-top: round $primary; }
     #hand:focus, #card:focus, #forest:focus, #scores:focus, #log:focus {
@@ -188,10 +188,10 @@ class GameScreen(App[runner.Outcome | None]):
             with Vertical(id="left"):
                 yield DataTable(id="hand", show_cursor=False, zebra_stripes=True)
                 yield Static(id="clearing")
+                yield DataTable(id="scores", show_cursor=False)
             with Vertical(id="right"):
                 with VerticalScroll(id="card"):
                     yield Static(id="cardtext")
-                yield DataTable(id="scores", show_cursor=False)
                 with VerticalScroll(id="forest"):
                     yield Static(id="foresttext")
                 yield RichLog(id="log", wrap=True, max_lines=LOG_LINES)

@@ -138,7 +138,7 @@ class View:
         rows = []
         for card in cards:
             for k, (name, where, cost, types, sym) in enumerate(self.halves(card)):
-                rows.append(("  └ " + name if k else name, where, str(cost), types, sym))
+                rows.append(("└ " + name if k else name, where, str(cost), types, sym))
         return Grid((w("col.card"), w("col.where"), w("col.cost"), w("col.types"),
                      w("col.symbol")), tuple(rows))
 
