@@ -228,6 +228,7 @@ def test_a_whole_game_on_the_screen_with_keys_fits(base, size):
                     for panel in ("#hand", "#scores"):
                         table = app.query_one(panel, DataTable)
                         assert table.virtual_size.width <= table.size.width, panel
+                        assert table.virtual_size.height <= table.size.height, panel
                 if not two_digits and len(app.options) >= 12 and app.payment is None:
                     want = app.options[11]
                     before = len(app.lists)
@@ -304,3 +305,45 @@ def _step(session: str) -> bool:
         return False
     time.sleep(0.25)
     return False
+
+
+def test_at_80x24_the_panels_scroll_by_keys_and_the_help_names_them(base):
+    """Tab reaches the hand, page down and down scroll it to its last card, tab comes round to
+    the options;
+    the help names the keys."""
+    from textual.widgets import DataTable
+
+    from grove.terminal.app import GameScreen
+
+    app = GameScreen(base, ["human", "greedy"], 3, names=["Ana", "Greedy 2"],
+                     record=io.StringIO())
+
+    async def play() -> str:
+        async with app.run_test(size=(80, 24)) as pilot:
+            hand = app.query_one("#hand", DataTable)
+            for _ in range(4):  # two turns of draws: a hand longer than its panel here
+                await _until(pilot, lambda: app.decision is not None and bool(app.options))
+                # a draw; from 10 lines on, enter says no second digit follows
+                await pilot.press(*(["1", "enter"] if len(app.options) >= 10 else ["1"]))
+            await _until(pilot, lambda: app.decision is not None and bool(app.options))
+            assert len(app.game.hand) >= 9 and hand.max_scroll_y > 0
+            await pilot.press("tab")
+            assert app.focused is hand
+            await pilot.press("pagedown")
+            await pilot.pause()
+            assert hand.scroll_y > 0
+            await pilot.press(*["down"] * 20)
+            await pilot.pause()
+            assert hand.scroll_y == hand.max_scroll_y
+            for _ in range(5):
+                await pilot.press("tab")
+            assert app.focused is app.query_one("#options")
+            await pilot.press("question_mark")
+            help_text = str(app.screen.query_one("#help").render())
+            await pilot.press("escape", "q", "y")
+            await _until(pilot, lambda: app.outcome is not None)
+            return help_text
+
+    help_text = asyncio.run(play())
+    for key in ("tab", "page up", "escape: back a step", "two digits", "[x] picked"):
+        assert key in help_text, key

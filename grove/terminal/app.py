@@ -110,9 +110,10 @@ class QuitScreen(ModalScreen[bool]):
 class GameScreen(App[runner.Outcome | None]):
     """The table, the player's forest and the others', the scores, the log and the choices."""
 
-    # Two columns: the hand, the clearing and the scores on the left, wide enough for every
-    # column of a hand card; the highlighted card's text, a forest (a line per host, wrapped,
-    # so every side shows) and the log on the right; the options below. Every panel scrolls
+    # Two columns: the hand and the scores on the left, wide enough for every column of a hand
+    # card and tall enough for ten split cards at 120 x 40; the clearing, the highlighted
+    # card's text, a forest (a line per host, wrapped, so every side shows) and the log on the
+    # right; the options below. Every panel scrolls
     # (tab reaches it), so at 80 x 24 nothing is lost, only further down.
     CSS = """
     #table { height: 1fr; }
@@ -123,14 +124,15 @@ class GameScreen(App[runner.Outcome | None]):
     #hand:focus, #card:focus, #forest:focus, #scores:focus, #log:focus {
         border-top: round $accent; }
     #hand { height: 1fr; }
-    #clearing { height: auto; max-height: 5; }
+    #clearing { height: auto; max-height: 8; }
     #card { height: auto; max-height: 45%; }
     #forest { height: 1fr; min-height: 3; }
     #log { height: 1fr; min-height: 3; }
-    #scores { height: auto; max-height: 8; }
-    #choices { height: 38%; min-height: 8; }
+    #choices { height: 12; }
     #status, #ask, #pay { height: auto; }
     #options { height: 1fr; }
+    .-small #choices { height: 8; min-height: 8; }
+    .-small #clearing { max-height: 4; }
     #help, #quit { width: 76; height: auto; max-height: 100%; border: thick $accent;
                    background: $panel; padding: 1 2; }
     HelpScreen, QuitScreen { align: center middle; }
@@ -187,18 +189,24 @@ class GameScreen(App[runner.Outcome | None]):
         with Horizontal(id="table"):
             with Vertical(id="left"):
                 yield DataTable(id="hand", show_cursor=False, zebra_stripes=True)
-                yield Static(id="clearing")
                 yield DataTable(id="scores", show_cursor=False)
             with Vertical(id="right"):
+                yield Static(id="clearing")
                 with VerticalScroll(id="card"):
                     yield Static(id="cardtext")
                 with VerticalScroll(id="forest"):
                     yield Static(id="foresttext")
-                yield RichLog(id="log", wrap=True, max_lines=LOG_LINES)
+                # wrapped to the panel: the default wraps at 78 columns, and cuts what the
+                # panel cannot show
+                yield RichLog(id="log", wrap=True, max_lines=LOG_LINES, min_width=20)
         with Vertical(id="choices"):
             yield Static(id="ask")
             yield Static(id="pay")
             yield OptionList(id="options", markup=False, compact=True)
+
+    def on_resize(self, event: Any) -> None:
+        # a small terminal (80 x 24): the options and the table panels give the hand room
+        self.set_class(self.size.height < 32, "-small")
 
     def on_mount(self) -> None:
         w = self.words
@@ -206,7 +214,9 @@ class GameScreen(App[runner.Outcome | None]):
         self.query_one("#hand").border_title = w("hand")
         self.query_one("#clearing").border_title = w("clearing")
         self.query_one("#card").border_title = w("card")
-        self.query_one("#scores").border_title = w("scores")
+        scores = self.query_one("#scores")
+        scores.border_title = w("scores")
+        scores.styles.height = len(self.kinds) + 2  # a row per player, the heading, the title
         self.query_one("#log").border_title = w("log")
         self.query_one("#choices").border_title = w("actions")
         self.query_one("#pay").display = False
@@ -297,8 +307,8 @@ class GameScreen(App[runner.Outcome | None]):
         game = view.game
         w = self.words
         me = self.decision.player if self.decision is not None else game.seat
-        status = "  ·  ".join((view.title(),
-                               game.players[me].name, view.table_line(), w("hint")))
+        status = " · ".join((view.title(), game.players[me].name, view.table_line(),
+                             w("hint")))
         self.query_one("#status", Static).update(Text(status))
         hand = view.hand(me, self.decision)
         grid = view.hand_grid(hand)
@@ -323,6 +333,10 @@ class GameScreen(App[runner.Outcome | None]):
             self._pick(event.option_index)
 
     def _pick(self, index: int) -> None:
+        if self._digit_timer is not None:  # a line taken otherwise: the number typed is void
+            self._digit_timer.stop()
+            self._digit_timer = None
+        self._digits = ""
         if self.decision is None:
             return
         if self.payment is not None:
