@@ -182,7 +182,9 @@ def test_escape_goes_back_and_a_payment_takes_no_more_than_its_cost(base):
             await _until(pilot, lambda: app.decision is not None)
             await pilot.press("4")  # Oak ...
             await _until(pilot, lambda: len(app.lists) == 2)
-            assert "Oak [oak]" in _screen_text(app)  # its text beside the options
+            text = _screen_text(app)
+            assert "Oak [oak]" in text  # its text beside the options
+            assert "draw two cards or play a card › play Oak ‹Oak›" in text
             await pilot.press("escape")
             await _until(pilot, lambda: len(app.lists) == 1)
             await pilot.press("4", "1")  # ... as a new tree: pay 2
@@ -249,6 +251,8 @@ def test_a_whole_game_on_the_screen_with_keys_fits(base, size):
             who = line.split(": ", 1)[1]
         elif who.startswith("Greedy") and line.strip().startswith("draws "):
             assert line.strip() in ("draws a card", "draws 2 cards"), line
+        elif who.startswith("Greedy") and "face down" in line:
+            assert "a card" in line, line
     lines = record.getvalue().splitlines()
     r = rec.Record(json.loads(lines[0]), [json.loads(x) for x in lines[1:-1]],
                    json.loads(lines[-1]))

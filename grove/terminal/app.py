@@ -164,6 +164,7 @@ class GameScreen(App[runner.Outcome | None]):
         self.decision: Decision | None = None
         # the lists of the decision, the first at the bottom: Escape goes back one
         self.lists: list[tuple[Step, ...]] = []
+        self.path: list[str] = []  # the lines picked on the way to the list shown
         self.settling: Action | None = None  # a paid play being settled before it is taken
         self.settled: list[Action] = []  # ... and its answers so far (a river card)
         self.payment: Payment | None = None  # while paying: the payment, its cards, the picks
@@ -262,13 +263,16 @@ class GameScreen(App[runner.Outcome | None]):
             self.lists = []
             self._start_pay(decision, None)
             return
-        self.lists = [steps(view, decision)]
+        self.lists, self.path = [steps(view, decision)], []
         self._show_list()
 
     def _ask(self, decision: Decision) -> None:
+        """The question, and the lines chosen on the way to the list shown (`play Oak › `)."""
         assert self.game is not None and self.view is not None
         ask = self.words("ask", player=self.game.players[decision.player].name,
                          ask=self.view.ask(decision))
+        if decision is self.decision and self.path:
+            ask += " › " + " › ".join(self.path[:len(self.lists) - 1])
         self.query_one("#ask", Static).update(Text(ask, style="bold"))
 
     def _show_list(self) -> None:
@@ -347,6 +351,8 @@ class GameScreen(App[runner.Outcome | None]):
         step = self.options[index]
         if step.action is None:
             self.lists.append(step.below)
+            self.path.append(step.label)
+            self._ask(self.decision)
             self._show_list()
             return
         if self.settling is not None:  # a river card of the play being settled
@@ -443,6 +449,8 @@ class GameScreen(App[runner.Outcome | None]):
             return
         if len(self.lists) > 1:
             self.lists.pop()
+            del self.path[len(self.lists) - 1:]
+            self._ask(self.decision)
             self._show_list()
 
     # ---- paying --------------------------------------------------------------------------------

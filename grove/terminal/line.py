@@ -85,6 +85,7 @@ class LinePlayer:
             step = lists[-1][picked]
             if step.action is None:
                 lists.append(step.below)
+                self.say("  › " + step.label)  # what the list below is of
                 self._list(lists[-1])
                 continue
             if rehearsed(decision, step.action):
