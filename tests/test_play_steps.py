@@ -25,7 +25,7 @@ import pytest
 
 from engine import record as rec
 from engine import runner
-from engine.action import Play
+from engine.action import FaceDown, Play
 from engine.game import Game
 from grove.terminal.steps import LIMIT, leaves, rehearse, rehearsed, steps
 from grove.terminal.view import View
@@ -71,14 +71,16 @@ def test_no_list_is_longer_than_25_and_every_action_is_reached(edition, expansio
 
 
 def test_a_place_shows_the_points_the_engine_weighs():
-    """Each place's points are what the forest's total would gain there (`Tally.weigh`), the
-    weight the greedy player plays by."""
+    """Each place's points are what the forest's total would gain there (`Tally.weigh`, the
+    weight the greedy player plays by); a card laid face down, what the engine's scoring gives
+    the forest with it, on a copy of the game itself (the screen weighs it on a world)."""
     from compiler import cardset as cs
+    from engine.scoring import score
 
     base = cs.build("base", [])
     game = Game(base, ["A", "B"], 6)
     players = runner.seats(["greedy", "greedy"], 6)
-    checked = 0
+    checked = facedown = 0
     while game.decision is not None and checked < 200:
         d = game.decision
         if d.kind == "turn":
@@ -90,8 +92,16 @@ def test_a_place_shows_the_points_the_engine_weighs():
                     assert s.points == tally.weigh(sp, sym, at) - tally.total
                     assert f"{s.points:+d} points now" in s.label
                     checked += 1
+                elif isinstance(s.action, FaceDown) and facedown < 20:
+                    copy = game.copy(0)  # the real game, no card dealt anew
+                    before = score(copy.views()[d.player], base).total
+                    copy.apply(s.action)
+                    assert s.points == score(copy.views()[d.player], base).total - before
+                    assert f"{s.points:+d} points now" in s.label
+                    facedown += 1
+                    copy.release()
         game.apply(players[d.player].choose(game.seats[d.player], d))
-    assert checked >= 200
+    assert checked >= 200 and facedown == 20
 
 
 def test_the_world_asks_the_payment_the_game_asks():

@@ -79,8 +79,10 @@ def _places(view: View, plays: list[Action], player: int) -> tuple[Step, ...]:
     out: list[tuple[str | None, Step]] = []  # (the half's side, the place)
     for a in plays:
         if isinstance(a, FaceDown):
-            out.append((None, Step(w("where.face_down", host=view.host_name(a.kind)), a,
-                                   card=a.card)))
+            gain = face_down_points(seat, a, player)
+            out.append((None, Step(w("where.face_down", host=view.host_name(a.kind),
+                                     points=w("points", points=f"{gain:+d}")), a,
+                                   card=a.card, points=gain)))
             continue
         assert isinstance(a, Play)
         sp, sym, where = seat.placing(a.place)
@@ -119,6 +121,24 @@ def _places(view: View, plays: list[Action], player: int) -> tuple[Step, ...]:
             grouped[k] = Step(w("where.side", half=half, side=view.side_name(s.label),
                                 count=len(below)), below=bounded(view, below), card=first.card)
     return bounded(view, tuple(grouped))
+
+
+def face_down_points(seat: Seat, action: FaceDown, player: int) -> int:
+    """What the forest would gain by a card laid face down (a sapling scores as its host for
+    the rules that count hosts): the play taken on a world of the seat's view and the forest
+    scored there by the engine (`scoring.score`), before and after, against the others."""
+    import random
+
+    from engine.scoring import score
+    from engine.worlds import world
+
+    g = world(seat, random.Random(0))
+    try:
+        before = score(g.views()[player], g.cardset).total
+        g.apply(action)
+        return score(g.views()[player], g.cardset).total - before
+    finally:
+        g.release()
 
 
 def bounded(view: View, items: Sequence[Step]) -> tuple[Step, ...]:
