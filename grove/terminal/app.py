@@ -434,8 +434,11 @@ class GameScreen(App[runner.Outcome | None]):
             if self.settling is None:
                 return  # an effect's play, already taken: its payment is owed
             self.payment, self.picked = None, []
-            if self.settled:  # back to the river card
+            if self.settled:  # back to the river card, asked again
                 self.settled.pop()
+                asked = rehearse(self.game, self.settling, self.settled)
+                if asked is not None:
+                    self._ask(asked)
             else:
                 self.settling = None
                 self._ask(self.decision)
