@@ -99,3 +99,39 @@ def final_words(result: dict[str, Any], lang: str = "en") -> tuple[str, str]:
     return title, w("final.margin", winner=shown(top["name"], NAME_WIDTH),
                     runner_up=shown(runner_up["name"], NAME_WIDTH),
                     margin=top["total"] - runner_up["total"])
+
+
+def final_cards(result: dict[str, Any], cardset: CardSet, lang: str = "en") -> list[str]:
+    """Each player's points card by card, as `grove score --explain` lists them, worded in the
+    language: the points, the card, where it lies (its host's number and name, the side) and,
+    under each species the first time it scores, its scoring rule in words (as the sheets
+    print it). For the end of a game a person played."""
+    from grove.game_log import sentences
+    from grove.terminal.words import Words
+    from printouts.rules_text import card_text
+
+    w = Words(lang)
+    log = sentences(lang)
+    out: list[str] = []
+    for p in result["players"]:
+        out += ["", w("final.cards", player=shown(p["name"], NAME_WIDTH))]
+        cards = p["cards"]
+        hosts = {c["host"]: c["card"] for c in cards if c["slot"] in cardset.hosts}
+        worded: set[str] = set()
+        for c in cards:
+            sp = cardset.species_named(c["card"])
+            name = shown(sp.name(lang) if sp else c["card"], NAME_WIDTH)
+            host = cardset.species_named(hosts.get(c["host"], ""))
+            slot = c["slot"]
+            side, _, number = slot.partition("_")
+            where = (w("final.host_card") if slot in cardset.hosts
+                     else log.get(f"log.side.{side}", side) + (f" {number}" if number else ""))
+            out.append("  " + w("final.card", points=f"{c['points']:>3}", card=name,
+                                number=c["host"] + 1, slot=where,
+                                host=shown(host.name(lang)) if host else ""))
+            if sp is not None and sp.key not in worded and c["points"]:
+                worded.add(sp.key)
+                rule = card_text(sp, cardset, lang).get("score")
+                if rule:
+                    out.append("        " + shown(rule, 2000))
+    return out

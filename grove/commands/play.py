@@ -173,6 +173,9 @@ def play(edition: str, with_: str, n_players: int | None, ai: str | None, seed: 
         echo_json(result)
         return
     click.echo(report.scoreboard(result, cset, lang, final=True))
+    if human and not screen:  # a person at the prompt: each forest's points card by card
+        for line in report.final_cards(result, cset, lang):
+            click.echo(echo_text(line), err=True)
 
 
 def _stopped(out: Any, keeper: Any, resume_path: str | None, as_json: bool,

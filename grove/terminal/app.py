@@ -25,9 +25,9 @@ from typing import IO, Any
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, OptionList, RichLog, SelectionList, Static
+from textual.widgets import DataTable, OptionList, RichLog, Static
 
 from compiler.cardset import CardSet
 from engine import runner
@@ -38,7 +38,9 @@ from engine.human import Quit
 from engine.record import Sink
 from engine.seat import Seat
 from grove.game_log import GameLog
-from grove.terminal.view import Grid, Option, Payment, View, edition_name
+from grove.report import final_words
+from grove.terminal.steps import Step, rehearse, rehearsed, steps
+from grove.terminal.view import Grid, Payment, View, edition_name
 from grove.terminal.words import Words
 
 QUIT = object()  # the answer that stops the game
@@ -54,9 +56,12 @@ class ScreenPlayer:
     def choose(self, game: Seat, decision: Decision) -> Action:
         if self.app.stopping.is_set():
             raise Quit("the player stopped the game")
-        if decision.kind == "pay" and self.app.paying:  # the rest of a confirmed payment
-            card = self.app.paying.pop(0)
-            return decision.read(f"pay {card}")
+        queued = self.app.queued
+        if queued:  # the rest of a confirmed play: its river and its payment
+            action = queued.pop(0)
+            if action.text in decision.options:
+                return action
+            queued.clear()
         self.app.call_from_thread(self.app.offer, game, decision)
         answer = self.app.answers.get()
         if answer is QUIT:
@@ -75,8 +80,9 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         w = self.words
-        lines = [w("keys.title"), "", w("keys.pick"), w("keys.pay"), w("keys.forest"),
-                 w("keys.hint"), w("keys.help"), w("keys.quit"), "", w("keys.close")]
+        lines = [w("keys.title"), "", w("keys.pick"), w("keys.back"), w("keys.pay"),
+                 w("pay_mark"), w("keys.forest"), w("keys.panels"), w("keys.hint"),
+                 w("keys.help"), w("keys.quit"), "", w("keys.close")]
         yield Static(Text("\n".join(lines)), id="help")
 
     def action_close(self) -> None:
@@ -104,24 +110,31 @@ class QuitScreen(ModalScreen[bool]):
 class GameScreen(App[runner.Outcome | None]):
     """The table, the player's forest and the others', the scores, the log and the choices."""
 
-    # room for a small terminal (80 x 24): panels have a top border only (it carries the title),
-    # the scores are a row per player, and the hand and the options get what is left
+    # Two columns: the hand and the scores on the left, wide enough for every column of a hand
+    # card and tall enough for ten split cards at 120 x 40; the clearing, the highlighted
+    # card's text, a forest (a line per host, wrapped, so every side shows) and the log on the
+    # right; the options below. Every panel scrolls
+    # (tab reaches it), so at 80 x 24 nothing is lost, only further down.
     CSS = """
     #table { height: 1fr; }
-    #left { width: 1fr; }
+    #left { width: 70%; }
     #right { width: 1fr; }
-    #hand, #clearing, #forest, #scores, #log, #choices {
+    #hand, #clearing, #card, #forest, #scores, #log, #choices {
         border: none; border-top: round $primary; }
+    #hand:focus, #card:focus, #forest:focus, #scores:focus, #log:focus {
+        border-top: round $accent; }
     #hand { height: 1fr; }
-    #clearing { height: auto; max-height: 4; }
-    #forest { height: 1fr; }
-    #log { height: 1fr; }
-    #scores { height: auto; max-height: 8; }
-    #choices { height: 40%; }
+    #clearing { height: auto; max-height: 8; }
+    #card { height: auto; max-height: 45%; }
+    #forest { height: 1fr; min-height: 3; }
+    #log { height: 1fr; min-height: 3; }
+    #choices { height: 12; }
     #status, #ask, #pay { height: auto; }
-    #options, #paylist { height: 1fr; }
-    #help, #quit { width: 70; height: auto; border: thick $accent; background: $panel;
-                   padding: 1 2; }
+    #options { height: 1fr; }
+    .-small #choices { height: 8; min-height: 8; }
+    .-small #clearing { max-height: 4; }
+    #help, #quit { width: 76; height: auto; max-height: 100%; border: thick $accent;
+                   background: $panel; padding: 1 2; }
     HelpScreen, QuitScreen { align: center middle; }
     """
     BINDINGS = [
@@ -130,9 +143,12 @@ class GameScreen(App[runner.Outcome | None]):
         Binding("f", "next_forest", "forest"),
         Binding("h", "hint", "hint"),
         Binding("c", "confirm_pay", "confirm", show=False),
+        Binding("space", "toggle_pay", show=False),
+        Binding("escape", "back", show=False),
         Binding("ctrl+c,ctrl+q", "stop_now", show=False, priority=True),
-        *(Binding(str(k), f"pick({k})", show=False) for k in range(1, 10)),
+        *(Binding(str(k), f"digit({k})", show=False) for k in range(10)),
     ]
+    DIGIT_WAIT = 1.0  # seconds a first digit waits for a second (options 10 to 25)
 
     def __init__(self, cardset: CardSet, kinds: list[str], seed: int, *, names: list[str],
                  record: IO[str] | Sink | None = None, lang: str = "en", resume: list[str] | None = None):
@@ -142,16 +158,31 @@ class GameScreen(App[runner.Outcome | None]):
         self.words = Words(lang)
         self.answers: queue.Queue[Any] = queue.Queue()
         self.stopping = threading.Event()
-        self.paying: list[int] = []  # the cards of a confirmed payment still to hand over
+        self.queued: list[Action] = []  # the rest of a confirmed play, handed over one by one
         self.game: Seat | None = None
+        self.view: View | None = None
         self.decision: Decision | None = None
-        self.options: list[Option] = []
-        self.payment: Payment | None = None
+        # the lists of the decision, the first at the bottom: Escape goes back one
+        self.lists: list[tuple[Step, ...]] = []
+        self.path: list[str] = []  # the lines picked on the way to the list shown
+        self.settling: Action | None = None  # a paid play being settled before it is taken
+        self.settled: list[Action] = []  # ... and its answers so far (a river card)
+        self.payment: Payment | None = None  # while paying: the payment, its cards, the picks
+        self.pay_decision: Decision | None = None
+        self.pay_cards: list[int] = []
+        self.picked: list[int] = []
         self.shown = 0  # whose forest is shown
         self.outcome: runner.Outcome | None = None
         self.log_lines: list[str] = []
         self._gamelog: GameLog | None = None
         self._logged = 0  # log lines shown
+        self._digits = ""  # a number being typed
+        self._digit_timer: Any = None
+
+    @property
+    def options(self) -> tuple[Step, ...]:
+        """The list shown now (empty while paying or waiting)."""
+        return self.lists[-1] if self.lists and self.payment is None else ()
 
     # ---- layout --------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -159,26 +190,36 @@ class GameScreen(App[runner.Outcome | None]):
         with Horizontal(id="table"):
             with Vertical(id="left"):
                 yield DataTable(id="hand", show_cursor=False, zebra_stripes=True)
-                yield Static(id="clearing")
+                yield DataTable(id="scores", show_cursor=False)
             with Vertical(id="right"):
-                yield DataTable(id="forest", show_cursor=False, zebra_stripes=True)
-                yield RichLog(id="log", wrap=True, max_lines=LOG_LINES)
-        yield DataTable(id="scores", show_cursor=False)
+                yield Static(id="clearing")
+                with VerticalScroll(id="card"):
+                    yield Static(id="cardtext")
+                with VerticalScroll(id="forest"):
+                    yield Static(id="foresttext")
+                # wrapped to the panel: the default wraps at 78 columns, and cuts what the
+                # panel cannot show
+                yield RichLog(id="log", wrap=True, max_lines=LOG_LINES, min_width=20)
         with Vertical(id="choices"):
             yield Static(id="ask")
             yield Static(id="pay")
             yield OptionList(id="options", markup=False, compact=True)
-            yield SelectionList[int](id="paylist", compact=True)
+
+    def on_resize(self, event: Any) -> None:
+        # a small terminal (80 x 24): the options and the table panels give the hand room
+        self.set_class(self.size.height < 32, "-small")
 
     def on_mount(self) -> None:
         w = self.words
         self.title = f"grove · {edition_name(self.cardset, self.lang)}"
         self.query_one("#hand").border_title = w("hand")
         self.query_one("#clearing").border_title = w("clearing")
-        self.query_one("#scores").border_title = w("scores")
+        self.query_one("#card").border_title = w("card")
+        scores = self.query_one("#scores")
+        scores.border_title = w("scores")
+        scores.styles.height = len(self.kinds) + 2  # a row per player, the heading, the title
         self.query_one("#log").border_title = w("log")
         self.query_one("#choices").border_title = w("actions")
-        self.query_one("#paylist").display = False
         self.query_one("#pay").display = False
         self.query_one("#status", Static).update(Text(w("waiting")))
         self.run_worker(self._play, thread=True, exit_on_error=True)
@@ -211,43 +252,67 @@ class GameScreen(App[runner.Outcome | None]):
     def offer(self, game: Seat, decision: Decision) -> None:
         """Show the table and what `decision` asks; the answer goes on `answers`."""
         self.game, self.decision = game, decision
-        view = View(game, self.lang)
+        self.view = view = View(game, self.lang)
+        self.settling, self.settled = None, []
         self._show_log()
         if decision.player != self.shown and self.kinds[self.shown] != "human":
             self.shown = decision.player
         self._draw(view)
-        w = self.words
-        ask = w("ask", player=game.players[decision.player].name, ask=view.ask(decision))
-        self.query_one("#ask", Static).update(Text(ask, style="bold"))
-        self.payment = view.payment(decision)
-        options = self.query_one("#options", OptionList)
-        paylist = self.query_one("#paylist", SelectionList)
-        if self.payment is not None:
-            self.options = []
-            paylist.clear_options()
-            paylist.add_options([(Text(view.card_details(c)), c)
-                                 for c in view.hand(decision.player, decision)])
-            paylist.highlighted = 0
-            options.display, paylist.display = False, True
-            self.query_one("#pay").display = True
-            self._pay_note()
-            paylist.focus()
+        self._ask(decision)
+        if decision.kind == "pay":  # an effect's further play, paid as the engine asks
+            self.lists = []
+            self._start_pay(decision, None)
             return
+        self.lists, self.path = [steps(view, decision)], []
+        self._show_list()
+
+    def _ask(self, decision: Decision) -> None:
+        """The question, and the lines chosen on the way to the list shown (`play Oak › `)."""
+        assert self.game is not None and self.view is not None
+        ask = self.words("ask", player=self.game.players[decision.player].name,
+                         ask=self.view.ask(decision))
+        if decision is self.decision and self.path:
+            ask += " › " + " › ".join(self.path[:len(self.lists) - 1])
+        self.query_one("#ask", Static).update(Text(ask, style="bold"))
+
+    def _show_list(self) -> None:
+        """The list on top, numbered, the highlighted line's card shown beside."""
+        self.payment = None
         self.query_one("#pay").display = False
-        self.options = view.options(decision)
+        options = self.query_one("#options", OptionList)
         options.clear_options()
-        options.add_options([Text(f"{k}. {o.label}") if k <= 9 else Text(f"   {o.label}")
-                             for k, o in enumerate(self.options, 1)])
+        options.add_options([Text(f"{k:>2}. {s.label}" + (" …" if s.action is None else ""))
+                             for k, s in enumerate(self.options, 1)])
         options.highlighted = 0
-        options.display, paylist.display = True, False
         options.focus()
+        self._show_card()
+
+    def _show_card(self) -> None:
+        """The highlighted line's card in full: each half's kind, cost, types, symbols and
+        rules in words (`View.card_text`), or what the line names no card."""
+        view = self.view
+        found = self.query("#options")
+        if view is None or not found:  # the screen is closing
+            return
+        k = found.first(OptionList).highlighted
+        card = None
+        if self.payment is not None and k is not None and 0 <= k < len(self.pay_cards):
+            card = self.pay_cards[k]
+        elif k is not None and 0 <= k < len(self.options):
+            card = self.options[k].card
+        text = "\n".join(view.card_text(card)) if card is not None else self.words("card_none")
+        self.query_one("#cardtext", Static).update(Text(text))
+        self.query_one("#card", VerticalScroll).scroll_home(animate=False)
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        self._show_card()
 
     def _draw(self, view: View) -> None:
         game = view.game
         w = self.words
-        me = self.decision.player if self.decision is not None else 0
-        status = "  ·  ".join((view.title(),
-                               game.players[me].name, view.table_line(), w("hint")))
+        me = self.decision.player if self.decision is not None else game.seat
+        status = " · ".join((view.title(), game.players[me].name, view.table_line(),
+                             w("hint")))
         self.query_one("#status", Static).update(Text(status))
         hand = view.hand(me, self.decision)
         grid = view.hand_grid(hand)
@@ -260,63 +325,212 @@ class GameScreen(App[runner.Outcome | None]):
 
     def _draw_forest(self, view: View) -> None:
         p = view.game.players[self.shown]
-        box = self.query_one("#forest", DataTable)
+        box = self.query_one("#forest", VerticalScroll)
         box.border_title = (f"{self.words('forest', player=p.name)} · "
                             f"{self.words('cave', count=p.cave_size)} (f)")
-        grid = view.forest(self.shown)
-        if not grid.rows:
-            grid = Grid(grid.columns, (("", self.words("empty"), *([""] * (len(grid.columns) - 2))),))
-        _fill(box, grid)
+        self.query_one("#foresttext", Static).update(Text(
+            "\n".join(forest_lines(view.forest(self.shown))) or self.words("empty")))
 
-    def _pay_note(self) -> None:
-        pay, game = self.payment, self.game
-        if pay is None or game is None:
-            return
-        view = View(game, self.lang)
-        picked = list(self.query_one("#paylist", SelectionList).selected)
-        w = self.words
-        lines = [w("pay_title", card=pay.card, count=pay.count),
-                 w("pay_picked", picked=len(picked), count=pay.count) + " · " + w("pay_keys"),
-                 view.bonus_note(pay, picked)]
-        self.query_one("#pay", Static).update(Text("\n".join(lines)))
-
-    def on_selection_list_selected_changed(self, event: SelectionList.SelectedChanged) -> None:
-        self._pay_note()
-
+    # ---- picking -------------------------------------------------------------------------------
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if event.option_list.id == "options":
-            self._answer(event.option_index)
+            self._pick(event.option_index)
 
-    def _answer(self, index: int) -> None:
-        if self.decision is None or not 0 <= index < len(self.options):
+    def _pick(self, index: int) -> None:
+        if self._digit_timer is not None:  # a line taken otherwise: the number typed is void
+            self._digit_timer.stop()
+            self._digit_timer = None
+        self._digits = ""
+        if self.decision is None:
             return
-        action = self.options[index].action
-        self.decision, self.options = None, []
+        if self.payment is not None:
+            self._toggle(index)
+            return
+        if not 0 <= index < len(self.options):
+            return
+        step = self.options[index]
+        if step.action is None:
+            self.lists.append(step.below)
+            self.path.append(step.label)
+            self._ask(self.decision)
+            self._show_list()
+            return
+        if self.settling is not None:  # a river card of the play being settled
+            self.settled.append(step.action)
+            self._settle()
+            return
+        if rehearsed(self.decision, step.action):
+            self.settling, self.settled = step.action, []
+            self._settle()
+            return
+        self._answer([step.action])
+
+    def _settle(self) -> None:
+        """The next thing the play being settled asks (`steps.rehearse`): a river card (a list
+        of its own), the payment, or nothing more: then it is taken, with its answers."""
+        assert self.game is not None and self.settling is not None
+        d = rehearse(self.game, self.settling, self.settled)
+        if d is None:
+            self._answer([self.settling, *self.settled])
+        elif d.kind == "pay":
+            self._start_pay(d, self.settling)
+        else:
+            self._ask(d)
+            self.lists.append(steps(View(self.game, self.lang), d))
+            self._show_list()
+
+    def _answer(self, actions: list[Action]) -> None:
+        self.decision, self.lists, self.payment = None, [], None
+        self.settling, self.settled = None, []
         self.query_one("#options", OptionList).clear_options()
-        self.query_one("#ask", Static).update(Text(self.words("waiting")))
-        self.answers.put(action)
-
-    def action_pick(self, number: int) -> None:
-        if self.payment is None:
-            self._answer(number - 1)
-
-    def action_confirm_pay(self) -> None:
-        pay, decision = self.payment, self.decision
-        if pay is None or decision is None:
-            return
-        picked = list(self.query_one("#paylist", SelectionList).selected)
-        if len(picked) != pay.count:
-            self.notify(self.words("pay_need", count=pay.count))
-            return
-        self.paying = picked[1:]
-        self.payment, self.decision = None, None
-        paylist = self.query_one("#paylist", SelectionList)
-        paylist.clear_options()
-        paylist.display = False
         self.query_one("#pay").display = False
         self.query_one("#ask", Static).update(Text(self.words("waiting")))
-        self.answers.put(decision.read(Pick("pay", picked[0]).text))
+        self.queued[:] = actions[1:]
+        self.answers.put(actions[0])
 
+    def action_digit(self, digit: int) -> None:
+        """A typed number picks its line: at once where no longer number could follow, else
+        after a second digit, Enter or a second's wait (10 to 25 are two digits)."""
+        if self.decision is None:
+            return
+        count = len(self.pay_cards) if self.payment is not None else len(self.options)
+        if self._digit_timer is not None:
+            self._digit_timer.stop()
+            self._digit_timer = None
+        self._digits += str(digit)
+        n = int(self._digits)
+        if not 1 <= n <= count:
+            self._digits = str(digit) if 1 <= digit <= count else ""
+            n = digit
+            if not self._digits:
+                return
+        self.query_one("#options", OptionList).highlighted = n - 1
+        if n * 10 > count:
+            self._digits = ""
+            self._pick(n - 1)
+        else:
+            self._digit_timer = self.set_timer(self.DIGIT_WAIT, self._digit_done)
+
+    def _digit_done(self) -> None:
+        self._digit_timer = None
+        if self._digits:
+            n, self._digits = int(self._digits), ""
+            self._pick(n - 1)
+
+    def on_key(self, event: Any) -> None:
+        if event.key == "enter" and self._digits:  # Enter takes the number typed
+            if self._digit_timer is not None:
+                self._digit_timer.stop()
+                self._digit_timer = None
+            self._digits = ""
+
+    def action_back(self) -> None:
+        """A step back: from the payment to the river or the places, from a list to the one
+        it came from. Nothing is taken before the payment is confirmed."""
+        if self.decision is None:
+            return
+        self._digits = ""
+        if self.payment is not None:
+            if self.settling is None:
+                return  # an effect's play, already taken: its payment is owed
+            self.payment, self.picked = None, []
+            if self.settled:  # back to the river card, asked again
+                self.settled.pop()
+                asked = rehearse(self.game, self.settling, self.settled)
+                if asked is not None:
+                    self._ask(asked)
+            else:
+                self.settling = None
+                self._ask(self.decision)
+            self._show_list()
+            return
+        if self.settling is not None:  # the river list: back to the places
+            self.settling, self.settled = None, []
+            self.lists.pop()
+            self._ask(self.decision)
+            self._show_list()
+            return
+        if len(self.lists) > 1:
+            self.lists.pop()
+            del self.path[len(self.lists) - 1:]
+            self._ask(self.decision)
+            self._show_list()
+
+    # ---- paying --------------------------------------------------------------------------------
+    def _start_pay(self, decision: Decision, play: Action | None) -> None:
+        assert self.view is not None
+        self._ask(decision)
+        self.pay_decision = decision
+        self.payment = self.view.payment(decision, play)
+        self.pay_cards = self.view.hand(decision.player, decision)
+        self.picked = []
+        self.query_one("#pay").display = True
+        self._pay_list()
+        options = self.query_one("#options", OptionList)
+        options.highlighted = 0
+        options.focus()
+        self._show_card()
+
+    def _pay_list(self) -> None:
+        """The cards to pay with, each marked `[x]` picked or `[ ]` not (not by colour only)."""
+        assert self.view is not None
+        options = self.query_one("#options", OptionList)
+        at = options.highlighted
+        options.clear_options()
+        options.add_options([Text(f"{k:>2}. [{'x' if c in self.picked else ' '}] "
+                                  f"{self.view.card_details(c)}",
+                                  style="bold" if c in self.picked else "")
+                             for k, c in enumerate(self.pay_cards, 1)])
+        options.highlighted = at if at is not None else 0
+        self._pay_note()
+
+    def _pay_note(self) -> None:
+        pay, view = self.payment, self.view
+        if pay is None or view is None:
+            return
+        w = self.words
+        lines = [w("pay_title", card=pay.card, count=pay.count),
+                 w("pay_picked", picked=len(self.picked), count=pay.count) + " · "
+                 + w("pay_keys") + " · " + w("pay_mark"),
+                 view.bonus_note(pay, self.picked)]
+        self.query_one("#pay", Static).update(Text("\n".join(lines)))
+
+    def _toggle(self, index: int) -> None:
+        """Pick a card to pay with, or put it back; no more than the cost."""
+        pay = self.payment
+        if pay is None or not 0 <= index < len(self.pay_cards):
+            return
+        card = self.pay_cards[index]
+        if card in self.picked:
+            self.picked.remove(card)
+        elif len(self.picked) >= pay.count:
+            self.notify(self.words("pay_full", count=pay.count))
+            return
+        else:
+            self.picked.append(card)
+        self.query_one("#options", OptionList).highlighted = index
+        self._pay_list()
+
+    def action_toggle_pay(self) -> None:
+        if self.payment is not None:
+            k = self.query_one("#options", OptionList).highlighted
+            if k is not None:
+                self._toggle(k)
+
+    def action_confirm_pay(self) -> None:
+        pay, decision = self.payment, self.pay_decision
+        if pay is None or decision is None:
+            return
+        if len(self.picked) != pay.count:
+            self.notify(self.words("pay_need", count=pay.count))
+            return
+        pays = [decision.read(Pick("pay", c).text) for c in self.picked]
+        if self.settling is not None:
+            self._answer([self.settling, *self.settled, *pays])
+        else:
+            self._answer(pays)
+
+    # ---- the rest of the keys ------------------------------------------------------------------
     def action_next_forest(self) -> None:
         if self.game is None:
             return
@@ -351,17 +565,48 @@ class GameScreen(App[runner.Outcome | None]):
         if out.stopped:
             self.exit(out)
             return
-        view = View(out.game.seats[self.kinds.index("human")], self.lang)
-        self.decision = None
+        seat = out.game.seats[self.kinds.index("human")]
+        view = View(seat, self.lang)
+        self.decision, self.lists, self.payment = None, [], None
         self._draw(view)
         self._show_log()
         self.query_one("#options", OptionList).clear_options()
+        self.query_one("#pay").display = False
+        # the final board, and every player's points card by card, where the card text was
+        from grove.report import final_cards
+
+        result = final_result(out)
+        self.query_one("#cardtext", Static).update(Text("\n".join(
+            final_cards(result, self.cardset, self.lang))))
+        self.query_one("#card").border_title = self.words("final.title", turns=result["turns"])
+        title, margin = final_words(result, self.lang)
         self.query_one("#ask", Static).update(Text(self.words(
-            "over", winners=", ".join(out.winners)), style="bold"))
+            "over", winners=", ".join(out.winners)) + "  " + margin, style="bold"))
 
     def on_unmount(self) -> None:
         self.stopping.set()
         self.answers.put(QUIT)  # a worker still waiting on the player ends
+
+
+def forest_lines(grid: Grid) -> list[str]:
+    """A forest grid as a line per host, its sides one after the other (`top: Squirrel ·
+    left: Red Fox, ·`): wrapped in a narrow panel, so every side of every host shows."""
+    sides = grid.columns[2:]
+    out = []
+    for row in grid.rows:
+        cells = [f"{side}: {cell}" for side, cell in zip(sides, row[2:], strict=True) if cell]
+        out.append(f"{row[0]:>2} {row[1]}" + ("  │ " + "  │ ".join(cells) if cells else ""))
+    return out
+
+
+def final_result(out: runner.Outcome) -> dict[str, Any]:
+    """A finished game's scores as `grove play --json` gives them, with the turns."""
+    from grove import api
+
+    cs = out.game.cardset
+    result = api.result_json(cs.root.id, cs.expansions, out.scores, False)
+    result["turns"] = out.game.turn + 1
+    return result
 
 
 def _fill(table: DataTable, grid: Grid) -> None:

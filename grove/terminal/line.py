@@ -11,14 +11,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TextIO
 
-from engine.action import Action
+from engine.action import Action, Pick
 from engine.game import Decision
 from engine.human import Quit
 from engine.seat import Seat
 from grove.report import shown
+from grove.terminal.steps import Step, rehearse, rehearsed, steps
 from grove.terminal.view import Grid, View
 
-COMMANDS = ("help", "hand", "clearing", "forest", "show", "scores", "log", "hint", "quit")
+COMMANDS = ("help", "hand", "clearing", "forest", "show", "scores", "log", "hint", "back",
+            "quit")
 LOG_LINES = 30  # lines of the game log `log` shows
 
 
@@ -40,6 +42,7 @@ class LinePlayer:
         self.out = out
         self.lang = lang
         self.log = log
+        self.queue: list[Action] = []  # the answers of a play settled before it was taken
 
     def say(self, *lines: str) -> None:
         for line in lines:
@@ -47,9 +50,13 @@ class LinePlayer:
         self.out.flush()
 
     def choose(self, game: Seat, decision: Decision) -> Action:
+        if self.queue:  # the rest of a play settled before it was taken (its payment)
+            action = self.queue.pop(0)
+            if action.text in decision.options:
+                return action
+            self.queue.clear()
         view = View(game, self.lang)
         w = view.words
-        options = view.options(decision)
         player = game.players[decision.player]
         if decision.kind == "turn":  # which game, which turn: the edition by its own name
             self.say("", view.title())
@@ -62,10 +69,43 @@ class LinePlayer:
             pay = view.payment(decision)
             if pay is not None:
                 self.say("  " + view.bonus_note(pay, _paid(game)))
-        for k, o in enumerate(options, 1):
-            self.say(f"  {k:>3}. {o.label}")
+        # a play in steps: the card, then where it goes, then (settled on a world of the
+        # seat's view, so `back` undoes it) the river and the payment
+        lists = [steps(view, decision)]
+        self._list(lists[-1])
         while True:
-            print(w("line.prompt", count=len(options)), end="", file=self.out, flush=True)
+            picked = self._read(view, decision, len(lists[-1]))
+            if picked is None:
+                if len(lists) > 1:
+                    lists.pop()
+                    self._list(lists[-1])
+                else:
+                    self.say("  " + w("line.no_back"))
+                continue
+            step = lists[-1][picked]
+            if step.action is None:
+                lists.append(step.below)
+                self.say("  › " + step.label)  # what the list below is of
+                self._list(lists[-1])
+                continue
+            if rehearsed(decision, step.action):
+                answers = self._settle(view, decision, step.action)
+                if answers is None:  # back from the payment to the places
+                    self._list(lists[-1])
+                    continue
+                self.queue = answers
+            return step.action
+
+    def _list(self, items: tuple[Step, ...]) -> None:
+        for k, s in enumerate(items, 1):
+            self.say(f"  {k:>3}. {s.label}" + (" …" if s.action is None else ""))
+
+    def _read(self, view: View, decision: Decision, count: int) -> int | None:
+        """The index of the option a person types, or None for `back`; every other command
+        is answered here, and the prompt comes again."""
+        w = view.words
+        while True:
+            print(w("line.prompt", count=count), end="", file=self.out, flush=True)
             line = self.stdin.readline()
             if not line:
                 raise Quit("no more input")
@@ -74,11 +114,13 @@ class LinePlayer:
             word = word.lower()
             if text.isdigit():
                 n = int(text)
-                if 1 <= n <= len(options):
-                    return options[n - 1].action
-                self.say("  " + w("line.range", number=n, count=len(options)))
+                if 1 <= n <= count:
+                    return n - 1
+                self.say("  " + w("line.range", number=n, count=count))
             elif not text:
                 self.say("  " + w("line.empty"))
+            elif word in ("back", "b"):
+                return None
             elif word in ("help", "?"):
                 self._help(view)
             elif word == "hand":
@@ -99,7 +141,43 @@ class LinePlayer:
             elif word in ("quit", "q"):
                 raise Quit("the player quit")
             else:
-                self.say("  " + w("line.bad", text=text[:40], count=len(options)))
+                self.say("  " + w("line.bad", text=text[:40], count=count))
+
+    def _settle(self, view: View, decision: Decision, action: Action) -> list[Action] | None:
+        """What a paid play brings before its card is placed (a river card, each card paid),
+        asked one by one on a world of the seat's view (`steps.rehearse`): the answers, or
+        None when `back` goes back past the first of them. Nothing is taken before the last
+        card of the payment is picked."""
+        w = view.words
+        answers: list[Action] = []
+        while True:
+            d = rehearse(view.game, action, answers)
+            if d is None:
+                return answers
+            self.say("", w("ask", player=view.game.players[d.player].name, ask=view.ask(d)))
+            self._hand(view, d)
+            pay = view.payment(d, action)
+            if pay is not None:
+                self.say("  " + view.bonus_note(pay, [_card_of(a) for a in answers
+                                                      if isinstance(a, Pick) and a.verb == "pay"]))
+            items = steps(view, d)
+            self._list(items)
+            self.say("  " + w("line.back"))
+            picked = self._read(view, d, len(items))
+            if picked is None:
+                if not answers:
+                    return None
+                answers.pop()
+                continue
+            step = items[picked]
+            while step.action is None:  # a run of a long list
+                self._list(step.below)
+                k = self._read(view, d, len(step.below))
+                if k is None:
+                    break
+                step = step.below[k]
+            if step.action is not None:
+                answers.append(step.action)
 
     def _help(self, view: View) -> None:
         w = view.words
@@ -109,6 +187,7 @@ class LinePlayer:
                  f"  forest [PLAYER]  {w('line.forest')}", f"  show NAME        {w('line.show')}",
                  f"  scores           {w('line.scores')}",
                  f"  log              {w('line.log')}", f"  hint             {w('line.hint')}",
+                 f"  back             {w('line.back_cmd')}",
                  f"  quit             {w('line.quit')}")
 
     def _show(self, view: View, name: str) -> None:
@@ -165,9 +244,14 @@ class LinePlayer:
                  *([f"    {view.words('empty')}"] if not p.forest.hosts else []))
 
 
+def _card_of(action: Action) -> int:
+    assert isinstance(action, Pick)
+    return action.card
+
+
 def _paid(game: Seat) -> list[int]:
     """The cards paid so far for the play being paid for: the pays since the last play."""
-    from engine.action import Pick, Play
+    from engine.action import Play
 
     out = []
     for a in reversed(game.history):

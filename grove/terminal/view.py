@@ -107,6 +107,23 @@ class View:
                         f"‹{self.symbol_name(sym)}›" if sym else ""))
         return out
 
+    def species_label(self, sp: Species) -> str:
+        return shown(sp.name(self.lang))
+
+    def card_text(self, card: int) -> list[str]:
+        """A card in full, each of its halves as `show NAME` prints a species (kind, cost,
+        types, symbols, its rules in words): what the screen shows of the highlighted card."""
+        out: list[str] = []
+        seen: set[str] = set()
+        for sp, _, _ in self.game.halves(card):
+            if sp.key in seen:
+                continue
+            seen.add(sp.key)
+            if out:
+                out.append("")
+            out.extend(self.species_lines(sp))
+        return out
+
     def card_details(self, card: int) -> str:
         """A hand card in full on one line: each half with where it goes, cost, types, symbol."""
         parts = []
@@ -121,7 +138,7 @@ class View:
         rows = []
         for card in cards:
             for k, (name, where, cost, types, sym) in enumerate(self.halves(card)):
-                rows.append(("  └ " + name if k else name, where, str(cost), types, sym))
+                rows.append(("└ " + name if k else name, where, str(cost), types, sym))
         return Grid((w("col.card"), w("col.where"), w("col.cost"), w("col.types"),
                      w("col.symbol")), tuple(rows))
 
@@ -333,15 +350,17 @@ class View:
                                     margin=f"{r.margin:+.1f}", share=round(100 * r.visits / tries)))
         return lines
 
-    def payment(self, decision: Decision) -> Payment | None:
+    def payment(self, decision: Decision, play: Action | None = None) -> Payment | None:
         """For a payment decision: the card being paid for, how many cards are still to pay,
-        and the symbol all of them must show for the bonus (with the bonus's words)."""
+        and the symbol all of them must show for the bonus (with the bonus's words). `play`:
+        the play paid for, where it is not yet taken (a payment settled beforehand)."""
         if decision.kind != "pay":
             return None
         m = re.fullmatch(r"pay (\d+) more", decision.about)
         count = int(m[1]) if m else 1
-        play = next((a for a in reversed(self.game.history)
-                     if isinstance(a, Play) and not a.free), None)
+        if not isinstance(play, Play):
+            play = next((a for a in reversed(self.game.history)
+                         if isinstance(a, Play) and not a.free), None)
         if play is None:
             return Payment("", count, None, None)
         sp, sym, _ = self.game.placing(play.place)

@@ -1,0 +1,210 @@
+"""A decision's options as a person chooses them: in steps, no list longer than `LIMIT`.
+
+The engine offers a turn's actions flat: every draw, and every hand card into every place it
+fits (late in a game 60 to 100 of them). A person chooses a play in two steps instead, first
+the card (or a draw), then where it goes (as a new host, a half into a slot, face down), each
+place with the points the forest would gain there, weighed by the engine's own tally (what the
+greedy player weighs). The steps are only a grouping of the engine's options: every leaf is one
+of the actions offered, so the engine, the AIs and the records see the same game.
+
+The first list holds at most the draws (the deck and each clearing card), the hand cards and an
+answer (`stop`, `skip`): the hand and the clearing, 25 at most. A list of places longer than
+`LIMIT` (a forest of many trees) is grouped by the half's side, and any list still longer is
+cut into runs, so no list a person reads is longer than `LIMIT`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from engine.action import Action, FaceDown, Play
+
+if TYPE_CHECKING:
+    from engine.decision import Decision
+    from engine.seat import Seat
+    from grove.terminal.view import View
+
+LIMIT = 25  # options a list shows at most: the hand and the clearing hold no more
+
+
+@dataclass(frozen=True)
+class Step:
+    """One line of a list: an action (a leaf), or the list it opens (`below`)."""
+
+    label: str
+    action: Action | None = None
+    below: tuple[Step, ...] = ()
+    card: int | None = None  # the card the line is about: the screen shows its text
+    points: int | None = None  # what the forest would gain by the play, where it is one
+
+
+def steps(view: View, decision: Decision) -> tuple[Step, ...]:
+    """The first list of `decision`: its options grouped as a person chooses them."""
+    actions = list(decision.actions)
+    if not any(isinstance(a, Play | FaceDown) for a in actions):
+        return bounded(view, tuple(Step(o.label, o.action, card=_card(o.action))
+                                   for o in view.options(decision)))
+    w = view.words
+    top: list[Step] = []
+    cards: dict[str, list[Action]] = {}  # a card's name -> its plays; copies alike are one
+    at: dict[str, tuple[int, int]] = {}  # ... its line in `top`, and the copy that stands
+    for a in actions:
+        if isinstance(a, Play | FaceDown):
+            name = view.card_name(a.card)
+            if name not in cards:
+                cards[name] = []
+                at[name] = (len(top), a.card)
+                top.append(Step(name))  # filled in below
+            if a.card == at[name][1]:
+                cards[name].append(a)
+        else:
+            top.append(Step(view.describe(a, decision.player), a, card=_card(a)))
+    for name, plays in cards.items():
+        places = _places(view, plays, decision.player)
+        free = all(isinstance(a, Play) and a.free for a in plays)
+        top[at[name][0]] = Step(w("step.free_card" if free else "step.card", card=name),
+                             below=places, card=plays[0].card)
+    return bounded(view, _unique(top))
+
+
+def _places(view: View, plays: list[Action], player: int) -> tuple[Step, ...]:
+    """Where a card may go, each place once, with its points; grouped by the half's side when
+    more than `LIMIT`."""
+    w = view.words
+    seat = view.game
+    tally = seat.tally(player)
+    base = tally.total
+    out: list[tuple[str | None, Step]] = []  # (the half's side, the place)
+    for a in plays:
+        if isinstance(a, FaceDown):
+            gain = face_down_points(seat, a, player)
+            out.append((None, Step(w("where.face_down", host=view.host_name(a.kind),
+                                     points=w("points", points=f"{gain:+d}")), a,
+                                   card=a.card, points=gain)))
+            continue
+        assert isinstance(a, Play)
+        sp, sym, where = seat.placing(a.place)
+        gain = tally.weigh(sp, sym, where) - base
+        points = w("points", points=f"{gain:+d}")
+        place = a.place
+        if place.kind is not None:
+            label = w("where.host", host=view.host_name(place.kind), points=points)
+        else:
+            host = seat.players[player].forest.hosts[place.host]
+            named = (view.species_label(host.card.species) if host.card.species
+                     else view.host_name(host.kind.id))
+            label = w("where.slot", half=view.species_label(seat.species_for(place)),
+                      where=named, number=place.host + 1, slot=view.slot_name(place.slot),
+                      points=points)
+        out.append((place.side, Step(label, a, card=a.card, points=gain)))
+    places = _unique([s for _, s in out])
+    if len(places) <= LIMIT:
+        return places
+    grouped: list[Step] = []
+    sides: dict[str, list[Step]] = {}
+    for side, s in out:
+        if side is None:
+            grouped.append(s)
+        else:
+            if side not in sides:
+                sides[side] = []
+                grouped.append(Step(side))  # filled in below
+            sides[side].append(s)
+    for k, s in enumerate(grouped):
+        if s.action is None and s.label in sides:
+            below = _unique(sides[s.label])
+            first = below[0]
+            assert isinstance(first.action, Play)
+            half = view.species_label(seat.species_for(first.action.place))
+            grouped[k] = Step(w("where.side", half=half, side=view.side_name(s.label),
+                                count=len(below)), below=bounded(view, below), card=first.card)
+    return bounded(view, tuple(grouped))
+
+
+def face_down_points(seat: Seat, action: FaceDown, player: int) -> int:
+    """What the forest would gain by a card laid face down (a sapling scores as its host for
+    the rules that count hosts): the play taken on a world of the seat's view and the forest
+    scored there by the engine (`scoring.score`), before and after, against the others."""
+    import random
+
+    from engine.scoring import score
+    from engine.worlds import world
+
+    g = world(seat, random.Random(0))
+    try:
+        before = score(g.views()[player], g.cardset).total
+        g.apply(action)
+        return score(g.views()[player], g.cardset).total - before
+    finally:
+        g.release()
+
+
+def bounded(view: View, items: Sequence[Step]) -> tuple[Step, ...]:
+    """`items`, cut into runs of `LIMIT` where they are more (each run a line of its own,
+    named by its first and last lines), so that no list is longer than `LIMIT`."""
+    items = tuple(items)
+    if len(items) <= LIMIT:
+        return items
+    runs = [items[k:k + LIMIT] for k in range(0, len(items), LIMIT)]
+    return bounded(view, [Step(view.words("step.run", first=r[0].label, last=r[-1].label),
+                               below=r) for r in runs])
+
+
+def _unique(items: Sequence[Step]) -> tuple[Step, ...]:
+    """Lines that read the same (two copies of a card with the same symbol) are one line."""
+    seen: dict[str, Step] = {}
+    for s in items:
+        seen.setdefault(s.label, s)
+    return tuple(seen.values())
+
+
+def _card(action: Action) -> int | None:
+    from engine.action import IllegalAction, card_of
+
+    try:
+        return card_of(action)
+    except IllegalAction:
+        return None
+
+
+def leaves(items: Sequence[Step]) -> list[Step]:
+    """Every action a list reaches, in order: what a test counts against the decision's."""
+    out: list[Step] = []
+    for s in items:
+        out.extend(leaves(s.below) if s.action is None else [s])
+    return out
+
+
+def rehearsed(decision: Decision, action: Action) -> bool:
+    """Whether a person settles what `action` brings (the river, the payment) before it is
+    taken: a turn's paid play. An effect's further plays (the Mole's) come mid-turn, where no
+    world can be dealt, and are paid as the engine asks."""
+    return decision.kind == "turn" and isinstance(action, Play) and not action.free
+
+
+def rehearse(seat: Seat, action: Action, answers: Sequence[Action]) -> Decision | None:
+    """The next decision `action` brings before its card is placed (a card to lie beneath as
+    a river, a card to pay with), after `answers`; None once there is none (the payment is
+    complete).
+
+    Asked of a world of the seat's view (engine/worlds.py: a copy of the game with the cards
+    the seat cannot see dealt anew), so nothing is done until the person confirms, and the
+    engine itself says what the play asks: the same options the game will offer, for the
+    seat's own hand is the same in every world."""
+    import random
+
+    from engine.worlds import world
+
+    g = world(seat, random.Random(0))
+    try:
+        g.apply(action)
+        for a in answers:
+            g.apply(a)
+        d = g.decision
+        if d is None or d.player != seat.seat or d.kind not in ("river", "pay"):
+            return None
+        return d
+    finally:
+        g.release()
