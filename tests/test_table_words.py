@@ -123,6 +123,24 @@ def test_show_several_or_none_says_so_with_candidates():
     assert any("show NAME: a species of this game" in line for line in said)
 
 
+def test_show_takes_a_query_of_grove_find(base):
+    """`show` with a query answers as `grove find` does over the game's editions: one species
+    in full, several by name, and a query that cannot be asked with its caret, not a crash."""
+    from grove import api
+
+    want = [r["key"] for r in api.find("type:bird cost<=1", ["base"], "de")]
+    assert len(want) > 1
+    said = _show("de", "type:bird cost<=1", "name:fuchs cost=2", "cost<", "type:walrus")
+    many = next(line for line in said.splitlines() if "passen zu „type:bird cost<=1“" in line)
+    assert many.rsplit("“: ", 1)[1].split(", ") == [base.species[k].name("de") for k in want]
+    for line in _expected(base, "base:red_fox", "de"):
+        assert line + "\n" in said
+    lines = said.splitlines()
+    caret = lines.index(next(line for line in lines if "USAGE-QUERY-SYNTAX" in line))
+    assert any(line.strip() == "^" or line.strip().startswith("^") for line in lines[caret:caret + 4])
+    assert "USAGE-QUERY-VALUE" in said and "Traceback" not in said
+
+
 def test_help_lists_show():
     said = _show("en")
     assert "  show NAME" not in said  # nothing asked yet

@@ -138,7 +138,8 @@ def play(edition: str, with_: str, n_players: int | None, ai: str | None, seed: 
         else:
             from grove.terminal.line import LinePlayer
 
-            seats = [LinePlayer(sys.stdin, sys.stderr, lang, log=lambda: said) if k == "human"
+            seats = [LinePlayer(sys.stdin, sys.stderr, lang, log=lambda: said, roots=roots)
+                     if k == "human"
                      else None for k in kinds]
             with _terminate_as_interrupt():
                 out = runner.play(cset, kinds, seed, names=names, record=keeper, on_action=log,

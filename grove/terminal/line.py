@@ -8,9 +8,11 @@ player what the others did. docs/play.md has the commands.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TextIO
 
+from compiler.search_path import Roots
 from engine.action import Action, Pick
 from engine.game import Decision
 from engine.human import Quit
@@ -22,6 +24,8 @@ from grove.terminal.view import Grid, View
 COMMANDS = ("help", "hand", "clearing", "forest", "show", "scores", "log", "hint", "back",
             "quit")
 LOG_LINES = 30  # lines of the game log `log` shows
+# what makes `show`'s words a query of `grove find` rather than a name (no name holds these)
+QUERY_MARKS = re.compile(r"[:<>=()]|^-|\bor\b|\bnot\b")
 
 
 def grid_text(grid: Grid) -> list[str]:
@@ -37,11 +41,12 @@ class LinePlayer:
     far, which the command keeps."""
 
     def __init__(self, stdin: TextIO, out: TextIO, lang: str = "en",
-                 log: Callable[[], list[str]] = list):
+                 log: Callable[[], list[str]] = list, roots: Roots | None = None):
         self.stdin = stdin
         self.out = out
         self.lang = lang
         self.log = log
+        self.roots = roots  # the search path the game's card set came from, for `show QUERY`
         self.queue: list[Action] = []  # the answers of a play settled before it was taken
 
     def say(self, *lines: str) -> None:
@@ -196,6 +201,9 @@ class LinePlayer:
         if not name.strip():
             self.say("  " + w("show.usage"))
             return
+        if QUERY_MARKS.search(name) and name.strip() not in view.game.cardset.species:
+            self._query(view, name.strip())
+            return
         sp, candidates = view.find_species(name)
         if sp is not None:
             first, *rest = view.species_lines(sp)
@@ -213,6 +221,29 @@ class LinePlayer:
         near = view.near_species(name)
         if near:
             self.say("  " + w("show.near", names=", ".join(shown(c.name(view.lang)) for c in near)))
+
+    def _query(self, view: View, query: str) -> None:
+        """`show type:bird cost<=1`: the species of this game a query of `grove find` matches
+        (docs/find.md), in full when it is one; a query that cannot be asked, with its caret."""
+        from database.query import shown as shown_query
+        from dsl.diagnostics import DiagnosticError
+        from grove import api
+
+        cs = view.game.cardset
+        try:
+            rows = api.find(query, [cs.root.id, *cs.expansions], view.lang, self.roots)
+        except DiagnosticError as exc:
+            self.say(*("  " + line for line in shown_query(exc.diagnostics, query).splitlines()))
+            return
+        found = [cs.species[r["key"]] for r in rows if r["key"] in cs.species]
+        if len(found) == 1:
+            first, *rest = view.species_lines(found[0])
+            self.say("  " + first, *("    " + line for line in rest))
+        elif found:
+            self.say("  " + view.words("show.found", count=len(found), query=shown(query[:60]),
+                                       names=", ".join(shown(sp.name(view.lang)) for sp in found)))
+        else:
+            self.say("  " + view.words("show.none", name=shown(query[:40])))
 
     def _hand(self, view: View, decision: Decision) -> None:
         cards = view.hand(decision.player, decision)
