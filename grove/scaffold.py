@@ -118,8 +118,11 @@ def create(name: str, out: str | None = None, expansion_of: str | None = None,
         raise _usage("IO-EXISTS", f"{folder} exists and is not an empty folder",
                      "name a new folder with -o DIR")
     kind = "expansion" if expansion_of else "standalone"
+    from compiler.formats import CURRENT
+
     context: dict[str, Any] = {
         "id": name, "title": _title(name), "schema_dir": SCHEMA_DIR.resolve().as_posix(),
+        "format": CURRENT,  # a set says the format it is written in (compiler/formats.py)
         "folder": str(folder), "forest": str(folder / FOREST_FILE),
     }
     if expansion_of:
