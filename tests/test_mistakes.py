@@ -29,6 +29,7 @@ class Mistake:
     new: str  # what the author typed instead
     code: str  # the one error expected
     mark: str  # text on the line the error must point at, found once in the edited file
+    hint: str = ""  # words the error's hint must hold, where the hint is the point
 
 
 S, D, E = "species.yaml", "deck.yaml", "edition.yaml"
@@ -123,6 +124,10 @@ MISTAKES = [
             "    cost: 0\n    cost: 1\n    copies: 8\n    score: 1 per pond", "YAML-SYNTAX",
             "cost: 1#3"),
     Mistake("a tab", S, "    kind: pond\n", "\tkind: pond\n", "YAML-SYNTAX", "\tkind"),
+    Mistake("unclosed quote in a rule", S, "score: 2 per plant", "score: \"2 per plant",
+            "YAML-SYNTAX", "score: \"2 per plant", "the `\"` at line 51, column 12 is never closed"),
+    Mistake("unclosed quote in a name", S, "en: Heron,", "en: 'Heron,", "YAML-SYNTAX",
+            "en: 'Heron,", "end the value with `'` on that line"),
     Mistake("species file of another edition", S, "edition: meadow", "edition: medow",
             "EDITION-MISMATCH", "edition: medow"),
     Mistake("bad slot side", E, "{id: top, side: top, dry: true}",
@@ -177,6 +182,7 @@ def test_one_mistake_one_error_at_its_line(tmp_path, m):
     assert d.code == m.code, shown
     assert d.span is not None and Path(d.span.file).name == m.file, shown
     assert d.span.line == _line(folder / m.file, m.mark), shown
+    assert m.hint in (d.hint or ""), d.hint
 
 
 _BY_NAME = {m.name: m for m in MISTAKES}
@@ -277,3 +283,13 @@ def test_a_line_separator_in_a_rule_is_one_syntax_error(tmp_path):
     U+2028 in a rule made the syntax error's hint index a line Lark does not count (IndexError)."""
     folder = _edited(tmp_path, [(S, "score: 1 per pond", "score: 1 per\u2028pond")])
     assert [d.code for d in _errors(folder)] == ["DSL-SYNTAX"]
+
+
+def test_an_unclosed_quote_closed_by_a_later_one_is_found_where_it_opens(tmp_path):
+    """The reader takes the next quote of the file for the closing one and stumbles far
+    below; the error is at the quote the author left open, and says so."""
+    folder = _edited(tmp_path, [(S, "en: Heron,", "en: 'Heron,"),
+                                (S, "score: 2 per plant", "score: '2 per plant'")])
+    (d,) = _errors(folder)
+    assert (d.code, d.span.line, d.span.col) == ("YAML-SYNTAX", _line(folder / S, "'Heron,"), 17)
+    assert "the `'` at line 20, column 17 is never closed" in d.hint
