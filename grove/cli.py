@@ -18,6 +18,7 @@ from dsl.diagnostics import Diagnostic, Severity, echo_text
 from grove.commands.cards import cards
 from grove.commands.common import EXIT_USAGE, print_diagnostics
 from grove.commands.editions import editions
+from grove.commands.examples import examples
 from grove.commands.lint import lint
 from grove.commands.lsp import lsp
 from grove.commands.migrate import migrate
@@ -69,6 +70,7 @@ main.add_command(play)
 main.add_command(replay)
 main.add_command(sheet)
 main.add_command(new)
+main.add_command(examples)
 main.add_command(lsp)
 main.add_command(migrate)
 main.add_command(simulate)
