@@ -130,6 +130,18 @@ MISTAKES = [
             "en: 'Heron,", "end the value with `'` on that line"),
     Mistake("species file of another edition", S, "edition: meadow", "edition: medow",
             "EDITION-MISMATCH", "edition: medow"),
+    # edition.yaml: words only, the set still loads (the pairs below show its species checked)
+    Mistake("edition name without th", E, ", th: ทุ่งหญ้า}", "}", "SCHEMA-REQUIRED",
+            "names: {en: Meadow, de: Wiese, it: Prato}"),
+    Mistake("edition name empty", E, "de: Wiese,", "de: '',", "SCHEMA-VALUE", "de: '',"),
+    Mistake("bad article of a symbol", E, "article: {de: n, it: f}",
+            "article: {de: x, it: f}", "SCHEMA-ENUM", "article: {de: x"),
+    Mistake("misspelt plural of a symbol", E, "poplar: {names:", "poplar: {plurl: {en: P}, names:",
+            "SCHEMA-UNKNOWN-FIELD", "plurl"),
+    Mistake("unknown key in edition.yaml", E, "standalone: true\n",
+            "standalone: true\ncolour: green\n", "SCHEMA-UNKNOWN-FIELD", "colour: green"),
+    Mistake("scorepad row without th", E, "Stagni, th: สระน้ำ}}", "Stagni}}", "SCHEMA-REQUIRED",
+            "de: Teiche, it: Stagni}}"),
     Mistake("bad slot side", E, "{id: top, side: top, dry: true}",
             "{id: top, side: tpo, dry: true}", "SCHEMA-ENUM", "side: tpo"),
     Mistake("setup value as a word", E, "hand_size: 5", "hand_size: five", "SCHEMA-TYPE",
@@ -191,7 +203,12 @@ PAIRS = [("negative cost", "misspelt effect"), ("unknown type", "missing th name
          ("id not snake case", "unknown name in a rule"), ("misspelt dweller", "copies as a word"),
          ("bad tree symbol", "bad rule syntax"), ("missing kind", "count as a word"),
          ("deck names a missing species", "negative cost"),
-         ("bad symbol in the deck", "unknown deck key"), ("duplicate id", "cost as a word")]
+         ("bad symbol in the deck", "unknown deck key"), ("duplicate id", "cost as a word"),
+         # a mistake in the words of edition.yaml leaves the set loaded and checked
+         ("edition name without th", "negative cost"),
+         ("bad article of a symbol", "unknown name in a rule"),
+         ("unknown key in edition.yaml", "deck names a missing species"),
+         ("scorepad row without th", "misspelt effect")]
 
 
 @pytest.mark.parametrize("a,b", PAIRS, ids=[f"{a} + {b}" for a, b in PAIRS])
@@ -235,6 +252,20 @@ def test_editions_lists_a_set_whose_edition_file_is_broken(tmp_path):
     _edited(tmp_path, [(E, "hand_size: 5", "hand_size: five")])
     rows = [r for r in api.editions((str(tmp_path),)) if r["folder"].endswith("meadow")]
     assert len(rows) == 1 and rows[0]["errors"] == 1 and rows[0]["broken"]
+
+
+def test_a_set_whose_edition_file_has_a_bad_name_still_loads(tmp_path):
+    """One bad name in edition.yaml is one error; the set is listed with its species, not
+    dropped as broken, and its names in the other languages are read."""
+    from compiler.search_path import search_path
+    from compiler.universe import load_universe
+
+    folder = _edited(tmp_path, [(E, "de: Wiese,", "de: '',")])
+    rows = [r for r in api.editions((str(tmp_path),)) if r["folder"].endswith("meadow")]
+    assert len(rows) == 1 and rows[0]["errors"] == 1 and not rows[0]["broken"]
+    assert rows[0]["species"] == 6
+    ed = load_universe(search_path([folder], env={}, shipped=False)).editions["meadow"]
+    assert dict(ed.names) == {"en": "Meadow", "it": "Prato", "th": "ทุ่งหญ้า"}
 
 
 def test_an_expansion_naming_its_own_broken_species(tmp_path):
