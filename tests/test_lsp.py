@@ -257,7 +257,23 @@ async def test_a_half_typed_entry_spoils_nothing_else(client: LanguageClient, ed
     keys = labels(await client.text_document_completion_async(types.CompletionParams(
         types.TextDocumentIdentifier(uri(f)), at)))
     assert keys[:2] == ["names", "plural"] and "kind" in keys and "id" not in keys
-    change_doc(client, uri(f), clean, 5)
+    # a name half-typed in a flow mapping breaks the file's YAML: one error, and hover and
+    # definition fall back on the names of the last read in which the file loaded
+    broken = clean[:fox] + "  - id: pine_marten\n    names: {en: Pine\n" + clean[fox:]
+    change_doc(client, uri(f), broken, 5)
+    found = await wait_diagnostics(client, uri(f), lambda ds: any(
+        d.code == "YAML-SYNTAX" for d in ds))
+    assert len([d for d in found if d.severity == types.DiagnosticSeverity.Error]) == 1
+    for other, ds in client.diagnostics.items():
+        if other != uri(f) and str(path_of(other)).startswith(str(edition.resolve())):
+            assert not [d for d in ds if d.severity == types.DiagnosticSeverity.Error], other
+    hover = await client.text_document_hover_async(types.HoverParams(
+        types.TextDocumentIdentifier(uri(f)), pos(broken, "- id: red_fox", offset=8)))
+    assert hover is not None and "**Fuchs**" in hover.contents.value
+    got = await client.text_document_definition_async(types.DefinitionParams(
+        types.TextDocumentIdentifier(uri(f)), pos(broken, "any number of european_hare", 16)))
+    assert got and got[0].uri == uri(f)
+    change_doc(client, uri(f), clean, 6)
     await wait_diagnostics(client, uri(f), lambda ds: not any(
         d.severity == types.DiagnosticSeverity.Error for d in ds))
 
@@ -270,7 +286,7 @@ async def test_a_fresh_entry_line_is_offered_an_entrys_keys(client: LanguageClie
     clean = f.read_text(encoding="utf-8").replace("european_hair", "european_hare")
     fox = clean.index("  - id: red_fox")
     text = clean[:fox] + "  - \n" + clean[fox:]
-    change_doc(client, uri(f), text, 6)
+    change_doc(client, uri(f), text, 7)
     at = types.Position(pos(text, "  - \n").line, 4)
     got = await client.text_document_completion_async(types.CompletionParams(
         types.TextDocumentIdentifier(uri(f)), at))
@@ -279,7 +295,7 @@ async def test_a_fresh_entry_line_is_offered_an_entrys_keys(client: LanguageClie
     by_sort = [i.label for i in sorted(got.items, key=lambda i: i.sort_text or i.label)]
     assert by_sort == keys  # a client sorting by sort_text keeps `id` first
     assert keys.index("kind") < keys.index("cost")
-    change_doc(client, uri(f), clean, 7)
+    change_doc(client, uri(f), clean, 8)
     await wait_diagnostics(client, uri(f), lambda ds: not any(
         d.severity == types.DiagnosticSeverity.Error for d in ds))
 

@@ -96,6 +96,9 @@ class Session:
         self._cardsets: OrderedDict[tuple, CardSet | None] = OrderedDict()
         # folder -> its last card set that built: the rules text while a typo breaks the build
         self._last_good: dict[str, CardSet] = {}
+        # folder -> the names of its last read whose every file loaded: what hover and
+        # definition fall back on while a half-typed line breaks a whole file's YAML
+        self._last_scope: dict[str, object] = {}
 
     # -- open documents
     def set_text(self, path: Path, text: str) -> None:
@@ -254,7 +257,19 @@ class Session:
         if eid is None:
             return None
         ed = universe.editions[eid]
-        return NameScope(universe.lineage(ed), list(universe.editions.values()))
+        found = NameScope(universe.lineage(ed), list(universe.editions.values()))
+        if "" not in ed.left_out and not ed.deck_left_out:  # every file of it was read
+            self._last_scope[str(folder.resolve())] = found
+        return found
+
+    def scopes(self, folder: Path) -> list:
+        """The names to look a word up in: the folder's as the editor holds it, then those of
+        its last read in which every file loaded (a line typed half-way can make a file's
+        YAML unreadable, and with it every species of the file)."""
+        now = self.scope(folder)
+        last = self._last_scope.get(str(folder.resolve()))
+        out = [now] if now is not None else []
+        return out + [last] if last is not None and last is not now else out
 
     def cardset(self, folder: Path) -> CardSet | None:
         """The compiled card set an edition's cards are read in (an expansion with its base
