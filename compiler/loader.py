@@ -118,17 +118,35 @@ def _word_index(path: tuple[Any, ...]) -> int | None:
     return at if at is not None and len(path) > at and path[at] in _WORD_KEYS else None
 
 
+_MISSING = re.compile(r"missing field '(?P<key>[a-z_]+)'")
+
+
+def _is_symbol(path: tuple[Any, ...]) -> bool:
+    return len(path) == 3 and path[0] == "symbols"
+
+
 def _only_words(path: tuple[Any, ...], d: Diagnostic) -> bool:
-    """Whether an edition.yaml finding leaves the set loadable: it lies in words, or is a key
-    the loader does not read (a misspelt required key is also a finding of its own, which
-    is not)."""
-    return d.code == "SCHEMA-UNKNOWN-FIELD" or _word_index(path) is not None
+    """Whether an edition.yaml finding leaves the set loadable: it lies in words (or words
+    are missing), is a key the loader does not read (a misspelt required key is also a
+    finding of its own, which is not), or is a symbol whose entry is no mapping yet (`alder:`
+    half typed): the symbol is read with no words, so the species naming it are checked."""
+    if d.code == "SCHEMA-UNKNOWN-FIELD" or _word_index(path) is not None:
+        return True
+    missing = _MISSING.search(d.message) if d.code == "SCHEMA-REQUIRED" else None
+    if missing is not None and missing["key"] in _WORD_KEYS:
+        return path == () or _is_symbol(path) or (len(path) == 2 and path[0] in _WORD_AT)
+    return d.code == "SCHEMA-TYPE" and _is_symbol(path)
 
 
 def _drop_bad_words(doc: Document, paths: list[tuple[Any, ...]]) -> None:
     """Take out the values the findings are about (a name of the wrong shape, an article that
     is none), so the loader reads the good words beside them and no default stands in."""
     for path in paths:
+        symbols = doc.data.get("symbols")
+        if _is_symbol(path) and isinstance(symbols, dict) and isinstance(
+                symbols.get(path[1]), dict) and not isinstance(symbols[path[1]].get(path[2]), dict):
+            symbols[path[1]][path[2]] = CommentedMap()  # a symbol with no words yet
+            continue
         at = _word_index(path)
         if at is None:
             continue

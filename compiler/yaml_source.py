@@ -58,7 +58,9 @@ class Document:
             if isinstance(node, CommentedMap) and step in node:
                 if step not in (node.lc.data or {}):  # brought in by a merge key (`<<: *x`)
                     line, col = self._merge_at(node)
-                elif last and key:
+                elif last and (key or node[step] is None):
+                    # an empty value has no place of its own (the reader marks the next
+                    # token, often on the next line): its key stands for it
                     line, col = node.lc.key(step)
                 else:
                     line, col = node.lc.value(step)

@@ -142,6 +142,10 @@ MISTAKES = [
             "standalone: true\ncolour: green\n", "SCHEMA-UNKNOWN-FIELD", "colour: green"),
     Mistake("scorepad row without th", E, "Stagni, th: สระน้ำ}}", "Stagni}}", "SCHEMA-REQUIRED",
             "de: Teiche, it: Stagni}}"),
+    Mistake("a symbol being typed", E, "    poplar: {names:", "    alder:\n    poplar: {names:",
+            "SCHEMA-TYPE", "alder:"),
+    Mistake("a symbol without names", E, "    poplar: {names: {en: Poplar, de: Pappel, it: "
+            "Pioppo, th: ต้นป็อปลาร์}}", "    poplar: {}", "SCHEMA-REQUIRED", "poplar: {}"),
     Mistake("bad slot side", E, "{id: top, side: top, dry: true}",
             "{id: top, side: tpo, dry: true}", "SCHEMA-ENUM", "side: tpo"),
     Mistake("setup value as a word", E, "hand_size: 5", "hand_size: five", "SCHEMA-TYPE",
@@ -208,7 +212,8 @@ PAIRS = [("negative cost", "misspelt effect"), ("unknown type", "missing th name
          ("edition name without th", "negative cost"),
          ("bad article of a symbol", "unknown name in a rule"),
          ("unknown key in edition.yaml", "deck names a missing species"),
-         ("scorepad row without th", "misspelt effect")]
+         ("scorepad row without th", "misspelt effect"),
+         ("a symbol being typed", "misspelt score"), ("a symbol without names", "no copies")]
 
 
 @pytest.mark.parametrize("a,b", PAIRS, ids=[f"{a} + {b}" for a, b in PAIRS])
