@@ -24,7 +24,7 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from dsl.diagnostics import Diagnostic, Severity
 from grove import __version__
-from grove.lsp import actions, completion, hover, names, navigation, wire
+from grove.lsp import actions, hover, names, navigation, wire
 from grove.lsp.documents import Session, Target, target_of
 from grove.lsp.text import (
     MAX_LINE,
@@ -232,6 +232,8 @@ def _cursor(ls: GroveServer, uri: str, position: types.Position
 
 
 def _completion(ls: GroveServer, params: types.CompletionParams) -> types.CompletionList | None:
+    from grove.lsp import completion  # the grammar: not needed to start, nor for diagnostics
+
     at = _cursor(ls, params.text_document.uri, params.position)
     if at is None:
         return None
@@ -281,6 +283,8 @@ def _hover(ls: GroveServer, params: types.HoverParams) -> types.Hover | None:
     rng = types.Range(types.Position(line_no, utf16_col(line, start, enc)),
                       types.Position(line_no, utf16_col(line, end, enc)))
     if named is None:
+        from grove.lsp import completion
+
         ctx = context(lines, line_no, col)
         if ctx.key in completion.FIELDS and word in completion.grammar_keywords():
             found = hover.keyword_line(word)
@@ -352,6 +356,8 @@ def _symbols(ls: GroveServer, params: types.DocumentSymbolParams
     path, target, lines = opened
     if target.kind == "other":
         return None
+    from grove.lsp import completion
+
     schema = completion.schema_for(path.name, "\n".join(lines))
     return navigation.outline(path.name, schema, lines, _enc(ls))
 
