@@ -184,13 +184,13 @@ class Session:
         """The universe `grove lint FOLDER` reads, with the folder as the editor holds it: while
         nothing of it is unsaved, the very universe lint loads (from the on-disk cache where
         lint filled it, so that a file opened answers at once)."""
-        from compiler.loader import load_edition
         from compiler.universe import folder_digests, load_universe, with_unsaved
 
         folder = folder.resolve()
         roots = self.roots_for(folder)
         if not self.unsaved(folder):
             return load_universe(roots)
+        from compiler.loader import load_edition  # YAML and schemas: only for unsaved text
         # the folder as the editor holds it, and every folder on the path as it is on disk (a
         # file saved in another edition meanwhile makes another universe)
         k = (str(folder), self._folder_digest(folder), folder_digests(roots))

@@ -164,13 +164,14 @@ async def _check(ls: GroveServer, uri: str, version: int | None) -> None:
         _withdraw(ls, uri)
         return
     target, unit = checked
-    cards = ls.session.check(target, printouts=False)
     whole = ls.session.linted(target)
     if whole is not None:
-        shown = set(cards)
+        publish(ls, target, whole)
+        # the loading findings among them, told apart for the next change to merge with
+        shown = set(ls.session.check(target, printouts=False))
         ls.printed[unit] = [d for d in whole if d not in shown]
-        publish(ls, target, _merged(cards, ls.printed[unit]))
         return
+    cards = ls.session.check(target, printouts=False)
     publish(ls, target, _merged(cards, ls.printed.get(unit, [])))
     if target.kind != "edition":
         return
