@@ -15,9 +15,10 @@ stderr), `--only NAME` runs the benchmarks whose name holds NAME. The figures:
   takes, counted by valgrind where it is installed (`instructions`), and the collector's share
   of a game's time, with Python's defaults and as a batch of games sets it (`collector`);
 * `grove simulate` on one worker and on two and its memory over 1,000 and 10,000 games
-  (`simulate`), sheets in four languages (`sheets`), and `grove lsp` from a didOpen of a file
-  of a set `grove lint` has seen, and from a didChange of a 60-species file, to its
-  diagnostics, through a real client over stdio (`lsp`);
+  (`simulate`), sheets in four languages (`sheets`), print-and-play cards (`print`: the
+  whole base deck as a PDF, and `grove print --only` one species), and `grove lsp` from a
+  didOpen of a file of a set `grove lint` has seen, and from a didChange of a 60-species file,
+  to its diagnostics, through a real client over stdio (`lsp`);
 * the strength ladder: the search player against greedy, seats rotated, with Wilson intervals
   and the seconds a searched decision takes (`ai`, benchmarks/ai.py);
 * a cold `grove lint` of generated card sets of 500, 2,000 and 8,000 species, as time per
@@ -54,6 +55,7 @@ class Options:
     ai_games: int = 400
     ai_rows: list[str] | None = None
     ai_budget: str | None = None
+    ai_knobs: str | None = None
 
 
 def _ms(seconds: float) -> str:
@@ -311,6 +313,12 @@ def bench_sheets(opts: Options) -> dict[str, Any]:
     return run(opts)
 
 
+def bench_print(opts: Options) -> dict[str, Any]:
+    from benchmarks.printing import bench_print as run
+
+    return run(opts)
+
+
 def bench_ai(opts: Options) -> dict[str, Any]:
     from benchmarks.ai import bench_ai as run
 
@@ -338,6 +346,7 @@ BENCHMARKS: list[Callable[[Options], dict[str, Any]]] = [
     bench_collector,
     bench_simulate,
     bench_sheets,
+    bench_print,
     bench_lsp,
     bench_lint_scale,
     bench_ai,  # last: a row at the default budget takes hours
@@ -361,9 +370,11 @@ def main(argv: list[str] | None = None) -> int:
                     "dartmoor, base4, curve100, curve300, curve1000, curve3000")
     ap.add_argument("--ai-budget", help="play the ladder's default-budget rows at this budget "
                     "instead (300 iterations, 2s)")
+    ap.add_argument("--ai-knobs", help="the search's settings for every row, to measure a choice "
+                    "(horizon=1,epsilon=0.2: engine/mcts.py's Knobs)")
     a = ap.parse_args(argv)
     opts = Options(a.rounds, a.players, a.tables, a.batch_ms, a.baseline, a.ai_games,
-                   a.ai_rows.split(",") if a.ai_rows else None, a.ai_budget)
+                   a.ai_rows.split(",") if a.ai_rows else None, a.ai_budget, a.ai_knobs)
     figures: dict[str, Any] = {"python": sys.version.split()[0]}
     with contextlib.redirect_stdout(sys.stderr) if a.json else contextlib.nullcontext():
         print(f"grove benchmarks  (Python {sys.version.split()[0]})")

@@ -11,11 +11,13 @@ The rows are the issue's: `mcts` at its default budget against greedy in 2-playe
 Mountains and Dartmoor and as one of four in base; and the budget curve `mcts:100` to
 `mcts:3000` in 2-player base. `--ai-games` sets the games per row (at least the issue's 400 for
 the targets; a quick look takes fewer), `--ai-rows` picks rows by name and `--ai-budget` plays
-the default budget's rows at another.
+the default budget's rows at another; `--ai-knobs horizon=1,epsilon=0.2` plays every row with
+other search settings, so each choice of docs/ai.md is measured on the same deals as the default.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -43,6 +45,7 @@ class Deal:
     players: int
     ai: str
     seed: int
+    knobs: tuple[tuple[str, float], ...] = ()  # the search's settings that differ from Knobs()
 
 
 class _Timed:
@@ -78,6 +81,9 @@ def play_deal(deal: Deal) -> tuple[float, int, float, int]:
         kinds = [deal.ai if j == me else AGAINST for j in range(deal.players)]
         game = Game(cardset, [f"P{j + 1}" for j in range(deal.players)], deal.seed, events=False)
         players = [make(k, deal.seed * 31 + j) for j, k in enumerate(kinds)]
+        if deal.knobs:
+            search = players[me]
+            search.knobs = dataclasses.replace(search.knobs, **dict(deal.knobs))  # type: ignore[attr-defined]
         timed = _Timed(players[me])
         players[me] = timed  # type: ignore[call-overload]
         game.play_out(players)
@@ -92,12 +98,35 @@ def play_deal(deal: Deal) -> tuple[float, int, float, int]:
     return wins, games, seconds, decisions
 
 
-def ladder(names: list[str] | None, games: int, jobs: int, budget: str | None = None
-           ) -> list[dict[str, Any]]:
+def knobs(text: str | None) -> tuple[tuple[str, float], ...]:
+    """`horizon=1,epsilon=0.2` as the settings it changes, each checked against Knobs."""
+    from engine.mcts import Knobs
+
+    names = {f.name: f.type for f in dataclasses.fields(Knobs)}
+    out = []
+    for part in (text or "").split(","):
+        if not part.strip():
+            continue
+        name, _, value = part.partition("=")
+        name = name.strip()
+        if name not in names:
+            raise SystemExit(f"--ai-knobs: no setting {name!r} (settings: {', '.join(names)})")
+        try:
+            number = int(value) if names[name] == "int" else float(value)
+        except ValueError:
+            raise SystemExit(f"--ai-knobs: {name} takes a number, not {value!r}") from None
+        out.append((name, number))
+    return tuple(out)
+
+
+def ladder(names: list[str] | None, games: int, jobs: int, budget: str | None = None,
+           settings: str | None = None) -> list[dict[str, Any]]:
     """The rows named (all without names), `games` games each; `budget` plays the rows of the
-    default budget at another (`300`, `2s`) for a quicker look."""
+    default budget at another (`300`, `2s`) for a quicker look, `settings` the search with other
+    knobs."""
     from simulation.statistics import wilson
 
+    changed = knobs(settings)
     rows = []
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         for name, edition, players, ai in ROWS:
@@ -105,7 +134,8 @@ def ladder(names: list[str] | None, games: int, jobs: int, budget: str | None = 
                 continue
             if budget and ai == "mcts":
                 ai = f"mcts:{budget}"
-            deals = [Deal(edition, players, ai, SEED + k) for k in range(-(-games // players))]
+            deals = [Deal(edition, players, ai, SEED + k, changed)
+                     for k in range(-(-games // players))]
             wins = seconds = 0.0
             played = decisions = 0
             for k, (w, g, s, d) in enumerate(pool.map(play_deal, deals), 1):
@@ -117,6 +147,8 @@ def ladder(names: list[str] | None, games: int, jobs: int, budget: str | None = 
                    "games": played, "win_rate": round(wins / played, 4),
                    "win_ci95": [round(low, 4), round(high, 4)],
                    "seconds_per_decision": round(seconds / max(decisions, 1), 4)}
+            if changed:
+                row["knobs"] = dict(changed)
             print(f"   {edition:<16} {players}p  {ai:<10} vs {AGAINST}: "
                   f"{100 * row['win_rate']:5.1f}% of {played} games "
                   f"[{100 * low:4.1f}, {100 * high:4.1f}]  "
@@ -128,5 +160,6 @@ def ladder(names: list[str] | None, games: int, jobs: int, budget: str | None = 
 def bench_ai(opts: Any) -> dict[str, Any]:
     jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     print(f"== the strength ladder: the search player against {AGAINST}, seats rotated, "
-          f"{opts.ai_games} games a row on {jobs} processes (CPU seconds per searched decision)")
-    return {"ai": ladder(opts.ai_rows, opts.ai_games, jobs or 1, opts.ai_budget)}
+          f"{opts.ai_games} games a row on {jobs} processes (CPU seconds per searched decision)"
+          + (f", search settings {opts.ai_knobs}" if opts.ai_knobs else ""))
+    return {"ai": ladder(opts.ai_rows, opts.ai_games, jobs or 1, opts.ai_budget, opts.ai_knobs)}

@@ -184,17 +184,31 @@ class Forest:
             c.host = None
 
     def copy(self) -> Forest:
-        """The same forest as new objects, which later placements here leave as they are."""
+        """The same forest as new objects, which later placements here leave as they are.
+
+        Built in one pass over the cards, the counters copied as they stand: a search copies
+        every forest of the table for each world it deals, and placing the cards again (which
+        renumbers the cards behind each one and counts it in) cost a sixth of its time."""
         out = Forest(self.name, self.cave, self.cave_card)
+        twin: dict[int, Placed] = {}  # id of a card here -> its copy
         for h in self.hosts:
-            c = h.card
-            out.place_host(h.kind, c.species, c.symbol, number=c.number, turn=c.turn,
-                           beneath=[b.number for b in h.beneath])
-        for c in self.log:
-            if c.slot is not None:
-                assert c.host is not None and c.species is not None
-                out.place_card(c.host.index, c.slot, c.species, c.symbol, number=c.number,
-                               turn=c.turn)
+            g = Host(h.kind, h.index)
+            g.is_full, g.empty, g.has_rules = h.is_full, h.empty, h.has_rules
+            g.card = _twin(h.card, g, twin)
+            g.beneath = [_twin(c, g, twin) for c in h.beneath]
+            g.slots = {sid: [_twin(c, g, twin) for c in cards] for sid, cards in h.slots.items()}
+            out.hosts.append(g)
+        out.cards = [twin[id(c)] for c in self.cards]
+        out.log = [twin[id(c)] for c in self.log]
+        out.modified = [twin[id(c)] for c in self.modified]
+        out.extra = {owner: [(twin[id(c)], n) for c, n in entries]
+                     for owner, entries in self.extra.items()}
+        out.tag_count = dict(self.tag_count)
+        out.species_count = dict(self.species_count)
+        out.symbol_count = dict(self.symbol_count)
+        out.species_tags = dict(self.species_tags)
+        out.tag_species = dict(self.tag_species)
+        out.version = len(out.log)
         return out
 
     # ---- counting -------------------------------------------------------------------------------
@@ -278,6 +292,14 @@ class Forest:
                     entries.remove((hc, n_more))
                     if not entries:
                         del self.extra[owner]
+
+
+def _twin(c: Placed, host: Host, twin: dict[int, Placed]) -> Placed:
+    """A copy of the card `c` at `host`, noted in `twin` by the original's id."""
+    d = Placed(c.species, c.symbol, c.tags, host, c.slot, c.side, c.number, c.turn)
+    d.index = c.index
+    twin[id(c)] = d
+    return d
 
 
 class Trial:

@@ -58,37 +58,62 @@ def load_cardset(edition: str, expansions: list[str] | tuple[str, ...] | None = 
 
 def cards(edition: str, expansions: list[str], lang: str = "en", roots: Roots | None = None
           ) -> list[dict[str, Any]]:
-    from compiler.cardset import build
-    from compiler.universe import load_universe
+    """Every species an edition lists (an expansion its own), as `grove cards --json` prints
+    them; rules text in `lang` ("" for none). The rows are the card database's own
+    (`database.rows`), which `find` and `export` list too."""
+    from database.rows import cards as rows
 
-    universe = load_universe(roots)
-    ed = universe.editions.get(edition)
-    rendered = bool(lang)  # rules text is rendered from the compiled rules; a listing needs none
-    if ed is not None and ed.expansion_of:  # `grove cards alpine` lists Alpine's own cards
-        cset = build(ed.expansion_of, [edition, *expansions], roots, programs=rendered)
-        keys = [s.key for s in ed.species]
-    else:
-        cset = build(edition, expansions, roots, programs=rendered)
-        keys = list(cset.species)
-    if rendered:
-        from printouts import phrases, rules_text
+    return rows(edition, expansions, lang, roots)
 
-        rendered = lang in phrases.available_languages()
-    rows = []
-    for k in keys:
-        s = cset.species[k]
-        rows.append({
-            "key": s.key, "id": s.id, "name": s.name(lang or "en"), "names": dict(s.names),
-            "kind": s.kind, "types": sorted(s.tags & {y.id for y in cset.symbols}),
-            "cost": s.cost, "copies": s.copies, "symbol": s.symbol,
-            "sides": list(s.sides), "water": s.water,
-            "symbols": {side or "card": list(s.symbols_for(side))
-                        for side in dict.fromkeys(sd for sd, _ in s.variants)},
-            "rules": {f: rt.text for f, rt in s.rule_texts.items()},
-            "text": rules_text.card_text(s, cset, lang) if rendered else {},
-            "provisional": s.provisional,
-        })
-    return rows
+
+def find(query: str, editions: list[str] | tuple[str, ...] | None = None, lang: str | None = None,
+         roots: Roots | None = None, on_warning: Any = None) -> list[dict[str, Any]]:
+    """The species a query matches (docs/find.md), over `editions` or every edition on the
+    path, as `grove cards --json` rows with their `edition`; rules text in `lang` (English
+    when None, and `name:` then looks in every language). A query that cannot be asked raises
+    `DiagnosticError` whose spans point into the query (file `query`):
+    `database.query.shown(exc.diagnostics, query)` prints them with a caret. `on_warning`
+    receives each edition left out because it does not build."""
+    from database import catalog
+    from database.query import search
+
+    found = catalog.load(editions, lang or "en", roots)
+    for w in found.warnings:
+        if on_warning is not None:
+            on_warning(w)
+    rows = search(query, found.rows, found.editions, lang_given=lang is not None)
+    return [{k: v for k, v in r.items() if k != "reads"} for r in rows]
+
+
+def export(fmt: str, out: str | None = None, editions: list[str] | tuple[str, ...] | None = None,
+           roots: Roots | None = None, on_warning: Any = None) -> list[Path]:
+    """The card database of the search path (or of `editions`) as files in the schema of
+    docs/export.md: one SQLite or JSON file, or a folder of CSV or Parquet files, one a table.
+    The target is refused (IO-WRITE) before any work, and every file is made before the first
+    is written, each written whole; returns the files written."""
+    from database import export as ex
+    from files.write import Refused
+    from grove import __version__
+
+    if fmt not in ex.FORMATS:
+        raise DiagnosticError([error("USAGE-FORMAT", None, f"unknown format {fmt!r}",
+                                     f"formats: {', '.join(ex.FORMATS)}")])
+    target = out or ex.default_out(fmt)
+    why = ex.refusal(target, fmt)
+    if why is not None:
+        raise DiagnosticError([error("IO-WRITE", None, f"{target}: cannot write: {why}")])
+    db = ex.gather(editions, roots, version=__version__)
+    for w in db.warnings:
+        if on_warning is not None:
+            on_warning(w)
+    made = ex.render(db, fmt)
+    try:
+        return ex.write(target, fmt, made)
+    except OSError as exc:  # Refused among them: the target changed since it was checked
+        raise DiagnosticError([error(
+            "IO-WRITE", None, f"{target}: cannot write: {exc.strerror or exc}",
+            "every file is written whole or not at all: what was there is as it was"
+            if isinstance(exc, Refused) else None)]) from None
 
 
 def _forest_files_below(folder: Path, skip: set[Path]) -> list[Path]:
@@ -215,12 +240,14 @@ def _lint_printouts(roots: Roots, wanted: list[str], universe: Universe | None =
     """The findings of the printed word: sheets (text that overflows its box, glyphs fonts
     lack, icons) and rule-book text (a phrase, name or lexicon entry missing)."""
     from printouts import text_lint
+    from printouts.cards import lint as card_lint
     from printouts.sheets import icon_lint
     from printouts.sheets import lint as sheet_lint
 
     return (sheet_lint.lint(roots, wanted, universe)  # text that overflows, glyphs fonts lack
             + icon_lint.lint(roots, wanted, universe)  # icons a sheet cannot draw, or draws for nothing
-            + text_lint.lint(roots, wanted, universe))  # a phrase, name or lexicon entry missing
+            + text_lint.lint(roots, wanted, universe)  # a phrase, name or lexicon entry missing
+            + card_lint.lint(roots, wanted, universe))  # text too long for its box on a card
 
 
 def lint_roots(folder: str | Path, roots: Roots | None = None) -> Roots:
@@ -319,6 +346,18 @@ def sheet(edition: str, expansions: list[str], langs: list[str], out: str | None
     from printouts.sheets import output
 
     return output.write_sheets(load_cardset(edition, expansions, roots), langs, out, fmt, paper)
+
+
+def print_cards(edition: str, expansions: list[str], lang: str, out: str | None = None, *,
+                fmt: str = "pdf", paper: str = "a4", size: str = "63x88", bleed: float = 0.0,
+                backs: bool = False, unique: bool = False, only: list[str] | None = None,
+                roots: Roots | None = None) -> list[Path]:
+    """Print-and-play cards (docs/print.md); returns the files written. Everything is rendered
+    before anything is written, each file whole (a text that does not fit: PRINT-OVERFLOW)."""
+    from printouts.cards import output
+
+    opts = output.Options(lang, fmt, paper, size, bleed, backs, unique, tuple(only or ()))
+    return output.write(load_cardset(edition, expansions, roots), opts, out)
 
 
 def simulate(edition: str, expansions: list[str], ais: list[str], games: int, seed: int = 0,

@@ -19,11 +19,14 @@ from grove.commands.cards import cards
 from grove.commands.common import EXIT_USAGE, print_diagnostics
 from grove.commands.editions import editions
 from grove.commands.examples import examples
+from grove.commands.export import export
+from grove.commands.find import find
 from grove.commands.lint import lint
 from grove.commands.lsp import lsp
 from grove.commands.migrate import migrate
 from grove.commands.new import new
 from grove.commands.play import play, replay
+from grove.commands.print import print_cards
 from grove.commands.score import score
 from grove.commands.sheet import sheet
 from grove.commands.simulate import compare, simulate
@@ -64,11 +67,14 @@ def main() -> None:
 
 main.add_command(editions)
 main.add_command(cards)
+main.add_command(find)
+main.add_command(export)
 main.add_command(lint)
 main.add_command(score)
 main.add_command(play)
 main.add_command(replay)
 main.add_command(sheet)
+main.add_command(print_cards)
 main.add_command(new)
 main.add_command(examples)
 main.add_command(lsp)

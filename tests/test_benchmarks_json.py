@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[1]
 
 
@@ -55,3 +57,18 @@ def test_a_shared_memo_is_filled_before_the_games_rows_time_it():
     memo = Memo(cset)
     assert warm(cset, memo, 0.3) >= 1
     assert memo.answers and memo.placings  # where halves fit, and what plays place, known
+
+
+def test_the_ladder_plays_a_row_with_other_search_settings():
+    """`--ai-knobs` changes the searching seat's settings for a row, and names only settings
+    the search has: a misspelt one stops the run before any game is played."""
+    from benchmarks.ai import Deal, knobs, play_deal
+
+    assert knobs("horizon=1, epsilon=0.25") == (("horizon", 1), ("epsilon", 0.25))
+    assert knobs(None) == ()
+    with pytest.raises(SystemExit, match="hoizon"):
+        knobs("hoizon=1")
+    with pytest.raises(SystemExit, match="a number"):
+        knobs("epsilon=lots")
+    wins, games, seconds, decisions = play_deal(Deal("base", 2, "mcts:5", 7, knobs("horizon=0")))
+    assert games == 2 and 0 <= wins <= 2 and decisions > 20

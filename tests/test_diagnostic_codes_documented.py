@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("grove", "compiler", "dsl", "engine", "printouts", "simulation")
+PACKAGES = ("grove", "compiler", "dsl", "engine", "printouts", "simulation", "database")
 CODE = r"[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*"
 PATTERNS = (
     # error("DSL-SYNTAX", ...), Diagnostic("PROVISIONAL", ...), _usage("IO-EXISTS", ...)

@@ -195,6 +195,44 @@ def test_forests_grow_and_shrink_as_laid_out_afresh():
         _same_view(forest, _fresh(game, i))
 
 
+@pytest.mark.parametrize(("edition", "exps"), EDITIONS)
+def test_a_copy_is_the_forest_as_new_objects(edition, exps):
+    """A forest's copy, taken every few actions of a whole game, reads as the forest laid out
+    afresh, keeps each card's number and turn and the order cards were placed in, shares no
+    card or host with it, and grows on its own: a card placed in the copy leaves the original
+    as it was, and the copy then reads as that placement laid out afresh."""
+    cset = cs.build(edition, exps)
+    game = Game(cset, ["A", "B", "C"], 11)
+    players = _players(3, 11)
+    copies = 0
+    while game.decision is not None:
+        d = game.decision
+        game.apply(players[d.player].choose(game.seats[d.player], d))
+        if game.turn % 5:
+            continue
+        game.views()  # brings the caves' counts up to date
+        for i, p in enumerate(game.players):
+            forest = p.forest
+            twin = forest.copy()
+            _same_view(twin, _fresh(game, i))
+            assert [(c.number, c.turn, c.key) for c in twin.log] == [
+                (c.number, c.turn, c.key) for c in forest.log]
+            assert [c.index for c in twin.modified] == [c.index for c in forest.modified]
+            assert not {id(c) for c in twin.cards} & {id(c) for c in forest.cards}
+            assert all(a is not b for a, b in zip(twin.hosts, forest.hosts, strict=True))
+            before = [_card(c) for c in forest.cards]
+            slotted = next((c for c in reversed(forest.log) if c.slot is not None), None)
+            if slotted is not None:
+                host = twin.hosts[slotted.host.index]
+                twin.place_card(host.index, slotted.slot, slotted.species, slotted.symbol)
+                again = _fresh(game, i)
+                again.place_card(host.index, slotted.slot, slotted.species, slotted.symbol)
+                _same_view(twin, again)
+            assert [_card(c) for c in forest.cards] == before
+            copies += 1
+    assert copies > 30
+
+
 def test_a_memo_belongs_to_its_card_set():
     memo = Memo(cs.build("base"))
     with pytest.raises(ValueError):

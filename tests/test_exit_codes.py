@@ -102,6 +102,13 @@ def _cases() -> list[tuple[str, int, list[str], dict[str, str] | None]]:
         ("sheet", 2, ["--edition", "base", "--lang", "xx"], None),
         ("sheet", 2, ["--edition", "base", "--lang", "en", "--format", "html",
                       "-o", "{top}/not_a_folder/x.html"], None),
+        ("print", 0, ["--edition", "woods", "--cards", "{woods}", "--lang", "th",
+                      "-o", "{top}/cards.pdf"], None),
+        ("print", 1, ["--edition", "woods", "--cards", "{broken}", "--lang", "en",
+                      "-o", "{top}/never.pdf"], None),
+        ("print", 2, ["--edition", "base", "--lang", "xx"], None),
+        ("print", 2, ["--edition", "base", "--lang", "en", "--format", "png", "--only", "oak",
+                      "-o", "{top}/game.jsonl/png"], None),  # a file where the folder goes
         ("simulate", 0, ["--edition", "woods", "--cards", "{woods}", "--ai", "greedy,random",
                          "--games", "2", "--jobs", "1", "--out", "{top}/run2"], None),
         ("simulate", 1, ["--edition", "woods", "--cards", "{broken}", "--ai", "random,random",
@@ -114,6 +121,14 @@ def _cases() -> list[tuple[str, int, list[str], dict[str, str] | None]]:
         ("compare", 0, ["{top}/run", "{top}/run"], None),
         ("compare", 1, ["{top}/run", "{top}/no_run"], None),
         ("compare", 2, ["{top}/run", "{top}/no_such_run"], None),
+        ("find", 0, ["type:bird cost<=1"], None),
+        ("find", 0, ["kind:tree", "--cards", "{broken}"], None),  # left out, with a warning
+        ("find", 1, ["kind:tree", "--edition", "woods", "--cards", "{broken}"], None),
+        ("find", 2, ["typ:bird"], None),
+        ("find", 2, ["type:bird", "--edition", "atlantis"], None),
+        ("export", 0, ["-o", "{top}/db.sqlite", "--edition", "alpine"], None),
+        ("export", 1, ["--edition", "woods", "--cards", "{broken}", "-o", "{top}/b.sqlite"], None),
+        ("export", 2, ["-o", "{top}/not_a_folder/db.sqlite"], None),
         ("new", 0, ["meadow", "-o", "{top}/meadow"], None),
         ("new", 2, ["Not A Name", "-o", "{top}/nope"], None),
         ("new", 2, ["again", "-o", "{woods}"], None),
@@ -123,8 +138,8 @@ def _cases() -> list[tuple[str, int, list[str], dict[str, str] | None]]:
     ]
 
 
-COMMANDS = ("editions", "cards", "lint", "score", "play", "replay", "sheet", "new", "simulate",
-            "compare", "examples")
+COMMANDS = ("editions", "cards", "lint", "score", "play", "replay", "sheet", "print", "new",
+            "simulate", "compare", "find", "export", "examples")
 
 
 @pytest.mark.parametrize("command, expected, args, env", _cases(),
@@ -146,7 +161,7 @@ def test_every_command_has_cases():
         assert (command, 0) in got and (command, 2) in got, command
     # exit 1 needs input that was read: every command that reads one has a case
     assert {c for c, x in got if x == 1} == {"cards", "lint", "score", "play", "replay", "sheet",
-                                             "simulate", "compare"}
+                                             "print", "simulate", "compare", "find", "export"}
 
 
 @pytest.mark.parametrize("command", COMMANDS)

@@ -18,8 +18,6 @@ import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
 
-from newmm_tokenizer.newmm import DEFAULT_WORD_DICT_TRIE
-from newmm_tokenizer.tokenizer import word_tokenize
 from newmm_tokenizer.trie import Trie
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Paragraph
@@ -65,6 +63,8 @@ class _Dictionary:
         return True
 
     def prefixes(self, text: str) -> list[str]:
+        from newmm_tokenizer.newmm import DEFAULT_WORD_DICT_TRIE  # built on import: 0.8 s
+
         found = DEFAULT_WORD_DICT_TRIE.prefixes(text)
         return found + [w for w in self.names.prefixes(text) if w not in found]
 
@@ -109,6 +109,9 @@ def _cut(text: str, bounds: Iterable[int]) -> tuple[str, ...]:
 
 
 def _newmm_bounds(text: str, words: frozenset[str]) -> list[int]:
+    # newmm builds its 62,000-word dictionary when imported: only text with Thai pays for it
+    from newmm_tokenizer.tokenizer import word_tokenize
+
     out, pos = [], 0
     for token in word_tokenize(text, custom_dict=_dictionary(words), keep_whitespace=True):
         pos += len(token)

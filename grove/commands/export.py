@@ -1,0 +1,31 @@
+"""`grove export`: the card database of the search path as files, in the schema of
+docs/export.md (SQLite, JSON, or a folder of CSV or Parquet files)."""
+
+from __future__ import annotations
+
+import click
+
+from dsl.diagnostics import echo_text
+from grove.commands.common import card_sets, display, guarded, print_diagnostics
+
+
+@click.command()
+@click.option("--format", "file_format", type=click.Choice(["sqlite", "json", "csv", "parquet"]),
+              default="sqlite", show_default=True)
+@click.option("-o", "--out", default=None, metavar="OUT",
+              help="the file (sqlite, json) or folder (csv, parquet) to write; grove.sqlite, "
+              "grove.json, grove-csv/ or grove-parquet/ when not given")
+@click.option("--edition", "editions", multiple=True, metavar="E",
+              help="export this edition only (repeatable); every edition when not given")
+@guarded
+@card_sets
+def export(file_format: str, out: str | None, editions: tuple[str, ...], roots) -> None:
+    """Write the card database: editions, species, names, types, symbols, rules, rules text in
+    every language, the deck (docs/export.md)."""
+    from grove import api
+
+    warnings = []
+    written = api.export(file_format, out, list(editions), roots, on_warning=warnings.append)
+    print_diagnostics(warnings)
+    for p in written:  # a path the user named: echoed escaped
+        click.echo(echo_text(display(str(p))))

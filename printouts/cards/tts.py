@@ -1,0 +1,95 @@
+"""Tabletop Simulator: deck sheets and the saved object that deals them.
+
+Tabletop Simulator cuts a custom deck's face image into a grid of at most 10 x 7 cards and
+reads images up to 4096 pixels a side. Each sheet here holds up to 70 cards in that grid, every
+cell the same whole number of pixels; the saved object is a `DeckCustom` whose `CustomDeck`
+names each sheet with its grid, and which holds one `Card` per physical card, its `CardID` the
+sheet's number times 100 plus the card's place on it. Images are named by relative path: the
+docs (docs/print.md) say where to host them and how to point the object at them.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from io import BytesIO
+
+from PIL import Image
+
+MAX_COLS, MAX_ROWS, MAX_PX = 10, 7, 4096
+BACK = "back.png"
+
+
+@dataclass(frozen=True)
+class Grid:
+    cols: int
+    rows: int
+    card_px: tuple[int, int]
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.cols * self.card_px[0], self.rows * self.card_px[1]
+
+
+def card_px(w: float, h: float) -> tuple[int, int]:
+    """The largest whole-pixel card of the card's shape that a 10 x 7 sheet of 4096 pixels
+    holds."""
+    pw = min(MAX_PX // MAX_COLS, math.floor((MAX_PX // MAX_ROWS) * w / h))
+    ph = min(MAX_PX // MAX_ROWS, round(pw * h / w))
+    return pw, ph
+
+
+def grids(count: int, px: tuple[int, int]) -> list[Grid]:
+    """A grid per sheet for `count` cards: full 10 x 7 sheets, the last one as small as holds
+    its cards."""
+    out, left = [], count
+    while left > 0:
+        n = min(left, MAX_COLS * MAX_ROWS)
+        cols = min(MAX_COLS, n)
+        out.append(Grid(cols, math.ceil(n / cols), px))
+        left -= n
+    return out
+
+
+def sheet_name(i: int) -> str:
+    return f"deck-{i + 1}.png"
+
+
+def paste(cards: list[bytes], grid: Grid) -> Image.Image:
+    """One sheet of card images (PNG bytes, each `grid.card_px`), row by row."""
+    out = Image.new("RGB", grid.size, "white")
+    for i, data in enumerate(cards):
+        row, col = divmod(i, grid.cols)
+        with Image.open(BytesIO(data)) as img:
+            out.paste(img, (col * grid.card_px[0], row * grid.card_px[1]))
+    return out
+
+
+def _transform(x: float = 0.0) -> dict:
+    return {"posX": x, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,
+            "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}
+
+
+def saved_object(name: str, nicknames: list[str], sheets: list[Grid]) -> str:
+    """The saved object (JSON) of a deck of `nicknames` dealt from `sheets` in order."""
+    custom = {str(i + 1): {"FaceURL": sheet_name(i), "BackURL": BACK, "NumWidth": g.cols,
+                           "NumHeight": g.rows, "BackIsHidden": True, "UniqueBack": False,
+                           "Type": 0}
+              for i, g in enumerate(sheets)}
+    cards, ids = [], []
+    place = 0
+    for s, g in enumerate(sheets):
+        for k in range(min(g.cols * g.rows, len(nicknames) - place)):
+            card_id = (s + 1) * 100 + k
+            ids.append(card_id)
+            cards.append({"Name": "Card", "Nickname": nicknames[place], "CardID": card_id,
+                          "CustomDeck": {str(s + 1): custom[str(s + 1)]},
+                          "Transform": _transform()})
+            place += 1
+    deck = {"Name": "DeckCustom", "Nickname": name, "Transform": _transform(),
+            "DeckIDs": ids, "CustomDeck": custom, "ContainedObjects": cards}
+    return json.dumps({"SaveName": "", "GameMode": "", "Date": "", "Table": "", "Sky": "",
+                       "Note": "", "Rules": "", "XmlUI": "", "LuaScript": "",
+                       "ObjectStates": [deck], "TabStates": {}, "VersionNumber": ""},
+                      ensure_ascii=False, indent=2) + "\n"

@@ -1,0 +1,282 @@
+"""`grove print`: print-and-play cards as PDF, PNG and Tabletop Simulator sheets.
+
+Quick by design: one whole-deck PDF (the base game, page counts against the deck); the rest
+prints one species (`--only`) or the small test edition `meadow` (a pond host grove's code
+knows nothing of)."""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+import subprocess
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+from click.testing import CliRunner
+from PIL import Image
+
+from compiler import cardset as cs_mod
+from compiler.search_path import search_path
+from grove import api
+from grove.cli import main
+from printouts.cards import draw, faces, geometry, pdf, tts
+from printouts.cards import lint as card_lint
+from printouts.cards.output import Options, render
+
+REPO = Path(__file__).resolve().parent.parent
+MEADOW = REPO / "tests" / "editions" / "meadow"
+MM = geometry.MM
+
+
+@pytest.fixture(scope="module")
+def base():
+    return cs_mod.build("base")
+
+
+@pytest.fixture(scope="module")
+def meadow():
+    return cs_mod.build("meadow", roots=(str(MEADOW.parent), *search_path()))
+
+
+def _physical(cs) -> int:
+    """Cards of the deck, the caves (drafted ones or plain) and the winter cards."""
+    caves = sum(sp.copies for sp in cs.caves) if cs.caves else cs.setup.caves
+    return len(cs.deck) + caves + cs.setup.winter_cards
+
+
+def _pages(data: bytes) -> list:
+    return list(pdfium.PdfDocument(data))
+
+
+def test_the_whole_base_deck_nine_to_a_page_with_backs(base):
+    deck = faces.read_deck(base, "en")
+    assert len(deck.cards) == _physical(base) == 158 + 5 + 3
+    sheet = geometry.sheet("a4")
+    assert sheet.per_page == 9
+    data, pages = pdf.sheets(deck, sheet, backs=True)
+    assert pages == 2 * math.ceil(len(deck.cards) / 9) == len(_pages(data))
+    front = _pages(data)[0]
+    w, h = front.get_size()
+    assert (round(w / MM), round(h / MM)) == (210, 297)
+    # every species name can be searched in the text layer
+    text = " ".join(" ".join(p.get_textpage().get_text_range().split())
+                    for p in _pages(data)[::2])
+    missing = [sp.name("en") for sp in base.species.values() if sp.name("en") not in text]
+    assert missing == []
+
+
+def test_unique_prints_each_face_once_with_its_count(base):
+    deck = faces.read_deck(base, "en", ["oak", "european_hare"])
+    unique = deck.unique()
+    assert sum(n for _, n in unique) == len(deck.cards)
+    assert len(unique) < len(deck.cards)
+    data, pages = pdf.sheets(deck, geometry.sheet("letter"), unique=True)
+    assert pages == math.ceil(len(unique) / 9)
+    text = _pages(data)[0].get_textpage().get_text_range()
+    assert all(f"×{n}" in text for _, n in unique)
+
+
+@pytest.mark.parametrize("paper,bleed,per_page", [("a4", 0.0, 9), ("letter", 0.0, 9),
+                                                  ("a4", 3.0, 6), ("letter", 2.0, 6)])
+def test_crop_marks_lie_on_the_card_grid(base, paper, bleed, per_page):
+    sheet = geometry.sheet(paper, geometry.POKER, bleed)
+    assert sheet.per_page == per_page  # a bleed that leaves no margin for marks costs a card
+    trims = [sheet.trim(i) for i in range(sheet.per_page)]
+    xs = {round(v, 3) for t in trims for v in (t.x, t.x + t.w)}
+    ys = {round(v, 3) for t in trims for v in (t.y, t.y + t.h)}
+    # the grid: cards 63 x 88 mm, cells grown by the bleed, centred on the page
+    for t in trims:
+        assert abs(t.w / MM - 63) < 0.01 and abs(t.h / MM - 88) < 0.01
+    g = sheet.grid
+    assert abs(g.x - (sheet.page_w - g.w) / 2) < 0.01
+    deck = faces.read_deck(base, "en", ["red_fox"])
+    data, _ = pdf.sheets(deck, sheet)
+    page = _pages(data)[0]
+    lines = [o.get_bounds() for o in page.get_objects(max_depth=1)
+             if o.type == pdfium.raw.FPDF_PAGEOBJ_PATH]
+    assert lines and len(lines) == len(sheet.marks())
+    tol = 0.1 * MM
+    for left, bottom, right, top in lines:
+        if right - left < top - bottom:  # a vertical mark: in line with a trim edge, off the grid
+            x = (left + right) / 2
+            assert min(abs(x - v) for v in xs) < tol, (paper, bleed, x / MM)
+            assert top <= g.y + tol or bottom >= g.y + g.h - tol
+        else:
+            y = (bottom + top) / 2
+            assert min(abs(y - v) for v in ys) < tol, (paper, bleed, y / MM)
+            assert right <= g.x + tol or left >= g.x + g.w - tol
+    # every trim edge is marked, across and down
+    across = [(a + c) / 2 for a, b, c, d in lines if c - a < d - b]
+    down = [(b + d) / 2 for a, b, c, d in lines if c - a >= d - b]
+    assert all(min(abs(x - m) for m in across) < tol for x in xs)
+    assert all(min(abs(y - m) for m in down) < tol for y in ys)
+
+
+def test_card_sizes_take_as_many_to_a_page_as_fit():
+    assert geometry.parse_size("57x87") == (57.0, 87.0)
+    assert geometry.sheet("a4", (57, 87)).per_page == 9  # never more than nine
+    assert geometry.sheet("a4", (70, 120)).per_page == 4  # tarot
+    assert geometry.sheet("letter", (127, 178)).per_page == 1
+    with pytest.raises(geometry.LayoutError):
+        geometry.sheet("letter", (250, 250))
+
+
+def test_backs_fall_behind_their_fronts(base):
+    sheet = geometry.sheet("a4", geometry.POKER, 2.0)
+    for i in range(sheet.per_page):
+        front, back = sheet.trim(i), sheet.trim(i, back=True)
+        assert abs(back.x - (sheet.page_w - front.x - front.w)) < 0.01
+        assert back.y == front.y
+
+
+def test_pdf_and_png_are_the_same_bytes_each_time(base):
+    opts = Options("th", "pdf", only=("red_fox",))
+    first = render(base, opts)
+    render(base, Options("en", "pdf", only=("oak",)))  # something else in between
+    assert render(base, opts) == first
+    png = Options("de", "png", only=("wolf",))
+    assert render(base, png) == render(base, png)
+
+
+def test_png_one_per_physical_card_at_300_dpi(base, tmp_path):
+    res = CliRunner().invoke(main, ["print", "--edition", "base", "--lang", "th", "--format",
+                                    "png", "--only", "red_fox", "--bleed", "3",
+                                    "-o", str(tmp_path / "png")])
+    assert res.exit_code == 0, res.output
+    shown = [c for c in base.deck if any(k == "base:red_fox" for k, _, _ in c.halves)]
+    files = sorted(p.name for p in (tmp_path / "png").iterdir())
+    assert len(files) == len(shown) + 1 and "back.png" in files
+    assert files[0].startswith("001-") and "red_fox" in files[0]
+    for name in files:
+        with Image.open(tmp_path / "png" / name) as img:
+            # (63 + 2 x 3) x (88 + 2 x 3) mm at 300 dpi
+            assert img.size == (815, 1110), name
+            assert round(img.info["dpi"][0]) == 300
+
+
+def test_tts_saved_object_matches_its_sheets(meadow, tmp_path):
+    files = render(meadow, Options("it", "tts"))
+    obj = json.loads(files["meadow-it.json"])
+    deck = obj["ObjectStates"][0]
+    assert deck["Name"] == "DeckCustom"
+    assert len(deck["ContainedObjects"]) == len(deck["DeckIDs"]) == _physical(meadow)
+    for key, entry in deck["CustomDeck"].items():
+        assert entry["FaceURL"] in files and entry["BackURL"] in files  # relative paths
+        assert entry["NumWidth"] <= 10 and entry["NumHeight"] <= 7
+        with Image.open(__import__("io").BytesIO(files[entry["FaceURL"]])) as img:
+            assert max(img.size) <= 4096
+            assert img.width % entry["NumWidth"] == 0 and img.height % entry["NumHeight"] == 0
+            cell = (img.width // entry["NumWidth"], img.height // entry["NumHeight"])
+        cards = [c for c in deck["ContainedObjects"] if key in c["CustomDeck"]]
+        assert all(c["CardID"] // 100 == int(key) for c in cards)
+        assert all(c["CardID"] % 100 < entry["NumWidth"] * entry["NumHeight"] for c in cards)
+    with Image.open(__import__("io").BytesIO(files["back.png"])) as back:
+        assert back.size == cell
+    assert [c["CardID"] for c in deck["ContainedObjects"]] == deck["DeckIDs"]
+
+
+def test_tts_sheets_of_a_large_deck():
+    px = tts.card_px(63 * MM, 88 * MM)
+    assert px[0] * 10 <= 4096 and px[1] * 7 <= 4096
+    grids = tts.grids(166, px)
+    assert [(g.cols, g.rows) for g in grids] == [(10, 7), (10, 7), (10, 3)]
+    obj = json.loads(tts.saved_object("x", [f"c{i}" for i in range(166)], grids))["ObjectStates"][0]
+    assert obj["DeckIDs"][69:71] == [169, 200] and obj["DeckIDs"][-1] == 325
+
+
+def test_a_new_host_prints_from_its_data(meadow):
+    """meadow's pond: a host kind no code names, with two slots on top and one of two cards
+    below, all for cards with the water requirement."""
+    deck = faces.read_deck(meadow, "en")
+    pond = next(c.face for c in deck.cards if c.face.parts[0].id == "lily_pond")
+    assert pond.kind == "host" and pond.parts[0].host == "Pond"
+    assert [(s.side, s.capacity, s.water) for s in pond.slots] == [
+        ("top", 1, True), ("top", 1, True), ("bottom", 2, True)]
+    split = next(c.face for c in deck.cards if c.face.kind == "split")
+    top, bottom = draw.regions(split, 63 * MM, 88 * MM)
+    assert top.y > bottom.y and not top.turned
+    data, pages = pdf.sheets(deck, geometry.sheet("a4"))
+    assert pages == math.ceil(_physical(meadow) / 9)
+    assert any("Pond" in p.get_textpage().get_text_range() for p in _pages(data))
+
+
+def test_left_and_right_halves_lie_side_by_side_on_the_turned_card(base):
+    deck = faces.read_deck(base, "en", ["red_fox"])
+    face = next(c.face for c in deck.cards if {p.side for p in c.face.parts} == {"left", "right"})
+    regions = dict(zip((p.side for p in face.parts), draw.regions(face, 63 * MM, 88 * MM),
+                       strict=True))
+    assert regions["left"].turned and regions["left"].x < regions["right"].x
+
+
+def test_every_shipped_edition_prints_without_overflow():
+    found = card_lint.lint(search_path(), ["base", "alpine", "woodland_edge", "dartmoor",
+                                           "smoky_mountains"])
+    assert found == []
+
+
+def _long_named_meadow(tmp_path: Path) -> Path:
+    folder = tmp_path / "meadow"
+    shutil.copytree(MEADOW, folder)
+    species = folder / "species.yaml"
+    text = species.read_text(encoding="utf-8")
+    assert "en: Heron," in text
+    long = " ".join(["Greatly"] * 30) + " Heron"
+    species.write_text(text.replace("en: Heron,", f"en: {long},", 1), encoding="utf-8")
+    return folder
+
+
+def test_text_that_fits_nowhere_is_print_overflow_in_lint_and_print(tmp_path):
+    folder = _long_named_meadow(tmp_path)
+    found = [d for d in api.lint([str(folder)]) if d.code == "PRINT-OVERFLOW"]
+    assert found and all(d.is_error for d in found)
+    assert any("card heron (en)" in d.message and "name" in d.message for d in found)
+    assert str(found[0].span.file).endswith("species.yaml")
+    out = tmp_path / "cards.pdf"
+    res = CliRunner().invoke(main, ["print", "--cards", str(folder), "--edition", "meadow",
+                                    "--lang", "en", "-o", str(out)])
+    assert res.exit_code == 1 and "PRINT-OVERFLOW" in res.output and not out.exists()
+
+
+@pytest.mark.parametrize("args,code", [
+    (["--only", "red_fux"], "USAGE-SPECIES"),
+    (["--size", "300x300"], "USAGE-CARD-SIZE"),
+    (["--size", "big"], "USAGE-CARD-SIZE"),
+    (["--bleed", "-1"], "USAGE-CARD-SIZE"),
+])
+def test_bad_options_exit_2_and_write_nothing(tmp_path, args, code):
+    out = tmp_path / "x.pdf"
+    res = CliRunner().invoke(main, ["print", "--edition", "base", "--lang", "en", *args,
+                                    "-o", str(out)])
+    assert res.exit_code == 2 and code in res.output and not out.exists()
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None,
+                    reason="no pdftotext: apt-get install poppler-utils")
+def test_thai_names_can_be_searched(base, tmp_path):
+    """Through poppler's pdftotext, as the sheets' text layer is checked (PDFium's own text
+    extraction orders a Thai tone mark by its position, not as written)."""
+    deck = faces.read_deck(base, "th", ["red_fox"])
+    data, _ = pdf.sheets(deck, geometry.sheet("a4"))
+    (tmp_path / "th.pdf").write_bytes(data)
+    run = subprocess.run(["pdftotext", "-raw", "-enc", "UTF-8", str(tmp_path / "th.pdf"), "-"],
+                         capture_output=True, text=True, check=True)
+    text = "".join(run.stdout.split())
+    names = {base.species[p.species].name("th") for c in deck.cards for p in c.face.parts}
+    assert names and all(n.replace(" ", "") in text for n in names)
+
+
+def test_the_quick_bound_never_passes_a_part_that_overflows(base, tmp_path):
+    """lint sets as paragraphs only the parts the bound cannot pass: the bound must never
+    pass one that does not fit (here every part of the base deck in German, on a small card,
+    where many do not)."""
+    deck = faces.read_deck(base, "de")
+    small = (40 * MM, 56 * MM)
+    passed = 0
+    for face, _ in deck.unique():
+        for part, region in zip(face.parts, draw.regions(face, *small), strict=True):
+            if draw._surely_fits(part, region, deck.words):
+                passed += 1
+                draw.fit(part, region, deck)  # no Overflow
+    assert passed
