@@ -16,8 +16,9 @@ stderr), `--only NAME` runs the benchmarks whose name holds NAME. The figures:
   of a game's time, with Python's defaults and as a batch of games sets it (`collector`);
 * `grove simulate` on one worker and on two and its memory over 1,000 and 10,000 games
   (`simulate`), sheets in four languages (`sheets`), print-and-play cards (`print`: the
-  whole base deck as a PDF, and `grove print --only` one species), and `grove lsp` from a didChange of a
-  60-species file to its diagnostics, through a real client over stdio (`lsp`);
+  whole base deck as a PDF, and `grove print --only` one species), and `grove lsp` from a
+  didOpen of a file of a set `grove lint` has seen, and from a didChange of a 60-species file,
+  to its diagnostics, through a real client over stdio (`lsp`);
 * the strength ladder: the search player against greedy, seats rotated, with Wilson intervals
   and the seconds a searched decision takes (`ai`, benchmarks/ai.py);
 * a cold `grove lint` of generated card sets of 500, 2,000 and 8,000 species, as time per

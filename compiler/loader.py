@@ -96,10 +96,69 @@ def read_document(path: Path, schema: str, raw: str | None = None
         return None, diags
     if not errors:
         return doc, diags
+    if schema == "edition" and all(_only_words(p, d) for p, d in found if d.is_error):
+        _drop_bad_words(doc, [p for p, d in found if d.is_error])
+        return doc, diags
     entries = ENTRY_LISTS.get(schema)
     local = entries is not None and all(
         len(p) >= 2 and p[0] == entries and isinstance(p[1], int) for p in errors)
     return (doc if local else None), diags
+
+
+# The keys of edition.yaml that hold words only (names, their grammar, notes): a finding in one
+# of them leaves the set loadable, so it is reported alone and the rest of the set is read and
+# checked as usual, not dropped with it. Where they stand: at the top, in a symbol, a host, a
+# scorepad row (the index of the key in a finding's path).
+_WORD_KEYS = frozenset({"names", "plural", "article", "classifier", "notes", "provisional"})
+_WORD_AT = {"symbols": 3, "hosts": 2, "scorepad": 2}
+
+
+def _word_index(path: tuple[Any, ...]) -> int | None:
+    at = 0 if path and path[0] in _WORD_KEYS else _WORD_AT.get(path[0] if path else "")
+    return at if at is not None and len(path) > at and path[at] in _WORD_KEYS else None
+
+
+_MISSING = re.compile(r"missing field '(?P<key>[a-z_]+)'")
+
+
+def _is_symbol(path: tuple[Any, ...]) -> bool:
+    return len(path) == 3 and path[0] == "symbols"
+
+
+def _only_words(path: tuple[Any, ...], d: Diagnostic) -> bool:
+    """Whether an edition.yaml finding leaves the set loadable: it lies in words (or words
+    are missing), is a key the loader does not read (a misspelt required key is also a
+    finding of its own, which is not), or is a symbol whose entry is no mapping yet (`alder:`
+    half typed): the symbol is read with no words, so the species naming it are checked."""
+    if d.code == "SCHEMA-UNKNOWN-FIELD" or _word_index(path) is not None:
+        return True
+    missing = _MISSING.search(d.message) if d.code == "SCHEMA-REQUIRED" else None
+    if missing is not None and missing["key"] in _WORD_KEYS:
+        return path == () or _is_symbol(path) or (len(path) == 2 and path[0] in _WORD_AT)
+    return d.code == "SCHEMA-TYPE" and _is_symbol(path)
+
+
+def _drop_bad_words(doc: Document, paths: list[tuple[Any, ...]]) -> None:
+    """Take out the values the findings are about (a name of the wrong shape, an article that
+    is none), so the loader reads the good words beside them and no default stands in."""
+    for path in paths:
+        symbols = doc.data.get("symbols")
+        if _is_symbol(path) and isinstance(symbols, dict) and isinstance(
+                symbols.get(path[1]), dict) and not isinstance(symbols[path[1]].get(path[2]), dict):
+            symbols[path[1]][path[2]] = CommentedMap()  # a symbol with no words yet
+            continue
+        at = _word_index(path)
+        if at is None:
+            continue
+        parent: Any = doc.data
+        for k in path[:at]:
+            parent = parent[k]
+        words = parent.get(path[at]) if isinstance(parent, dict) else None
+        if not isinstance(words, dict) or len(path) == at + 1:
+            if not isinstance(words, dict):
+                parent.pop(path[at], None)
+        elif isinstance(path[at + 1], str):
+            words.pop(path[at + 1], None)
 
 
 def broken_entries(doc: Document, schema: str) -> set[int]:
@@ -310,7 +369,7 @@ def load_edition(folder: str | Path, read: Reader = read_document) -> Loaded:
     marks = list(provisional_marks(doc))
     edition = EditionDef(
         id=eid,
-        names=_names(doc.data["names"]),
+        names=_names(doc.data.get("names")),
         standalone=bool(doc.data.get("standalone", False)),
         expansion_of=doc.data.get("expansion_of"),
         card_symbol=doc.data.get("card_symbol"),

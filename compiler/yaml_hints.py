@@ -3,7 +3,7 @@
 The YAML reader reports its own state ("mapping values are not allowed here", "expected <block
 end>, but found '<block mapping start>'"), which names neither the mistake nor the fix. The usual
 mistakes are few: a key indented too far or too little, a tab, a missing colon, an unclosed
-bracket. Each is recognised from the error and the lines around it, and the hint names the
+bracket or quote. Each is recognised from the error and the lines around it, and the hint names the
 column the key belongs at, taken from the keys beside it (or above it) in the author's own file.
 Positions here count from 0, as the reader's marks do; the hints count from 1, as editors do.
 """
@@ -135,10 +135,67 @@ def _unclosed(problem: str, opener: tuple[int, int] | None) -> str:
     return f"the `{opening}`{at} is never closed: end it with `{closing}` on its line"
 
 
+# a value (after `key:`, `- `, `{`, `[` or `,`) that opens a quote
+_QUOTE_OPENS = re.compile(r"""(?:^\s*(?:-\s+)*(?:[^\s:#'"{\[][^:#]*?:\s+)?|[{\[,]\s*|:\s+)(?P<q>['"])""")
+
+
+def _unclosed_quote(text: str) -> int | None:
+    """The column of a quote that opens a value on this line and is not closed on it."""
+    for m in _QUOTE_OPENS.finditer(text):
+        q, at = m.group("q"), m.start("q")
+        rest = text[at + 1:]
+        # inside the value a quote doubled ('') or escaped (\") is no closing one
+        rest = rest.replace("''", "") if q == "'" else re.sub(r"\\.", "", rest)
+        if q not in rest:
+            return at
+    return None
+
+
+def _quote_hint(lines: Sequence[str], at: tuple[int, int]) -> str:
+    line, col = at
+    q = lines[line][col] if line < len(lines) and col < len(lines[line]) else "'"
+    return (f"the `{q}` at line {line + 1}, column {col + 1} is never closed, so YAML reads on "
+            f"past its line: end the value with `{q}` on that line")
+
+
+def open_quote(problem: str, lines: Sequence[str], what: str | None,
+               context: tuple[int, int] | None) -> tuple[int, int] | None:
+    """Where a quoted value that is never closed begins (from 0), when the reader's error
+    comes from one: it says so itself (`what`, its context: "while scanning a quoted
+    scalar"), or a `{` or `[` it calls unclosed opens a line whose quote is not closed (the
+    quote swallowed the closing bracket). The error is then the author's at that quote, not
+    where the reader gave up (often the end of the file)."""
+    if context is None:
+        return None
+    if what and "quoted scalar" in what:
+        return context
+    if re.search(r"expected ',' or '[}\]]'", problem) and context[0] < len(lines):
+        col = _unclosed_quote(lines[context[0]])
+        if col is not None:
+            return context[0], col
+    return None
+
+
+def _quote_above(lines: Sequence[str], line: int) -> tuple[int, int] | None:
+    """The nearest line at or above `line` that opens a quote it does not close: where the
+    reader, reading on to the next quote in the file, went astray."""
+    for n in range(min(line, len(lines) - 1), -1, -1):
+        text = lines[n]
+        if _is_content(text):
+            col = _unclosed_quote(text)
+            if col is not None:
+                return n, col
+    return None
+
+
 def hint(problem: str, lines: Sequence[str], line: int, col: int,
-         context: tuple[int, int] | None) -> str | None:
+         context: tuple[int, int] | None, what: str | None = None) -> str | None:
     """What the author most likely did wrong, for the error `problem` the reader raised at
-    (`line`, `col`), with `context` where it says the construct began (both from 0)."""
+    (`line`, `col`), with `context` where it says the construct began (both from 0) and
+    `what` the construct it was reading ("while scanning a quoted scalar")."""
+    quote = open_quote(problem, lines, what, context)
+    if quote is not None:
+        return _quote_hint(lines, quote)
     if "duplicate key" in problem:
         return "each key may appear once in a mapping"
     if "\\t" in problem or "\t" in problem or "tab" in problem:
@@ -152,4 +209,5 @@ def hint(problem: str, lines: Sequence[str], line: int, col: int,
         return _mapping_value(lines, line, col)
     if re.search(r"expected ',' or '[}\]]'", problem):
         return _unclosed(problem, context)
-    return None
+    quote = _quote_above(lines, line)  # a quote closed only by the next one in the file
+    return _quote_hint(lines, quote) if quote is not None else None

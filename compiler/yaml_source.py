@@ -58,7 +58,9 @@ class Document:
             if isinstance(node, CommentedMap) and step in node:
                 if step not in (node.lc.data or {}):  # brought in by a merge key (`<<: *x`)
                     line, col = self._merge_at(node)
-                elif last and key:
+                elif last and (key or node[step] is None):
+                    # an empty value has no place of its own (the reader marks the next
+                    # token, often on the next line): its key stands for it
                     line, col = node.lc.key(step)
                 else:
                     line, col = node.lc.value(step)
@@ -440,9 +442,13 @@ def loads(raw: str, path: str = "<string>") -> Document:
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         problem = (exc.problem or exc.context or "malformed YAML").strip()
         context = exc.context_mark if exc.problem_mark else None
+        at = (context.line, context.column) if context else None
         hint = yaml_hints.hint(
             "duplicate key" if "found duplicate key" in str(exc) else problem, lines, line - 1,
-            col - 1, (context.line, context.column) if context else None)
+            col - 1, at, exc.context)
+        quote = yaml_hints.open_quote(problem, lines, exc.context, at)
+        if quote is not None:  # the mistake is the quote never closed, not where reading ended
+            line, col = quote[0] + 1, quote[1] + 1
         raise DiagnosticError(
             [error("YAML-SYNTAX", Span(path, line, col), problem, hint)]
         ) from None

@@ -193,10 +193,7 @@ def lint(paths: list[str], provisional: bool = False, roots: Roots | None = None
                         if str(Path(e.folder).resolve()) in asked)
         files = sorted(str(p.resolve()) for p in map(Path, paths)
                        if not p.is_dir() and p.parent.resolve() in {Path(a) for a in asked})
-        from printouts.sheets import icon_lint
-
-        k = cache.key("lint", universe.key, icon_lint.digest(universe), *wanted, "|", *asked,
-                      "|", *files)
+        k = _lint_key(universe, wanted, asked, files)
         found = cache.cached("lint", k, lambda: _lint_cards(all_roots, wanted, asked, files, universe))
         out.extend(found)
         if provisional:
@@ -205,6 +202,26 @@ def lint(paths: list[str], provisional: bool = False, roots: Roots | None = None
                     out.append(Diagnostic("PROVISIONAL", Severity.INFO, span,
                                           f"provisional: {reason}"))
     return sorted(dict.fromkeys(out), key=sort_key)
+
+
+def _lint_key(universe: Universe, wanted: list[str], asked: list[str], files: list[str]) -> str:
+    from compiler import cache
+    from printouts.sheets import icon_lint
+
+    return cache.key("lint", universe.key, icon_lint.digest(universe), *wanted, "|", *asked,
+                     "|", *files)
+
+
+def lint_cached(universe: Universe, folder: str | Path) -> list[Diagnostic] | None:
+    """What `grove lint FOLDER` found in this universe, if it is in the cache (None if not):
+    the language server opens a file of a set lint has seen without checking it again."""
+    from compiler import cache
+
+    asked = [str(Path(folder).resolve())]
+    wanted = sorted(e.id for e in universe.editions.values()
+                    if str(Path(e.folder).resolve()) in asked)
+    found = cache.get("lint", _lint_key(universe, wanted, asked, []))
+    return sorted(dict.fromkeys(found), key=sort_key) if found is not None else None
 
 
 def _lint_cards(roots: Roots, wanted: list[str], folders: list[str], files: list[str],

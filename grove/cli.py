@@ -18,6 +18,7 @@ from dsl.diagnostics import Diagnostic, Severity, echo_text
 from grove.commands.cards import cards
 from grove.commands.common import EXIT_USAGE, print_diagnostics
 from grove.commands.editions import editions
+from grove.commands.examples import examples
 from grove.commands.export import export
 from grove.commands.find import find
 from grove.commands.lint import lint
@@ -75,6 +76,7 @@ main.add_command(replay)
 main.add_command(sheet)
 main.add_command(print_cards)
 main.add_command(new)
+main.add_command(examples)
 main.add_command(lsp)
 main.add_command(migrate)
 main.add_command(simulate)

@@ -118,8 +118,11 @@ def create(name: str, out: str | None = None, expansion_of: str | None = None,
         raise _usage("IO-EXISTS", f"{folder} exists and is not an empty folder",
                      "name a new folder with -o DIR")
     kind = "expansion" if expansion_of else "standalone"
+    from compiler.formats import CURRENT
+
     context: dict[str, Any] = {
         "id": name, "title": _title(name), "schema_dir": SCHEMA_DIR.resolve().as_posix(),
+        "format": CURRENT,  # a set says the format it is written in (compiler/formats.py)
         "folder": str(folder), "forest": str(folder / FOREST_FILE),
     }
     if expansion_of:
@@ -146,3 +149,54 @@ def create(name: str, out: str | None = None, expansion_of: str | None = None,
         raise _usage("IO-WRITE", f"{folder}: {exc.strerror}") from None
     return NewCardSet(folder, tuple(folder / f for f in rendered), expansion_of or name,
                       (name,) if expansion_of else (), folder / FOREST_FILE)
+
+
+# ---- the example forest files ---------------------------------------------------------------
+def examples_dir() -> Path:
+    """Where the example forest files lie: `grove/examples` in an installed grove (the wheel
+    ships the checkout's `examples/` there), `examples/` beside the package in a checkout."""
+    installed = Path(__file__).parent / "examples"
+    return installed if installed.is_dir() else Path(__file__).parent.parent / "examples"
+
+
+_SCHEMA_LINE = re.compile(r"^# yaml-language-server: \$schema=\S*forest\.schema\.json$", re.M)
+
+
+def copy_examples(out: str | Path = "examples") -> tuple[Path, ...]:
+    """Copy the example forest files into `out` (made if missing), their schema line naming
+    this grove's forest schema; returns the files written. A file already there with other
+    contents is never overwritten: nothing is written then (IO-EXISTS); the same contents are
+    left as they are."""
+    from files.read import read_text
+    from files.write import write_text
+    from schema import SCHEMA_DIR
+
+    folder = Path(out)
+    line = f"# yaml-language-server: $schema={(SCHEMA_DIR / 'forest.schema.json').resolve().as_posix()}"
+    wanted = {folder / f.name: _SCHEMA_LINE.sub(line, f.read_text(encoding="utf-8"), count=1)
+              for f in sorted(examples_dir().glob("*.yaml"))}
+    if not wanted:
+        raise _usage("IO-READ", f"no example files in {examples_dir()}",
+                     "reinstall grove: its examples are part of the package")
+    if folder.exists() and not folder.is_dir():
+        raise _usage("IO-EXISTS", f"{folder} exists and is not a folder",
+                     "name another folder: grove examples DIR")
+    todo = {}
+    for path, text in wanted.items():
+        if path.exists() or path.is_symlink():
+            try:
+                same = read_text(path, 1 << 20) == text
+            except (OSError, UnicodeDecodeError):
+                same = False
+            if not same:
+                raise _usage("IO-EXISTS", f"{path} exists with other contents; nothing was "
+                             "written", "name another folder: grove examples DIR")
+            continue
+        todo[path] = text
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for path, text in todo.items():
+            write_text(path, text)
+    except OSError as exc:
+        raise _usage("IO-WRITE", f"{folder}: {exc.strerror}") from None
+    return tuple(todo)

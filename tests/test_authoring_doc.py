@@ -75,6 +75,22 @@ def test_new_sets_point_at_the_installed_schemas(tmp_path: Path, monkeypatch):
         assert m and Path(m.group(1)).is_file(), f
 
 
+def test_new_sets_say_the_current_format(tmp_path: Path, monkeypatch):
+    """A new set names the format it is written in, so a later grove reads it as such (and
+    `grove migrate` knows where it starts); it lints clean with it."""
+    from compiler.formats import CURRENT
+    from compiler.yaml_source import load_text
+
+    monkeypatch.chdir(tmp_path)
+    for args in (["my_woods"], ["hedge", "--expansion-of", "base"]):
+        assert _new(tmp_path, *args)[0] == 0
+        f = tmp_path / args[0] / "edition.yaml"
+        data = load_text(f.read_text(encoding="utf-8"), f, 1 << 20).data
+        assert str(data["format"]) == CURRENT
+        r = CliRunner().invoke(main, ["lint", "--strict", args[0]])
+        assert r.exit_code == 0 and "0 error(s), 0 warning(s)" in r.stderr, r.stderr
+
+
 def test_the_example_forests_score_as_the_cards_say(tmp_path: Path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     _new(tmp_path, "my_woods")

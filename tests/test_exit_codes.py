@@ -133,11 +133,13 @@ def _cases() -> list[tuple[str, int, list[str], dict[str, str] | None]]:
         ("new", 2, ["Not A Name", "-o", "{top}/nope"], None),
         ("new", 2, ["again", "-o", "{woods}"], None),
         ("new", 2, ["lake", "--expansion-of", "atlantis", "-o", "{top}/lake"], None),
+        ("examples", 0, ["{top}/examples"], None),
+        ("examples", 2, ["{woods}/edition.yaml"], None),  # a file, not a folder
     ]
 
 
 COMMANDS = ("editions", "cards", "lint", "score", "play", "replay", "sheet", "print", "new",
-            "simulate", "compare", "find", "export")
+            "simulate", "compare", "find", "export", "examples")
 
 
 @pytest.mark.parametrize("command, expected, args, env", _cases(),

@@ -99,7 +99,7 @@ async def test_hover_definition_and_outline(client: LanguageClient):
     hover = await client.text_document_hover_async(types.HoverParams(
         types.TextDocumentIdentifier(uri(f)), pos(text, "- id: heron", offset=7)))
     shown = hover.contents.value
-    assert "**Heron** `meadow:heron`" in shown and "dweller · cost 1 · 8 copies · frog" in shown
+    assert "**Heron** `meadow:heron`" in shown and "forest dweller (top) · cost 1 · ×8 · Frog" in shown
     assert "*Points*: 4 points if a reed also sits at the same tree or pond" in shown
     got = await client.text_document_definition_async(types.DefinitionParams(
         types.TextDocumentIdentifier(uri(f)), pos(text, "sharing slot with reed_frog", 20)))

@@ -29,6 +29,7 @@ class Mistake:
     new: str  # what the author typed instead
     code: str  # the one error expected
     mark: str  # text on the line the error must point at, found once in the edited file
+    hint: str = ""  # words the error's hint must hold, where the hint is the point
 
 
 S, D, E = "species.yaml", "deck.yaml", "edition.yaml"
@@ -123,8 +124,28 @@ MISTAKES = [
             "    cost: 0\n    cost: 1\n    copies: 8\n    score: 1 per pond", "YAML-SYNTAX",
             "cost: 1#3"),
     Mistake("a tab", S, "    kind: pond\n", "\tkind: pond\n", "YAML-SYNTAX", "\tkind"),
+    Mistake("unclosed quote in a rule", S, "score: 2 per plant", "score: \"2 per plant",
+            "YAML-SYNTAX", "score: \"2 per plant", "the `\"` at line 51, column 12 is never closed"),
+    Mistake("unclosed quote in a name", S, "en: Heron,", "en: 'Heron,", "YAML-SYNTAX",
+            "en: 'Heron,", "end the value with `'` on that line"),
     Mistake("species file of another edition", S, "edition: meadow", "edition: medow",
             "EDITION-MISMATCH", "edition: medow"),
+    # edition.yaml: words only, the set still loads (the pairs below show its species checked)
+    Mistake("edition name without th", E, ", th: ทุ่งหญ้า}", "}", "SCHEMA-REQUIRED",
+            "names: {en: Meadow, de: Wiese, it: Prato}"),
+    Mistake("edition name empty", E, "de: Wiese,", "de: '',", "SCHEMA-VALUE", "de: '',"),
+    Mistake("bad article of a symbol", E, "article: {de: n, it: f}",
+            "article: {de: x, it: f}", "SCHEMA-ENUM", "article: {de: x"),
+    Mistake("misspelt plural of a symbol", E, "poplar: {names:", "poplar: {plurl: {en: P}, names:",
+            "SCHEMA-UNKNOWN-FIELD", "plurl"),
+    Mistake("unknown key in edition.yaml", E, "standalone: true\n",
+            "standalone: true\ncolour: green\n", "SCHEMA-UNKNOWN-FIELD", "colour: green"),
+    Mistake("scorepad row without th", E, "Stagni, th: สระน้ำ}}", "Stagni}}", "SCHEMA-REQUIRED",
+            "de: Teiche, it: Stagni}}"),
+    Mistake("a symbol being typed", E, "    poplar: {names:", "    alder:\n    poplar: {names:",
+            "SCHEMA-TYPE", "alder:"),
+    Mistake("a symbol without names", E, "    poplar: {names: {en: Poplar, de: Pappel, it: "
+            "Pioppo, th: ต้นป็อปลาร์}}", "    poplar: {}", "SCHEMA-REQUIRED", "poplar: {}"),
     Mistake("bad slot side", E, "{id: top, side: top, dry: true}",
             "{id: top, side: tpo, dry: true}", "SCHEMA-ENUM", "side: tpo"),
     Mistake("setup value as a word", E, "hand_size: 5", "hand_size: five", "SCHEMA-TYPE",
@@ -177,6 +198,7 @@ def test_one_mistake_one_error_at_its_line(tmp_path, m):
     assert d.code == m.code, shown
     assert d.span is not None and Path(d.span.file).name == m.file, shown
     assert d.span.line == _line(folder / m.file, m.mark), shown
+    assert m.hint in (d.hint or ""), d.hint
 
 
 _BY_NAME = {m.name: m for m in MISTAKES}
@@ -185,7 +207,13 @@ PAIRS = [("negative cost", "misspelt effect"), ("unknown type", "missing th name
          ("id not snake case", "unknown name in a rule"), ("misspelt dweller", "copies as a word"),
          ("bad tree symbol", "bad rule syntax"), ("missing kind", "count as a word"),
          ("deck names a missing species", "negative cost"),
-         ("bad symbol in the deck", "unknown deck key"), ("duplicate id", "cost as a word")]
+         ("bad symbol in the deck", "unknown deck key"), ("duplicate id", "cost as a word"),
+         # a mistake in the words of edition.yaml leaves the set loaded and checked
+         ("edition name without th", "negative cost"),
+         ("bad article of a symbol", "unknown name in a rule"),
+         ("unknown key in edition.yaml", "deck names a missing species"),
+         ("scorepad row without th", "misspelt effect"),
+         ("a symbol being typed", "misspelt score"), ("a symbol without names", "no copies")]
 
 
 @pytest.mark.parametrize("a,b", PAIRS, ids=[f"{a} + {b}" for a, b in PAIRS])
@@ -229,6 +257,20 @@ def test_editions_lists_a_set_whose_edition_file_is_broken(tmp_path):
     _edited(tmp_path, [(E, "hand_size: 5", "hand_size: five")])
     rows = [r for r in api.editions((str(tmp_path),)) if r["folder"].endswith("meadow")]
     assert len(rows) == 1 and rows[0]["errors"] == 1 and rows[0]["broken"]
+
+
+def test_a_set_whose_edition_file_has_a_bad_name_still_loads(tmp_path):
+    """One bad name in edition.yaml is one error; the set is listed with its species, not
+    dropped as broken, and its names in the other languages are read."""
+    from compiler.search_path import search_path
+    from compiler.universe import load_universe
+
+    folder = _edited(tmp_path, [(E, "de: Wiese,", "de: '',")])
+    rows = [r for r in api.editions((str(tmp_path),)) if r["folder"].endswith("meadow")]
+    assert len(rows) == 1 and rows[0]["errors"] == 1 and not rows[0]["broken"]
+    assert rows[0]["species"] == 6
+    ed = load_universe(search_path([folder], env={}, shipped=False)).editions["meadow"]
+    assert dict(ed.names) == {"en": "Meadow", "it": "Prato", "th": "ทุ่งหญ้า"}
 
 
 def test_an_expansion_naming_its_own_broken_species(tmp_path):
@@ -277,3 +319,13 @@ def test_a_line_separator_in_a_rule_is_one_syntax_error(tmp_path):
     U+2028 in a rule made the syntax error's hint index a line Lark does not count (IndexError)."""
     folder = _edited(tmp_path, [(S, "score: 1 per pond", "score: 1 per\u2028pond")])
     assert [d.code for d in _errors(folder)] == ["DSL-SYNTAX"]
+
+
+def test_an_unclosed_quote_closed_by_a_later_one_is_found_where_it_opens(tmp_path):
+    """The reader takes the next quote of the file for the closing one and stumbles far
+    below; the error is at the quote the author left open, and says so."""
+    folder = _edited(tmp_path, [(S, "en: Heron,", "en: 'Heron,"),
+                                (S, "score: 2 per plant", "score: '2 per plant'")])
+    (d,) = _errors(folder)
+    assert (d.code, d.span.line, d.span.col) == ("YAML-SYNTAX", _line(folder / S, "'Heron,"), 17)
+    assert "the `'` at line 20, column 17 is never closed" in d.hint

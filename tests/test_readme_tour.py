@@ -1,15 +1,18 @@
 """README's "A short tour", run as written: a reader types these lines first, so each must work.
 
 Every `$ grove ...` line of the tour's block runs, in order, through the installed `grove`
-executable in a fresh working folder (so the `game.jsonl` that `play` records is there for
-`replay` and `score`), with `cards` and `examples` linked to the repository's folders so the
-paths the tour names resolve. Trailing `# comments` and continuation-comment lines are not part
-of a command. Each command must exit 0 without a traceback; `lint` must be clean; `editions` must
-print exactly the lines the README shows under it; `sheet` must write the files it names.
+executable in an empty working folder, as a new user runs it: nothing of the checkout is linked
+in, so every path the tour names must come from grove itself (`grove examples` copies the
+example forests out of the package) or from an earlier step (the `game.jsonl` that `play`
+records is there for `replay` and `score`), and GROVE_CARDS is unset. Trailing `# comments` and
+continuation-comment lines are not part of a command. Each command must exit 0 without a
+traceback; `lint` must be clean; `editions` must print exactly the lines the README shows under
+it; `examples` must write the shipped examples; `sheet` must write the files it names.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import subprocess
@@ -55,19 +58,19 @@ def test_tour_block_is_found():
     steps = tour()
     names = [s.args[0] for s in steps]
     assert names[0] == "editions" and steps[0].shown, "the tour opens with `grove editions`"
-    for cmd in ("cards", "lint", "score", "play", "replay", "sheet"):
+    for cmd in ("cards", "lint", "examples", "score", "play", "replay", "sheet"):
         assert cmd in names, f"the tour lost its `grove {cmd}` line"
 
 
 def test_tour_runs_as_written(tmp_path: Path):
     assert GROVE.exists(), f"{GROVE}: grove is not installed in this environment"
-    for folder in ("cards", "examples"):
-        (tmp_path / folder).symlink_to(REPO / folder, target_is_directory=True)
+    env = {k: v for k, v in os.environ.items() if k != "GROVE_CARDS"}
+    assert not any(tmp_path.iterdir())
     for step in tour():
         where = f"README.md:{step.line}: grove {shlex.join(step.args)}"
         try:
             run = subprocess.run([str(GROVE), *step.args], cwd=tmp_path, capture_output=True,
-                                 text=True, timeout=600)
+                                 text=True, timeout=600, env=env)
         except subprocess.TimeoutExpired:
             pytest.fail(f"{where}: still running after 600 s")
         assert "Traceback" not in run.stderr, f"{where}:\n{run.stderr}"
@@ -83,6 +86,9 @@ def test_tour_runs_as_written(tmp_path: Path):
             assert record.is_file() and record.stat().st_size > 0, f"{where}: no record"
         if command == "score":
             assert "Winner" in run.stdout, f"{where}: no scoreboard\n{run.stdout}"
+        if command == "examples":
+            shipped = sorted(p.name for p in (REPO / "examples").glob("*.yaml"))
+            assert sorted(p.name for p in (tmp_path / "examples").iterdir()) == shipped, where
         if command == "sheet":
             written = re.findall(r"^wrote (.+) \(\d+ KiB\)$", run.stderr, re.M)
             langs = step.args[step.args.index("--lang") + 1].split(",")
@@ -90,3 +96,48 @@ def test_tour_runs_as_written(tmp_path: Path):
             for name in written:
                 path = tmp_path / name
                 assert path.is_file() and path.stat().st_size > 0, f"{where}: {name} missing"
+
+
+def test_lint_with_no_path_is_in_the_tour_and_explained():
+    """`grove lint` alone checks the shipped editions: the tour uses it and says so."""
+    assert ["lint"] in [s.args for s in tour()]
+    text = README.read_text(encoding="utf-8")
+    assert "`grove lint` with no path checks every card set on the search path" in text
+
+
+def test_the_examples_are_package_data():
+    """The wheel carries `examples/*.yaml` as `grove/examples/` (pyproject's package-dir), where
+    `grove examples` finds them in an installed grove; in a checkout it reads `examples/`."""
+    import tomllib
+
+    from grove import scaffold
+
+    config = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]
+    config = config["setuptools"]
+    assert "grove.examples" in config["packages"]
+    assert config["package-dir"]["grove.examples"] == "examples"
+    assert config["package-data"]["grove.examples"] == ["*.yaml"]
+    assert scaffold.examples_dir().resolve() == (REPO / "examples").resolve()
+    named = set(re.findall(r"examples/([\w.]+\.yaml)", README.read_text(encoding="utf-8")))
+    assert named and all((REPO / "examples" / n).is_file() for n in named)
+
+
+def test_grove_examples_never_overwrites(tmp_path: Path):
+    from click.testing import CliRunner
+
+    from grove.cli import main
+
+    target = tmp_path / "mine"
+    r = CliRunner().invoke(main, ["examples", str(target)])
+    assert r.exit_code == 0, r.stderr
+    first = sorted(target.iterdir())[0]
+    assert "forest.schema.json" in first.read_text(encoding="utf-8").splitlines()[0]
+    r = CliRunner().invoke(main, ["examples", str(target)])  # the same again: nothing to do
+    assert r.exit_code == 0 and "already holds the examples" in r.stderr
+    first.write_text("players: []\n", encoding="utf-8")
+    before = {p.name: p.read_bytes() for p in target.iterdir()}
+    (target / sorted(before)[-1]).unlink()
+    r = CliRunner().invoke(main, ["examples", str(target)])
+    assert r.exit_code == 2 and "IO-EXISTS" in r.stderr
+    assert first.read_text(encoding="utf-8") == "players: []\n"
+    assert sorted(p.name for p in target.iterdir()) == sorted(before)[:-1]  # nothing written

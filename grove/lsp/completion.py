@@ -230,9 +230,11 @@ def value_items(key: str, scope: NameScope | None, schema: str, path: tuple[str,
 
 
 def key_items(schema: str, path: tuple[str, ...], present: set[str]) -> list[types.CompletionItem]:
+    """The keys the mapping at `path` may still take, in the schema's order (an entry's `id`
+    first, then its names and kind), which `sort_text` keeps in a client that sorts by label."""
     return [types.CompletionItem(k, kind=types.CompletionItemKind.Property, detail=desc or None,
-                                 insert_text=f"{k}: ")
-            for k, desc in schema_keys(schema, path).items() if k not in present]
+                                 insert_text=f"{k}: ", sort_text=f"{n:03d}")
+            for n, (k, desc) in enumerate(schema_keys(schema, path).items()) if k not in present]
 
 
 def is_rule_field(key: str | None, path: tuple[str, ...], schema: str) -> bool:

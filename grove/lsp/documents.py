@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -47,11 +48,26 @@ class Target:
     folder: Path | None = None  # the edition folder, for kind "edition"
 
 
-def target_of(path: Path) -> Target:
+# A forest file says so: a top-level `players` key (YAML or JSON), or the forest schema named
+# in its first lines. Any other YAML or JSON file (a CI workflow, a package.json) is left alone.
+_FOREST_KEY = re.compile(r'^(?:players|"players"|\{\s*"players")\s*:|^\s+"players"\s*:', re.M)
+_FOREST_SCHEMA = re.compile(r"forest\.schema\.json")
+
+
+def looks_like_forest(text: str | None) -> bool:
+    if not text:
+        return False
+    return bool(_FOREST_KEY.search(text) or _FOREST_SCHEMA.search(text[:2000]))
+
+
+def target_of(path: Path, text: str | None = None) -> Target:
+    """What the file at `path` is, given its text (the editor's, else the file's): a YAML file
+    beside an `edition.yaml` is a card file; a YAML or JSON file elsewhere is a forest file
+    only when it looks like one."""
     path = path.resolve()
     if path.suffix == ".yaml" and (path.parent / EDITION_FILE).is_file():
         return Target("edition", path, path.parent)
-    if path.suffix in FOREST_SUFFIXES:
+    if path.suffix in FOREST_SUFFIXES and looks_like_forest(text):
         return Target("forest", path)
     return Target("other", path)
 
@@ -80,6 +96,9 @@ class Session:
         self._cardsets: OrderedDict[tuple, CardSet | None] = OrderedDict()
         # folder -> its last card set that built: the rules text while a typo breaks the build
         self._last_good: dict[str, CardSet] = {}
+        # folder -> the names of its last read whose every file loaded: what hover and
+        # definition fall back on while a half-typed line breaks a whole file's YAML
+        self._last_scope: dict[str, object] = {}
 
     # -- open documents
     def set_text(self, path: Path, text: str) -> None:
@@ -146,13 +165,32 @@ class Session:
 
         return lint_roots(folder, self.roots)
 
+    def unsaved(self, folder: Path) -> bool:
+        """Whether the editor holds a text of a file of `folder` other than the file's own."""
+        from compiler.cache import file_digest
+
+        for f in edition_files(folder):
+            raw = self.texts.get(str(f.resolve()))
+            if raw is None:
+                continue
+            try:
+                if digest(raw) != file_digest(f):
+                    return True
+            except OSError:
+                return True
+        return False
+
     def universe(self, folder: Path) -> Universe:
-        """The universe `grove lint FOLDER` reads, with the folder as the editor holds it."""
-        from compiler.loader import load_edition
-        from compiler.universe import folder_digests, with_unsaved
+        """The universe `grove lint FOLDER` reads, with the folder as the editor holds it: while
+        nothing of it is unsaved, the very universe lint loads (from the on-disk cache where
+        lint filled it, so that a file opened answers at once)."""
+        from compiler.universe import folder_digests, load_universe, with_unsaved
 
         folder = folder.resolve()
         roots = self.roots_for(folder)
+        if not self.unsaved(folder):
+            return load_universe(roots)
+        from compiler.loader import load_edition  # YAML and schemas: only for unsaved text
         # the folder as the editor holds it, and every folder on the path as it is on disk (a
         # file saved in another edition meanwhile makes another universe)
         k = (str(folder), self._folder_digest(folder), folder_digests(roots))
@@ -175,6 +213,16 @@ class Session:
         from grove.api import lint_edition
 
         return lint_edition(self.universe(folder), folder, cards=cards, printouts=printouts)
+
+    def linted(self, target: Target) -> list[Diagnostic] | None:
+        """All of what `grove lint FOLDER` found, where lint's cache holds it for the folder as
+        the editor holds it (nothing unsaved); None otherwise."""
+        from grove.api import lint_cached
+
+        if target.kind != "edition" or target.folder is None:
+            return None
+        universe = self.universe(target.folder)
+        return None if universe.unsaved else lint_cached(universe, target.folder)
 
     def check_forest(self, path: Path) -> list[Diagnostic]:
         from grove.api import lint_forest_text
@@ -209,7 +257,19 @@ class Session:
         if eid is None:
             return None
         ed = universe.editions[eid]
-        return NameScope(universe.lineage(ed), list(universe.editions.values()))
+        found = NameScope(universe.lineage(ed), list(universe.editions.values()))
+        if "" not in ed.left_out and not ed.deck_left_out:  # every file of it was read
+            self._last_scope[str(folder.resolve())] = found
+        return found
+
+    def scopes(self, folder: Path) -> list:
+        """The names to look a word up in: the folder's as the editor holds it, then those of
+        its last read in which every file loaded (a line typed half-way can make a file's
+        YAML unreadable, and with it every species of the file)."""
+        now = self.scope(folder)
+        last = self._last_scope.get(str(folder.resolve()))
+        out = [now] if now is not None else []
+        return out + [last] if last is not None and last is not now else out
 
     def cardset(self, folder: Path) -> CardSet | None:
         """The compiled card set an edition's cards are read in (an expansion with its base

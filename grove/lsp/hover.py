@@ -9,6 +9,7 @@ line of `docs/dsl.md` that shows it.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -42,15 +43,49 @@ def keyword_line(word: str) -> str | None:
     return None
 
 
-def species_text(names: Any, kind: str, cost: int, copies: int, types: tuple[str, ...],
-                 sid: str, edition: str, lang: str, rules: dict[str, str],
-                 sources: dict[str, str]) -> str:
+@dataclass(frozen=True)
+class Facts:
+    """A species' facts as the hover words them: its kind (the host it makes, or the sides a
+    dweller goes on, in the author's language where the card set says), cost, copies, types."""
+
+    kind: str
+    cost: int
+    copies: int
+    types: tuple[str, ...]  # the type symbols' names in the language
+    host: str | None = None  # the name of the host a tree-like kind makes
+    sides: tuple[str, ...] = ()  # a dweller's sides
+
+
+def facts_line(f: Facts, lang: str) -> str:
+    """`Waldbewohner (links, rechts) · Kosten 2 · ×5 · Pfotentier`: the words of the screen's
+    and game log's catalogs (English where a language lacks one); the copies as the sheets
+    count them, `×5`."""
+    from grove.game_log import sentences
+    from grove.terminal.words import Words
+
+    w = Words(lang)
+    if f.host:
+        kind = f.host
+    elif f.kind == "dweller":
+        log = sentences(lang)
+        sides = ", ".join(log.get(f"log.side.{s}", s) for s in f.sides)
+        kind = w("kind.dweller", sides=sides)
+        if not sides:  # no card set to say where it goes: the word alone
+            kind = re.sub(r"\s*[(（]\s*[)）]", "", kind)
+    else:
+        kind = w(f"kind.{f.kind}") if f"kind.{f.kind}" in w.texts else f.kind
+    parts = [kind, w("cost", cost=f.cost), f"×{f.copies}"]
+    if f.types:
+        parts.append(", ".join(f.types))
+    return " · ".join(parts)
+
+
+def species_text(names: Any, facts: Facts, sid: str, edition: str, lang: str,
+                 rules: dict[str, str], sources: dict[str, str]) -> str:
     """Markdown for a species: its facts, then each rule as the sheet prints it (or as written,
     where the card set cannot be built)."""
     name = names.get(lang) or names.get("en") or sid
-    head = [f"**{name}** `{edition}:{sid}`",
-            f"{kind} · cost {cost} · {copies} {'copy' if copies == 1 else 'copies'}"
-            + (f" · {', '.join(types)}" if types else "")]
+    head = [f"**{name}** `{edition}:{sid}`", facts_line(facts, lang)]
     body = []
     if rules:
         from printouts import rules_text
@@ -58,7 +93,9 @@ def species_text(names: Any, kind: str, cost: int, copies: int, types: tuple[str
         for f, text in rules.items():
             body.append(f"*{rules_text.field_label(f, lang)}*: {text}")
     else:
-        body = [f"*{f}*: `{t}`" for f, t in sources.items()]
+        from printouts import rules_text
+
+        body = [f"*{rules_text.field_label(f, lang)}*: `{t}`" for f, t in sources.items()]
     return "\n\n".join([*head, *body])
 
 

@@ -68,9 +68,14 @@ def lookup(session: Session, target: Target, lines: list[str], line_no: int, col
 
 def _in_edition(session: Session, folder: Path, line: str, word: str, start: int
                 ) -> Named | None:
-    scope = session.scope(folder)
-    if scope is None:
-        return None
+    for scope in session.scopes(folder):
+        found = _in_scope(scope, line, word, start)
+        if found is not None:
+            return found
+    return None
+
+
+def _in_scope(scope: Any, line: str, word: str, start: int) -> Named | None:
     own = scope.visible[-1].id
     # no card set: it is built when a hover asks for rules text (`Session.cardset`), not here
     if re.match(r"^\s*-\s+id:\s*$", line[:start]):  # the species this entry declares

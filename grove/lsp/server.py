@@ -24,7 +24,7 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from dsl.diagnostics import Diagnostic, Severity
 from grove import __version__
-from grove.lsp import actions, completion, hover, names, navigation, wire
+from grove.lsp import actions, hover, names, navigation, wire
 from grove.lsp.documents import Session, Target, target_of
 from grove.lsp.text import (
     MAX_LINE,
@@ -33,6 +33,7 @@ from grove.lsp.text import (
     key_column,
     sibling_keys,
     span_range,
+    utf16_col,
     word_at,
 )
 
@@ -140,37 +141,36 @@ def publish(ls: GroveServer, target: Target, found: list[Diagnostic]) -> None:
     ls.published[unit] = uris
 
 
-def _checked(uri: str) -> tuple[Target, str] | None:
+def _checked(ls: GroveServer, uri: str) -> tuple[Target, str] | None:
     """What an open file is checked as, and the unit its findings are published for (its
     edition folder, or the forest file); None for a file grove does not check."""
     path = _path(uri)
     if path is None:
         return None
-    target = target_of(path)
+    target = target_of(path, ls.session.text(path))
     if target.kind == "other":
         return None
     return target, str(target.folder or target.path)
 
 
-def _check(ls: GroveServer, uri: str) -> None:
-    checked = _checked(uri)
+async def _check(ls: GroveServer, uri: str, version: int | None) -> None:
+    """Loading and checking findings first (what a keystroke breaks), published beside the
+    printouts' findings of the check before; then, unless the author has typed on meanwhile,
+    the printouts' findings anew, so that what stands at the end is all of `grove lint`'s
+    findings. Where lint's cache holds all of them for the folder as it is on disk (a file
+    opened of a set `grove lint` has seen), they come at once."""
+    checked = _checked(ls, uri)
     if checked is None:
+        _withdraw(ls, uri)
         return
     target, unit = checked
-    cards = ls.session.check(target, printouts=False)
-    ls.printed[unit] = ls.session.check(target, cards=False)
-    publish(ls, target, _merged(cards, ls.printed[unit]))
-
-
-async def _check_as_typed(ls: GroveServer, uri: str, version: int | None) -> None:
-    """A change's own findings first (loading and checking the edition: what a keystroke
-    breaks), published beside the printouts' findings of the check before; then, unless the
-    author has typed on meanwhile, the printouts' findings anew, so that what stands at the
-    end is all of `grove lint`'s findings."""
-    checked = _checked(uri)
-    if checked is None:
+    whole = ls.session.linted(target)
+    if whole is not None:
+        publish(ls, target, whole)
+        # the loading findings among them, told apart for the next change to merge with
+        shown = set(ls.session.check(target, printouts=False))
+        ls.printed[unit] = [d for d in whole if d not in shown]
         return
-    target, unit = checked
     cards = ls.session.check(target, printouts=False)
     publish(ls, target, _merged(cards, ls.printed.get(unit, [])))
     if target.kind != "edition":
@@ -180,6 +180,16 @@ async def _check_as_typed(ls: GroveServer, uri: str, version: int | None) -> Non
         return
     ls.printed[unit] = ls.session.check(target, cards=False)
     publish(ls, target, _merged(cards, ls.printed[unit]))
+
+
+def _withdraw(ls: GroveServer, uri: str) -> None:
+    """A file grove no longer checks (a YAML file whose `players:` went) loses what it was
+    given as a forest file."""
+    path = _path(uri)
+    unit = str(path.resolve()) if path is not None else ""
+    for old in sorted(ls.published.pop(unit, set())):
+        ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=old,
+                                                                            diagnostics=[]))
 
 
 # How long a change waits, after its first diagnostics, for the next keystroke before the
@@ -206,7 +216,7 @@ def _open_text(ls: GroveServer, uri: str) -> tuple[Path, Target, list[str]] | No
     text = ls.session.text(path)
     if text is None or len(text) > MAX_TEXT_CHARS:
         return None
-    return path, target_of(path), text.splitlines()
+    return path, target_of(path, text), text.splitlines()
 
 
 def _cursor(ls: GroveServer, uri: str, position: types.Position
@@ -223,6 +233,8 @@ def _cursor(ls: GroveServer, uri: str, position: types.Position
 
 
 def _completion(ls: GroveServer, params: types.CompletionParams) -> types.CompletionList | None:
+    from grove.lsp import completion  # the grammar: not needed to start, nor for diagnostics
+
     at = _cursor(ls, params.text_document.uri, params.position)
     if at is None:
         return None
@@ -266,10 +278,14 @@ def _hover(ls: GroveServer, params: types.HoverParams) -> types.Hover | None:
     at = _cursor(ls, params.text_document.uri, params.position)
     if at is None:
         return None
-    _, target, lines, line_no, _, col = at
+    _, target, lines, line_no, line, col = at
     named, word, start, end = names.lookup(ls.session, target, lines, line_no, col)
-    rng = types.Range(params.position, params.position)
+    enc = _enc(ls)
+    rng = types.Range(types.Position(line_no, utf16_col(line, start, enc)),
+                      types.Position(line_no, utf16_col(line, end, enc)))
     if named is None:
+        from grove.lsp import completion
+
         ctx = context(lines, line_no, col)
         if ctx.key in completion.FIELDS and word in completion.grammar_keywords():
             found = hover.keyword_line(word)
@@ -280,11 +296,17 @@ def _hover(ls: GroveServer, params: types.HoverParams) -> types.Hover | None:
     cset = named.cardset
     if cset is None and named.kind == "species" and target.folder is not None:
         cset = ls.session.cardset(target.folder)
+    scope = ls.session.scope(target.folder) if target.folder is not None else None
     return types.Hover(types.MarkupContent(types.MarkupKind.Markdown,
-                                           _describe(ls, named, cset)), rng)
+                                           _describe(ls, named, cset, scope)), rng)
 
 
-def _describe(ls: GroveServer, named: names.Named, cset: Any) -> str:
+def _name_in(table: Any, key: str, lang: str) -> str:
+    decl = table.get(key) if table is not None else None
+    return (decl.names.get(lang) or decl.names.get("en") or key) if decl is not None else key
+
+
+def _describe(ls: GroveServer, named: names.Named, cset: Any, scope: Any) -> str:
     decl = named.decl
     if named.kind != "species":
         what = {"tree": "tree symbol", "type": "type symbol"}.get(named.kind, named.kind)
@@ -296,8 +318,24 @@ def _describe(ls: GroveServer, named: names.Named, cset: Any) -> str:
         rules = hover.card_rules(compiled, cset, ls.lang)
     sources = {rt.field: rt.text for rt in getattr(decl, "rules", ())} or {
         f: rt.text for f, rt in getattr(decl, "rule_texts", {}).items()}
-    return hover.species_text(decl.names, decl.kind, decl.cost, decl.copies, tuple(decl.types),
-                              decl.id, decl.edition, ls.lang, rules, sources)
+    # names of symbols and hosts: the edition's scope in a card file, the game's card set in
+    # a forest file
+    types_of = scope.types if scope is not None else None
+    hosts = scope.hosts if scope is not None else (cset.hosts if cset is not None else None)
+    type_names = tuple(
+        _name_in(types_of, t, ls.lang) if types_of is not None else (
+            _symbol_name(cset, t, ls.lang)) for t in decl.types)
+    host = next((h for h in (hosts or {}).values() if h.from_kind == decl.kind), None)
+    facts = hover.Facts(
+        decl.kind, decl.cost, decl.copies, type_names,
+        host=(host.names.get(ls.lang) or host.names.get("en") or host.id) if host else None,
+        sides=tuple(getattr(compiled, "sides", ()) or ()))
+    return hover.species_text(decl.names, facts, decl.id, decl.edition, ls.lang, rules, sources)
+
+
+def _symbol_name(cset: Any, sid: str, lang: str) -> str:
+    sym = cset.symbol(sid) if cset is not None else None
+    return (sym.names.get(lang) or sym.names.get("en") or sid) if sym is not None else sid
 
 
 def _definition(ls: GroveServer, params: types.DefinitionParams) -> list[types.Location] | None:
@@ -319,6 +357,8 @@ def _symbols(ls: GroveServer, params: types.DocumentSymbolParams
     path, target, lines = opened
     if target.kind == "other":
         return None
+    from grove.lsp import completion
+
     schema = completion.schema_for(path.name, "\n".join(lines))
     return navigation.outline(path.name, schema, lines, _enc(ls))
 
@@ -347,11 +387,12 @@ def build_server(session: Session | None = None) -> GroveServer:
             log.warning("no catalog for language %r; hover speaks English", lang)
 
     @on(types.TEXT_DOCUMENT_DID_OPEN)
-    def did_open(params: types.DidOpenTextDocumentParams) -> None:
-        path = _path(params.text_document.uri)
+    async def did_open(params: types.DidOpenTextDocumentParams) -> None:
+        doc = params.text_document
+        path = _path(doc.uri)
         if path is not None:
-            ls.session.set_text(path, params.text_document.text)
-            _check(ls, params.text_document.uri)
+            ls.session.set_text(path, doc.text)
+            await _check(ls, doc.uri, doc.version)
 
     @on(types.TEXT_DOCUMENT_DID_CHANGE)
     async def did_change(params: types.DidChangeTextDocumentParams) -> None:
@@ -364,18 +405,18 @@ def build_server(session: Session | None = None) -> GroveServer:
         if _newer(ls, uri, version):
             return
         ls.session.set_text(path, ls.workspace.get_text_document(uri).source)
-        await _check_as_typed(ls, uri, version)
+        await _check(ls, uri, version)
 
     @on(types.TEXT_DOCUMENT_DID_SAVE)
-    def did_save(params: types.DidSaveTextDocumentParams) -> None:
-        _check(ls, params.text_document.uri)
+    async def did_save(params: types.DidSaveTextDocumentParams) -> None:
+        await _check(ls, params.text_document.uri, None)
 
     @on(types.TEXT_DOCUMENT_DID_CLOSE)
-    def did_close(params: types.DidCloseTextDocumentParams) -> None:
+    async def did_close(params: types.DidCloseTextDocumentParams) -> None:
         path = _path(params.text_document.uri)
         if path is not None:
             ls.session.drop_text(path)  # the file on disk is what counts again
-            _check(ls, params.text_document.uri)
+            await _check(ls, params.text_document.uri, None)
 
     @on(types.TEXT_DOCUMENT_COMPLETION,
         types.CompletionOptions(trigger_characters=[" ", "(", ":", "[", ","]))

@@ -209,7 +209,11 @@ def sibling_keys(lines: list[str], line_no: int, key_col: int) -> set[str]:
     """The keys already written in the mapping whose keys stand at `key_col` around the line,
     so completion does not offer a key twice."""
     out: set[str] = set()
-    for step in (-1, 1):
+    here = lines[line_no][:MAX_LINE] if line_no < len(lines) else ""
+    _, dashes, _, _ = _indent_of(here)
+    # a line that opens an entry (`  - `) starts a mapping of its own: the keys above it are
+    # the previous entry's
+    for step in (1,) if dashes and key_col == key_column(here) else (-1, 1):
         n = line_no + step
         while 0 <= n < len(lines) and abs(n - line_no) < MAX_LINES_UP:
             line = lines[n][:MAX_LINE]

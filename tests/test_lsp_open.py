@@ -1,0 +1,56 @@
+"""`grove lsp` on opening a file of a set `grove lint` has seen: lint's findings from its cache,
+whole, without checking again; and only while the editor holds the files as they are on disk.
+
+In process, on a copy of the small test edition meadow (one lint, a few sessions): the timing
+itself is `make bench`'s (benchmarks/lsp.py, open -> first diagnostics through a real client).
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from compiler.search_path import search_path
+from grove import api
+from grove.lsp.documents import Session, target_of
+
+MEADOW = Path(__file__).parent / "editions" / "meadow"
+
+
+def _linted_copy(tmp_path: Path) -> tuple[Path, list]:
+    folder = tmp_path / "meadow"
+    shutil.copytree(MEADOW, folder)
+    species = folder / "species.yaml"
+    text = species.read_text(encoding="utf-8")
+    species.write_text(text.replace("score: 1 per pond", "score: 1 per pnd"), encoding="utf-8")
+    return folder, api.lint([str(folder)], roots=search_path(env={}))
+
+
+def test_a_set_lint_has_seen_is_answered_from_its_cache(tmp_path: Path):
+    folder, linted = _linted_copy(tmp_path)
+    assert [d.code for d in linted if d.is_error] == ["DSL-UNKNOWN-NAME"]
+    session = Session(search_path(env={}))
+    f = folder / "species.yaml"
+    target = target_of(f, f.read_text(encoding="utf-8"))
+    session.set_text(f, f.read_text(encoding="utf-8"))  # opened: the same text as on disk
+    assert session.linted(target) == linted
+    # the loading and checking findings, asked first, are lint's own too
+    assert set(session.check(target, printouts=False)) <= set(linted)
+
+
+def test_unsaved_text_is_checked_not_read_from_the_cache(tmp_path: Path):
+    folder, linted = _linted_copy(tmp_path)
+    session = Session(search_path(env={}))
+    f = folder / "species.yaml"
+    fixed = f.read_text(encoding="utf-8").replace("per pnd", "per pond")
+    session.set_text(f, fixed)
+    target = target_of(f, fixed)
+    assert session.linted(target) is None
+    assert not [d for d in session.check(target) if d.is_error]
+
+
+def test_a_set_lint_has_not_seen_gets_no_cached_answer(tmp_path: Path):
+    folder = tmp_path / "meadow"
+    shutil.copytree(MEADOW, folder)
+    f = folder / "species.yaml"
+    assert Session(search_path(env={})).linted(target_of(f, None)) is None
