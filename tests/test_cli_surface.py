@@ -165,3 +165,24 @@ def test_files_grove_writes_follow_the_umask(tmp_path):
     assert mode(made) == 0o750
     assert {mode(p) for p in made.rglob("*") if p.is_dir()} == {0o750}
     assert {mode(p) for p in made.rglob("*") if p.is_file()} == {0o640}
+
+
+def test_every_folder_of_installed_files_is_a_listed_package():
+    """pip printed "Package would be ignored" for each folder whose files `package-data`
+    installs but which setuptools' `packages` left out (cards/base, printouts/fonts, eighteen
+    of them). Found as pyproject.toml asks, every such folder is a package now."""
+    import tomllib
+
+    from setuptools import find_namespace_packages
+
+    config = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
+    find = config["packages"]["find"]
+    assert find["namespaces"]
+    packages = set(find_namespace_packages(where=str(REPO), include=find["include"]))
+    for package, globs in config["package-data"].items():
+        root = REPO / package.replace(".", "/")
+        for pattern in globs:
+            for f in root.glob(pattern):
+                folder = ".".join(f.parent.relative_to(REPO).parts)
+                assert folder in packages, f"{f.relative_to(REPO)}: {folder} is not a package"
+    assert not any(p.startswith(("tests", "benchmarks")) for p in packages)
