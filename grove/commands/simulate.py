@@ -53,7 +53,6 @@ def simulate(edition: str, with_: str, ai: str, games: int, seed: int, rotate: b
 
     from grove import api
     from simulation.folder import shown
-    from simulation.summary import to_json
 
     fmt = "json" if as_json else "text"
     bar = tqdm(total=games if games > 0 else None, unit="game", file=sys.stderr,
@@ -70,6 +69,8 @@ def simulate(edition: str, with_: str, ai: str, games: int, seed: int, rotate: b
         sys.exit(EXIT_INTERRUPTED)
     finally:
         bar.close()
+    from simulation.summary import to_json  # loaded by the run, once its games were given out
+
     summary = outcome.summary
     diags = [Diagnostic("SIM-GAME-FAILED", Severity.ERROR, None,
                         f"game {f['game']} (seed {f['seed']}, --ai {','.join(f['ai'])}) failed: "
