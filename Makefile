@@ -1,15 +1,21 @@
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# grove itself, for the demo; the test extras (pytest, ruff, psutil, ...) only for test and bench
 STAMP := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test
 
 .PHONY: demo test bench lint clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -e .
 	touch $(STAMP)
+
+$(TEST_STAMP): $(STAMP)
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $(TEST_STAMP)
 
 demo: $(STAMP)
 	$(BIN)/grove lint cards
@@ -17,12 +23,12 @@ demo: $(STAMP)
 	@echo "== a full game: three greedy players, base game"
 	$(BIN)/grove play --edition base --ai greedy,greedy,greedy --seed 1 --quiet
 
-test: $(STAMP)
+test: $(TEST_STAMP)
 	$(BIN)/ruff check .
 	# one worker per logical CPU (pytest-xdist): serial, the suite took 13-14 min on CI's two cores
 	$(BIN)/python -m pytest -n logical
 
-bench: $(STAMP)
+bench: $(TEST_STAMP)
 	$(BIN)/python -m benchmarks
 
 clean:

@@ -6,8 +6,9 @@ process tree (grove, the fork server, the workers) sampled five times a second:
 
 * speed: `--jobs 1` (the games in grove's own process) and `--jobs 2` (two worker processes),
   alternately (one, two, two, one, ...) so that a busy spell of a shared machine falls on both;
-  the ratio is the median of the rounds' ratios of wall-clock time. The target on a two-core
-  machine is 1.6x. Beside it, the CPU time of all the run's processes: equal CPU for the same
+  the ratio is the median of the rounds' ratios of wall-clock time, for runs of 600 games (the
+  start and the end of a run weigh most there) and of 2,000. The target on a two-core machine
+  is 1.6x at 600 games. Beside it, the CPU time of all the run's processes: equal CPU for the same
   games on one and on two workers means the parallel run wastes nothing, and a wall-clock ratio
   below 2 is then the machine's other work (the load average is printed);
 * the machine's own ratio, beside it: the same pure-Python loop twice in one process and once
@@ -32,7 +33,7 @@ from typing import Any
 
 from benchmarks.commands import _grove
 
-GAMES = 2000  # per timed run: about 15 s on one core
+SPEED_GAMES = (600, 2000)  # per timed run: about 2.5 s and 8 s on one core
 ROUNDS = 3
 MEMORY_GAMES = (1000, 10000)
 TARGET_RATIO = 1.6
@@ -108,41 +109,54 @@ def run(games: int, jobs: int, out: Path) -> dict[str, Any]:
             "largest_process_mb": round(peak[2] / MB, 1), "exit": proc.returncode}
 
 
-def bench_simulate(opts) -> dict[str, Any]:
+def speed(games: int, rounds: int, folder: Path) -> dict[str, Any]:
+    """`rounds` rounds of one run on one job and one on two, alternately, with the machine's
+    own ratio probed before and after each round: the rows of one size of run."""
     one: list[dict[str, Any]] = []
     two: list[dict[str, Any]] = []
-    loads = []
-    machine = []
+    loads, machine = [], []
+    for r in range(rounds):
+        machine.append(machine_ratio())
+        for jobs in ((1, 2) if r % 2 == 0 else (2, 1)):
+            (one if jobs == 1 else two).append(run(games, jobs, folder / f"{games}-{r}-{jobs}"))
+            loads.append(os.getloadavg()[0])
+        machine.append(machine_ratio())
+    ratios = [a["seconds"] / b["seconds"] for a, b in zip(one, two, strict=True)]
+    return {"games": games, "one": one, "two": two, "ratios": ratios, "machine": machine,
+            "loads": loads, "ratio": statistics.median(ratios),
+            "machine_ratio": statistics.median(machine),
+            "cpu_one": statistics.median(r["cpu_seconds"] for r in one),
+            "cpu_two": statistics.median(r["cpu_seconds"] for r in two)}
+
+
+def print_speed(s: dict[str, Any], target: bool) -> None:
+    print(f"   {s['games']} games a run, {len(s['ratios'])} rounds; load average during the "
+          f"runs {min(s['loads']):.1f} to {max(s['loads']):.1f} (the ratio needs two idle cores)")
+    for label, rows, c in (("--jobs 1", s["one"], s["cpu_one"]),
+                           ("--jobs 2", s["two"], s["cpu_two"])):
+        print(f"   {label}  {statistics.median(r['games_per_s'] for r in rows):8.1f} games/s   "
+              f"{statistics.median(r['seconds'] for r in rows):6.2f} s wall   {c:6.2f} s CPU "
+              f"(all its processes)")
+    verdict = (f"; target >= {TARGET_RATIO}x: "
+               f"{'HOLDS' if s['ratio'] >= TARGET_RATIO else 'DOES NOT HOLD'}" if target else "")
+    print(f"   ratio 2 jobs / 1 job  {s['ratio']:5.2f}x   (rounds: "
+          f"{', '.join(f'{x:.2f}' for x in s['ratios'])}){verdict}")
+    print(f"   the machine's own ratio (a Python loop on 2 processes / 1)  "
+          f"{s['machine_ratio']:5.2f}x   (probes: {', '.join(f'{x:.2f}' for x in s['machine'])}); "
+          f"grove makes {s['ratio'] / s['machine_ratio']:.0%} of it")
+    print(f"   CPU of 2 jobs / 1 job  {s['cpu_two'] / s['cpu_one']:5.2f}  (1.00: nothing spent on "
+          "running in parallel)")
+
+
+def bench_simulate(opts) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="grove-bench-sim-") as tmp:
         run(100, 2, Path(tmp) / "warm")  # the card set in the on-disk cache
-        for r in range(ROUNDS):
-            machine.append(machine_ratio())
-            for jobs in ((1, 2) if r % 2 == 0 else (2, 1)):
-                (one if jobs == 1 else two).append(run(GAMES, jobs, Path(tmp) / f"r{r}-{jobs}"))
-                loads.append(os.getloadavg()[0])
-            machine.append(machine_ratio())
+        sizes = [speed(games, ROUNDS, Path(tmp)) for games in SPEED_GAMES]
         memory = [run(n, 2, Path(tmp) / f"mem-{n}") for n in MEMORY_GAMES]
-    ratios = [a["seconds"] / b["seconds"] for a, b in zip(one, two, strict=True)]
-    ratio = statistics.median(ratios)
-    ceiling = statistics.median(machine)
-    cpu_one = statistics.median(r["cpu_seconds"] for r in one)
-    cpu_two = statistics.median(r["cpu_seconds"] for r in two)
-    print(f"== grove simulate: random base games, 2 players, whole commands ({GAMES} games a run, "
-          f"{ROUNDS} rounds)")
-    print(f"   {os.cpu_count()} cores; load average during the runs "
-          f"{min(loads):.1f} to {max(loads):.1f} (the ratio needs two idle cores)")
-    for label, rows, c in (("--jobs 1", one, cpu_one), ("--jobs 2", two, cpu_two)):
-        print(f"   {label}  {statistics.median(r['games_per_s'] for r in rows):8.1f} games/s   "
-              f"{statistics.median(r['seconds'] for r in rows):6.1f} s wall   {c:6.1f} s CPU "
-              f"(all its processes)")
-    verdict = "HOLDS" if ratio >= TARGET_RATIO else "DOES NOT HOLD"
-    print(f"   ratio 2 jobs / 1 job  {ratio:5.2f}x   (rounds: "
-          f"{', '.join(f'{x:.2f}' for x in ratios)}); target >= {TARGET_RATIO}x: {verdict}")
-    print(f"   the machine's own ratio (a Python loop on 2 processes / 1)  {ceiling:5.2f}x   "
-          f"(probes: {', '.join(f'{x:.2f}' for x in machine)}); grove makes {ratio / ceiling:.0%} "
-          "of it")
-    print(f"   CPU of 2 jobs / 1 job  {cpu_two / cpu_one:5.2f}  (1.00: nothing spent on running "
-          "in parallel)")
+    print(f"== grove simulate: random base games, 2 players, whole commands, {os.cpu_count()} "
+          "cores")
+    for i, s in enumerate(sizes):
+        print_speed(s, target=i == 0)
     print("   memory of a whole `grove simulate --jobs 2` and its workers, peak:")
     for m in memory:
         print(f"   {m['games']:>6} games ({m['seconds']:6.1f} s): PSS summed {m['peak_pss_mb']:6.1f} MB,"
@@ -151,11 +165,13 @@ def bench_simulate(opts) -> dict[str, Any]:
     big = memory[-1]["peak_pss_mb"]
     print(f"   target {MEMORY_GAMES[-1]} games <= {TARGET_MB} MB (PSS summed): "
           f"{'HOLDS' if big <= TARGET_MB else 'DOES NOT HOLD'}")
-    return {"simulate": {
-        "games_per_run": GAMES,
-        "one_job_games_per_s": statistics.median(r["games_per_s"] for r in one),
-        "two_jobs_games_per_s": statistics.median(r["games_per_s"] for r in two),
-        "ratio": round(ratio, 3), "target_ratio": TARGET_RATIO,
-        "cpu_ratio": round(cpu_two / cpu_one, 3), "machine_ratio": round(ceiling, 3),
-        "load_average": [round(min(loads), 2), round(max(loads), 2)],
-        "memory": memory, "target_mb": TARGET_MB}}
+    rows = [{"games_per_run": s["games"],
+             "one_job_games_per_s": statistics.median(r["games_per_s"] for r in s["one"]),
+             "two_jobs_games_per_s": statistics.median(r["games_per_s"] for r in s["two"]),
+             "ratio": round(s["ratio"], 3), "rounds": [round(x, 3) for x in s["ratios"]],
+             "cpu_ratio": round(s["cpu_two"] / s["cpu_one"], 3),
+             "machine_ratio": round(s["machine_ratio"], 3),
+             "load_average": [round(min(s["loads"]), 2), round(max(s["loads"]), 2)]}
+            for s in sizes]
+    return {"simulate": {"speed": rows, "ratio": rows[0]["ratio"], "target_ratio": TARGET_RATIO,
+                         "memory": memory, "target_mb": TARGET_MB}}

@@ -400,8 +400,10 @@ def check_edition(edition: EditionDef, universe: Universe) -> CheckedEdition:
     if not (edition.broken or unsure or shaky):  # a deck short of what was left out: no verdict
         diags.extend(_check_deadlock(edition, deck, scope, hosts))
     if edition.expansion_of is not None and edition.expansion_of not in editions:
+        guess = nearest_edition(edition.expansion_of, editions)
         diags.append(error("EDITION-UNKNOWN", edition.span,
-                           f"'{edition.id}' expands unknown edition '{edition.expansion_of}'"))
+                           f"'{edition.id}' expands unknown edition '{edition.expansion_of}'",
+                           guess.rstrip() or None))
     return CheckedEdition(edition, tuple(species), pickle.dumps(tuple(programs)),
                           frozenset(boosted), tuple(deck), tuple(diags))
 
@@ -539,6 +541,18 @@ def _compiled(universe: Universe, edition_id: str, programs: bool) -> CompiledEd
 _FIND_HINT = "grove finds an author's card set with --cards DIR or GROVE_CARDS"
 
 
+def nearest_edition(name: str, known: Iterable[str]) -> str:
+    """"did you mean 'base'? " for a name that is an edition's id in another case, the start
+    of one (`smoky`), or a near misspelling of one, else ""."""
+    import difflib
+
+    ids, folded = sorted(known), name.casefold().replace("-", "_").replace(" ", "_")
+    close = ([e for e in ids if e.casefold() == folded]
+             or [e for e in ids if folded and e.casefold().startswith(folded)][:1]
+             or difflib.get_close_matches(folded, ids, n=1, cutoff=0.6))
+    return f"did you mean '{close[0]}'? " if close else ""
+
+
 def build(edition: str, expansions: Iterable[str] = (), roots: Roots | None = None, *,
           programs: bool = True, universe: Universe | None = None) -> CardSet:
     """The compiled card set of an edition with expansions; `DiagnosticError` if it is broken.
@@ -551,7 +565,8 @@ def build(edition: str, expansions: Iterable[str] = (), roots: Roots | None = No
     eds = universe.editions
     if edition not in eds:
         raise DiagnosticError([error("EDITION-UNKNOWN", None, f"unknown edition '{edition}'",
-                                     f"editions: {', '.join(sorted(eds))}; {_FIND_HINT}")])
+                                     f"{nearest_edition(edition, eds)}editions: "
+                                     f"{', '.join(sorted(eds))}; {_FIND_HINT}")])
     base = eds[edition]
     if base.expansion_of is not None:
         raise DiagnosticError([error(

@@ -13,6 +13,10 @@ from compiler.cardset import CardSet
 from forest.host import Placed, loose
 from forest.model import Forest, table
 
+# the words `--explain` adds of its own (grove/report.py words them in a reader's language)
+SET_NOTE = "counted with the first card of its set"
+DOUBLED_RULE = "doubled by its host"
+
 
 @dataclass
 class CardScore:
@@ -119,8 +123,7 @@ def score(forest: Forest, cardset: CardSet, *, cards: bool = False, explain: boo
             for key, (term, gfn) in zip(prog.group_keys, prog.group):  # noqa: B905 - equal lengths
                 if key in done:
                     if explain:
-                        rules.append(_explain(c.species, term, 0,
-                                              "counted with the first card of its set"))
+                        rules.append(_explain(c.species, term, 0, SET_NOTE))
                     continue
                 done.add(key)
                 p = gfn(c, forest)
@@ -130,7 +133,7 @@ def score(forest: Forest, cardset: CardSet, *, cards: bool = False, explain: boo
         if points:
             if doubling and c.side == "bottom" and doubled(c):
                 if explain:
-                    rules.append({"rule": "doubled by its host",
+                    rules.append({"rule": DOUBLED_RULE,
                                   "at": c.host.card.species.span.display(),  # type: ignore[union-attr]
                                   "points": points})
                 points *= 2

@@ -95,6 +95,22 @@ def replacing(path: str | os.PathLike[str], mode: str = "w", *,
         raise
 
 
+def new_folder(target: str | os.PathLike[str]) -> Path:
+    """A new, empty, hidden folder beside `target`, to fill and then rename to `target` whole.
+    It has the mode any tool's `mkdir` gives a folder (0777 less the umask), which it keeps
+    once renamed: `tempfile.mkdtemp` makes 0700, a folder no one else may read whatever the
+    user's umask says."""
+    t = Path(target)
+    for _ in range(100):
+        path = t.with_name(f".{t.name}.{secrets.token_hex(6)}.new")
+        try:
+            os.mkdir(path, 0o777)
+        except FileExistsError:  # 48 random bits taken: try another
+            continue
+        return path
+    raise FileExistsError(errno.EEXIST, "no free name for a new folder", os.fspath(t))
+
+
 def sweep(path: str | os.PathLike[str], older_than: float = 60.0) -> list[str]:
     """Remove the temporary files `replacing` left beside `path` when a process writing it was
     killed outright (SIGKILL runs no cleanup), once they are `older_than` seconds old: a write

@@ -369,6 +369,11 @@ def simulate(edition: str, expansions: list[str], ais: list[str], games: int, se
     game: the AIs, the counts, the card set and its set-up for that many seats, the folder,
     the cluster. `on_warning` receives each warning (a `Diagnostic`) as it arises: `--jobs`
     above what this machine runs at once is cut down to that, and said so."""
+    workers = _workers(jobs, cluster, on_warning)
+    if cluster is None and workers > 1:  # it reads the engine while this process does
+        from simulation.executors import start_fork_server
+
+        start_fork_server()
     from compiler.cardset import build
     from compiler.search_path import shipped_cards_dir
     from engine import ai as pl
@@ -389,7 +394,6 @@ def simulate(edition: str, expansions: list[str], ais: list[str], games: int, se
                    "mcts:N (iterations) or mcts:Ns (seconds)")
     if games < 1:
         usage(f"--games is {games}; a run plays at least 1 game")
-    workers = _workers(jobs, cluster, on_warning)
     roots = roots if roots is not None else search_path()
     cardset = build(edition, expansions, roots)
     if cardset.setup.removed_for(frozenset(cardset.expansions), len(kinds)) is None:

@@ -40,11 +40,13 @@ def row_name(names: Any, row: str, lang: str) -> str:
 
 
 def scoreboard(result: dict[str, Any], cardset: CardSet, lang: str = "en",
-               explain: bool = False, final: bool = False) -> str:
+               explain: bool = False, final: bool = False, worded: bool = False) -> str:
     """The paper scorepad's rows, a column per player. Everything from the input (players'
     names, card names and rules text under `explain`; row names from an author's card data) is
     printed through `shown`. `final`: a game just played to its end (`result["turns"]`) is
-    titled final, and the winner's margin over the runner-up said (`final_words`)."""
+    titled final, and the winner's margin over the runner-up said (`final_words`). `worded`:
+    `explain` says each rule in the rule book's words of `lang` and names hosts and slots in
+    it, rather than showing the rule as its card file writes it (for a card's author)."""
     players = result["players"]
     rows = list(cardset.scorepad)
     names = scorepad_names(cardset.editions)
@@ -66,19 +68,57 @@ def scoreboard(result: dict[str, Any], cardset: CardSet, lang: str = "en",
         title, margin = final_words(result, lang)
         lines = [title, *lines, margin]
     if explain:
-        for p, pname in zip(players, player_names, strict=True):
-            lines.append("")
-            lines.append(f"{pname}:")
-            for c in p["cards"]:
-                sp = cardset.species_named(c["card"])
-                name = shown(sp.name(lang) if sp else c["card"], NAME_WIDTH)
-                lines.append(f"  {c['points']:>4}  {name} (host {c['host'] + 1}, "
-                             f"{shown(c['slot'], NAME_WIDTH)})")
-                for r in c.get("rules", []):
-                    note = f" [{shown(r['note'], 200)}]" if r.get("note") else ""
-                    lines.append(f"          {r['points']:>3} = {shown(r['rule'], 2000)}  "
-                                 f"@ {shown(r['at'], 200)}{note}")
+        lines += _explained(players, player_names, cardset, lang, worded)
     return "\n".join(lines)
+
+
+def _explained(players: list[dict[str, Any]], player_names: list[str], cardset: CardSet,
+               lang: str, worded: bool) -> list[str]:
+    """Each player's cards with their points and, under each, the rule terms that gave them."""
+    from engine.scoring import DOUBLED_RULE, SET_NOTE
+    from grove.card_words import CardWords
+
+    words = CardWords(cardset, lang) if worded else None
+    lines = []
+    for p, pname in zip(players, player_names, strict=True):
+        lines += ["", f"{pname}:"]
+        for c in p["cards"]:
+            sp = cardset.species_named(c["card"])
+            if words is None:
+                name = shown(sp.name(lang) if sp else c["card"], NAME_WIDTH)
+                where = f"host {c['host'] + 1}, {shown(c['slot'], NAME_WIDTH)}"
+            else:  # a card without a species is a host card with none: a sapling
+                name = shown(sp.name(lang), NAME_WIDTH) if sp else words.host_name(c["card"])
+                where = f"{words.words('host')} {c['host'] + 1}, {words.place_name(c['slot'])}"
+            lines.append(f"  {c['points']:>4}  {name} ({where})")
+            for r in c.get("rules", []):
+                rule, note = r["rule"], r.get("note")
+                if words is not None:
+                    rule = (words.words("explain.doubled") if rule == DOUBLED_RULE
+                            else _term_words(r, sp, cardset, lang))
+                    note = words.words("explain.set") if note == SET_NOTE else note
+                note = f" [{shown(note, 200)}]" if note else ""
+                lines.append(f"          {r['points']:>3} = {shown(rule, 2000)}  "
+                             f"@ {shown(r['at'], 200)}{note}")
+    return lines
+
+
+def _term_words(record: dict[str, Any], sp: Any, cardset: CardSet, lang: str) -> str:
+    """The score term `record` explains, in the rule book's words of `lang` (the renderer of
+    the sheets and `grove cards --lang`); the term is the one of the card's score rule that
+    starts where the record says. As written in the card file if no term is found there or
+    the language has no phrase for it."""
+    from printouts.rules_text import NoPhrase, Renderer
+
+    program = getattr(sp, "score", None) if sp is not None else None
+    terms = getattr(getattr(program, "rule", None), "terms", ())
+    term = next((t for t in terms if t.span.display() == record["at"]), None)
+    if term is None:
+        return record["rule"]
+    try:
+        return Renderer(cardset, lang, sp).term(term)
+    except NoPhrase:
+        return record["rule"]
 
 
 def final_words(result: dict[str, Any], lang: str = "en") -> tuple[str, str]:

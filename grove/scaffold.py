@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import re
 import shutil
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from compiler.search_path import Roots
 from dsl.diagnostics import DiagnosticError, error
+from files.write import new_folder
 
 TEMPLATES = Path(__file__).parent / "templates" / "new"
 ID = re.compile(r"[a-z][a-z0-9_]*")  # matched whole (fullmatch): `$` lets a final newline in
@@ -63,13 +63,15 @@ def _title(name: str) -> str:
 
 def _expansion_context(base_id: str, name: str, roots: Roots | None) -> dict[str, Any]:
     """What the expansion's templates need of the edition it expands."""
+    from compiler.cardset import nearest_edition
     from compiler.universe import load_universe
 
     universe = load_universe(roots)
     base = universe.editions.get(base_id)
     if base is None:
         raise _usage("EDITION-UNKNOWN", f"unknown edition '{base_id}'",
-                     f"editions: {', '.join(sorted(universe.editions))}")
+                     f"{nearest_edition(base_id, universe.editions)}editions: "
+                     f"{', '.join(sorted(universe.editions))}")
     if base.expansion_of is not None:
         raise _usage("EDITION-NOT-STANDALONE", f"'{base_id}' is itself an expansion of "
                      f"'{base.expansion_of}'", f"use --expansion-of {base.expansion_of}")
@@ -135,8 +137,11 @@ def create(name: str, out: str | None = None, expansion_of: str | None = None,
              "icon.svg": f"{ICON_FOLDER}/{icon}.svg"}
     rendered = {file: env.get_template(f"{kind}_{part}.j2").render(context)
                 for part, file in names.items()}
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
+    try:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        tmp = new_folder(folder)  # the umask's mode, as the files in it have
+    except OSError as exc:
+        raise _usage("IO-WRITE", f"{folder}: {exc.strerror}") from None
     try:
         for file, text in rendered.items():
             (tmp / file).parent.mkdir(exist_ok=True)

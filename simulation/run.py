@@ -19,22 +19,24 @@ import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import pyarrow as pa
+from typing import TYPE_CHECKING, Any
 
 from compiler.cardset import CardSet
 from engine.record import digest
 from engine.runner import grove_version
 from files.write import write_text
 from simulation import executors
-from simulation.aggregate import Totals
 from simulation.folder import Staging, commit, discard
 from simulation.plan import Plan, chunk_size
-from simulation.report import render
 from simulation.sinks import REPORT_FILE, SUMMARY_FILE, RunFiles, table
-from simulation.summary import SpeciesFacts, summarize, to_json
 from simulation.worker import Batch, Failure, fingerprint, species_ids
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+# What writes, adds up and reports a run (pyarrow, jinja2: a fifth of a second to import) is
+# loaded once the first chunks are given out (`_play`), so the workers play meanwhile: before,
+# two workers waited for it, and for the fork server, 0.4 s of a 600-game run's 1.75 s.
 
 LISTED_FAILURES = 100  # failed games the summary lists one by one (all are counted)
 
@@ -110,6 +112,8 @@ class _Writer:
     """Batches into row groups, in game order where the chunks allow, each counted once."""
 
     def __init__(self, files: RunFiles, group: int):
+        from simulation.aggregate import Totals
+
         self.files = files
         self.group = group
         self.totals = Totals()
@@ -133,6 +137,8 @@ class _Writer:
             self.flush()
 
     def flush(self) -> None:
+        import pyarrow as pa
+
         if not self.games:
             return
         games, cards = pa.concat_tables(self.games), pa.concat_tables(self.cards)
@@ -166,29 +172,35 @@ def _play(plan: Plan, cardset: CardSet, engine: executors.Engine, folder: Path,
     chunks = plan.chunks(chunk_size(plan.games, workers))
     facts = run_facts(plan, cardset)
     waiting: dict[int, Batch] = {}  # finished chunks that wait for an earlier one
-    try:
-        files = RunFiles(folder, cardset.scorepad, facts)
-    except BaseException:
-        engine.close()
-        raise
-    writer = _Writer(files, row_group_games(plan.games))
+    opened: list[_Writer] = []
+
+    def open_files() -> None:  # once the first chunks are out: the workers play meanwhile
+        opened.append(_Writer(RunFiles(folder, cardset.scorepad, facts),
+                              row_group_games(plan.games)))
+        from simulation import report, summary  # noqa: F401 - loaded now, used at the end
+
     try:
         nxt = 0
         results = executors.dispatch(engine, plan, chunks, 2 * workers, 4 * workers + 4,
-                                     stop.__bool__)
+                                     stop.__bool__, open_files)
         with contextlib.closing(results):
             for batch in results:
                 if on_progress is not None:
                     on_progress(batch.chunk.games)
                 waiting[batch.chunk.index] = batch
                 while nxt in waiting:
-                    writer.add(waiting.pop(nxt))
+                    opened[0].add(waiting.pop(nxt))
                     nxt += 1
+        if not opened:  # stopped before any chunk was given out: a run of no games
+            open_files()
     except BaseException:
-        files.abandon()
+        for w in opened:
+            w.files.abandon()
         raise
     finally:
         engine.close()
+    writer = opened[0]
+    files = writer.files
     if files.failed is None:
         with contextlib.suppress(OSError):  # kept in files.failed, raised by close
             for i in sorted(waiting):  # after a stop: finished games behind an unfinished one
@@ -206,6 +218,9 @@ def _play(plan: Plan, cardset: CardSet, engine: executors.Engine, folder: Path,
         "failed": [{"game": f.game, "seed": f.seed, "ai": list(f.seating), "error": f.error}
                    for f in failed],
     })
+    from simulation.report import render
+    from simulation.summary import SpeciesFacts, summarize, to_json
+
     ids = species_ids(cardset)
     species = [SpeciesFacts(ids[k], sp.name("en"), sp.cost)
                for k, sp in cardset.species.items()]

@@ -12,10 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 from pathlib import Path
-from typing import Any
-
-import pyarrow as pa
-import pyarrow.parquet as pq
+from typing import TYPE_CHECKING, Any
 
 from simulation.columns import CARD_COLUMNS, META_KEY, ROW_TYPE, TYPES, game_columns
 
@@ -25,13 +22,21 @@ SUMMARY_FILE = "summary.json"
 REPORT_FILE = "report.html"
 RUN_FILES = (GAMES_FILE, CARDS_FILE, SUMMARY_FILE, REPORT_FILE)
 
+if TYPE_CHECKING:  # pyarrow is imported where a file is written: a run's folder is prepared,
+    # and its first games given out, before this process pays for it (simulation/run.py)
+    import pyarrow as pa
+
 
 def _schema(columns: tuple[str, ...], meta: dict[str, Any]) -> pa.Schema:
+    import pyarrow as pa
+
     return pa.schema([(c, pa.type_for_alias(TYPES.get(c, ROW_TYPE))) for c in columns],
                      metadata={META_KEY: json.dumps(meta, sort_keys=True).encode()})
 
 
 def table(columns: dict[str, list[Any]], schema: pa.Schema) -> pa.Table:
+    import pyarrow as pa
+
     return pa.Table.from_pydict(columns, schema=schema)
 
 
@@ -40,6 +45,8 @@ class RunFiles:
     until `close`."""
 
     def __init__(self, folder: Path, scorepad: tuple[str, ...], meta: dict[str, Any]):
+        import pyarrow.parquet as pq
+
         self.folder = folder
         self.games_schema = _schema(game_columns(scorepad), meta)
         self.cards_schema = _schema(CARD_COLUMNS, meta)

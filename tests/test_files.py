@@ -9,7 +9,15 @@ import stat
 import pytest
 
 from files.read import NotRegular, read_bytes, read_text
-from files.write import Refused, refusal, replacing, sweep, write_bytes, write_text
+from files.write import (
+    Refused,
+    new_folder,
+    refusal,
+    replacing,
+    sweep,
+    write_bytes,
+    write_text,
+)
 
 
 def test_a_write_replaces_whole_and_keeps_the_old_mode(tmp_path):
@@ -41,6 +49,30 @@ def test_a_new_file_follows_the_umask_and_a_private_one_is_0600(tmp_path):
         os.umask(old)
     assert stat.S_IMODE((tmp_path / "a").stat().st_mode) == 0o644
     assert stat.S_IMODE((tmp_path / "b").stat().st_mode) == 0o600
+
+
+@pytest.mark.parametrize("umask", [0o002, 0o022, 0o027, 0o077])
+def test_new_files_and_folders_take_the_umasks_mode_and_a_replaced_file_keeps_its_own(
+        tmp_path, umask):
+    """As any tool's: a new file is 0666 less the umask, a new folder 0777 less it (`new_folder`,
+    which `grove new` fills and renames into place; mkdtemp's 0700 would stay on it); a file
+    replaced keeps the mode its owner gave it."""
+    kept = tmp_path / "kept"
+    kept.write_text("old")
+    os.chmod(kept, 0o640)
+    old = os.umask(umask)
+    try:
+        write_text(tmp_path / "new", "x")
+        write_text(kept, "new")
+        folder = new_folder(tmp_path / "made")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "new").stat().st_mode) == 0o666 & ~umask
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o640 and kept.read_text() == "new"
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o777 & ~umask
+    assert folder.parent == tmp_path and folder.name.startswith(".made.") and not any(
+        folder.iterdir())
+    assert new_folder(tmp_path / "made") != folder  # a second one is another folder
 
 
 @pytest.mark.parametrize("make", ["symlink", "fifo", "folder", "readonly", "nofolder"])

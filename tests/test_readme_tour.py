@@ -81,8 +81,9 @@ def test_tour_runs_as_written(tmp_path: Path):
                 f"{where}: prints otherwise than the README shows")
         if command == "lint":
             assert "0 error(s), 0 warning(s)" in run.stderr, f"{where}: not clean\n{run.stderr}"
-        if command == "play" and "--record" in step.args:
-            record = tmp_path / step.args[step.args.index("--record") + 1]
+        flag = next((f for f in ("-o", "--output", "--record") if f in step.args), None)
+        if command == "play" and flag:
+            record = tmp_path / step.args[step.args.index(flag) + 1]
             assert record.is_file() and record.stat().st_size > 0, f"{where}: no record"
         if command == "score":
             assert "Winner" in run.stdout, f"{where}: no scoreboard\n{run.stdout}"

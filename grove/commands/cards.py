@@ -17,22 +17,31 @@ from grove.commands.common import (
     exit_code,
     expansions,
     guarded,
+    json_option,
+    lang_option,
     language,
     print_diagnostics,
+    usage_error,
 )
 
 
-@click.command()
-@click.argument("edition")
-@click.option("--with", "with_", default="", help="expansions, comma-separated")
-@click.option("--lang", default=None, help="print the rules as rule-book text (en, de, it, th)")
-@click.option("--json", "as_json", is_flag=True)
+@click.command(short_help="List every species of an edition with its facts and rules.")
+@click.argument("named", metavar="[EDITION]", required=False)
+@click.option("--edition", default=None, metavar="EDITION",
+              help="the edition whose species to list (or name it first: `grove cards base`)")
+@click.option("--with", "with_", default="", metavar="LIST", help="expansions, comma-separated")
+@lang_option("word the facts and print the rules as rule-book text in this language: "
+             "{languages}")
+@json_option("print the species as JSON on stdout")
 @guarded
 @card_sets
-def cards(edition: str, with_: str, lang: str | None, as_json: bool, roots) -> None:
-    """List every species of an edition with its facts and rules."""
+def cards(named: str | None, edition: str | None, with_: str, lang: str | None, as_json: bool,
+          roots) -> None:
+    """List every species of an edition with its facts and rules: as the card files write
+    them, or with --lang in the rule book's words of that language."""
     from grove import api
 
+    edition = _edition(named, edition)
     lang_given, lang = lang is not None, language(lang or "en")
 
     rows = api.cards(edition, expansions(with_), lang if lang_given or as_json else "", roots)
@@ -41,9 +50,13 @@ def cards(edition: str, with_: str, lang: str | None, as_json: bool, roots) -> N
         echo_json(rows)
         _fail_on(unprintable, "json")
         return
+    worded = _Worded(edition, expansions(with_), lang, roots) if lang_given else None
     for r in rows:  # names and rules come from card files, perhaps an author's: echoed escaped
-        click.echo(echo_text(f"{r['name']} [{r['key']}] {r['kind']}, cost {r['cost']}, "
-                              f"{r['copies']}x, types {', '.join(r['types']) or '-'}"))
+        if worded is not None:
+            click.echo(worded.head(r))
+        else:
+            click.echo(echo_text(f"{r['name']} [{r['key']}] {r['kind']}, cost {r['cost']}, "
+                                  f"{r['copies']}x, types {', '.join(r['types']) or '-'}"))
         for f in ("effect", "bonus", "trigger", "placement", "modifier", "score"):
             if lang_given and r["text"].get(f):
                 from printouts.rules_text import field_label
@@ -52,6 +65,43 @@ def cards(edition: str, with_: str, lang: str | None, as_json: bool, roots) -> N
             elif r["rules"].get(f):
                 click.echo(f"    {f}: {echo_text(r['rules'][f])}")
     _fail_on(unprintable, "text")
+
+
+def _edition(named: str | None, option: str | None) -> str:
+    """The edition, named first (`grove cards base`) or as every command names it
+    (`--edition base`); both is fine when they agree."""
+    if named and option and named != option:
+        usage_error(f"two editions named: {named!r} and --edition {option!r}; name one")
+    edition = option or named
+    if not edition:
+        usage_error("name the edition whose species to list: grove cards --edition base "
+                    "(`grove editions` lists them)")
+    return edition
+
+
+class _Worded:
+    """A species' facts in the words of a language: its kind, cost and types, named as the
+    card data and the screen's catalogs name them (grove/card_words.py)."""
+
+    def __init__(self, edition: str, exps: list[str], lang: str, roots):
+        from compiler.cardset import build
+        from compiler.universe import load_universe
+        from grove.card_words import CardWords
+
+        universe = load_universe(roots)
+        ed = universe.editions.get(edition)
+        base, with_ = ((ed.expansion_of, [edition, *exps]) if ed is not None and ed.expansion_of
+                       else (edition, exps))
+        self.cardset = build(base, with_, roots, programs=False)
+        self.words = CardWords(self.cardset, lang)
+
+    def head(self, row: dict) -> str:
+        w = self.words
+        types = ", ".join(w.symbol_name(t) for t in row["types"]) or "-"
+        return (f"{echo_text(row['name'])} [{echo_text(row['key'])}] "
+                f"{w.kind_name(self.cardset.species[row['key']])}, "
+                f"{w.words('cost', cost=row['cost'])}, {row['copies']}×, "
+                f"{w.words('show.types', types=types)}")
 
 
 def _unprintable(listed: list[str], roots) -> list:

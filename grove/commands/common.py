@@ -197,3 +197,40 @@ def language(lang: str) -> str:
     if lang not in known:
         usage_error(f"unknown language {lang!r}; choose from {', '.join(known)}", "USAGE-LANGUAGE")
     return lang
+
+
+class _LangOption(click.Option):
+    """`--lang`: its help names the languages grove has catalogs for (`{languages}` in the
+    help), read from the catalog folder when the help is shown, so a catalog added is listed
+    and a command that is only run pays nothing for it."""
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        from printouts.phrases import available_languages
+
+        written = self.help
+        self.help = (written or "").replace("{languages}", ", ".join(available_languages()))
+        try:
+            return super().get_help_record(ctx)
+        finally:
+            self.help = written
+
+
+def lang_option(help: str, *dest: str, **kwargs: Any
+                ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """`--lang` as every command spells it; `help` says `{languages}` where the list goes."""
+    kwargs.setdefault("default", None)
+    kwargs.setdefault("metavar", "LANG")
+    return click.option("--lang", *dest, cls=_LangOption, help=help, **kwargs)
+
+
+def output_option(*aliases: str, dest: str = "out", help: str, **kwargs: Any
+                  ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """`-o/--output`, the one name of what a command writes, on every command that writes;
+    `aliases` are the names an older grove gave the option, still read."""
+    return click.option("-o", "--output", *aliases, dest, help=help, **kwargs)
+
+
+def json_option(help: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """`--json`: the result as JSON on stdout, and the diagnostics as JSON lines on stderr."""
+    return click.option("--json", "as_json", is_flag=True,
+                        help=f"{help}; diagnostics come as JSON lines on stderr")

@@ -7,11 +7,11 @@ from pathlib import Path
 import click
 
 from dsl.diagnostics import echo_text
-from grove.commands.common import card_sets, display, echo_json, guarded
+from grove.commands.common import card_sets, display, echo_json, guarded, json_option
 
 
-@click.command()
-@click.option("--json", "as_json", is_flag=True, help="print JSON to stdout")
+@click.command(short_help="List the editions grove knows and what combines with what.")
+@json_option("print the editions as JSON on stdout")
 @guarded
 @card_sets
 def editions(as_json: bool, roots) -> None:

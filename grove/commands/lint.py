@@ -14,9 +14,11 @@ from grove.commands.common import card_sets, exit_code, guarded, print_diagnosti
 from grove.commands.records import record_size
 
 
-@click.command()
+@click.command(short_help="Check card sets, editions and forest files; never changes a file.")
 @click.argument("paths", nargs=-1, type=click.Path())
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="the findings as text on stderr, or as JSON lines on "
+              "stdout (a program's input)")
 @click.option("--strict", is_flag=True, help="warnings count as findings")
 @click.option("--provisional", is_flag=True, help="list facts marked provisional")
 @guarded

@@ -7,7 +7,8 @@ import click
 from grove.commands.common import card_sets, guarded
 
 
-@click.command()
+@click.command(short_help="A language server for card files and forest files, on stdin and "
+               "stdout.")
 @click.option("--stdio", is_flag=True, help="talk over stdin and stdout (the only way; editors "
               "pass it)")
 @guarded

@@ -42,7 +42,7 @@ def _read(path: Path) -> str:
                                           f"cannot read: {exc}")]) from None
 
 
-@click.command()
+@click.command(short_help="Rewrite the card sets in a folder in the current format, in place.")
 @click.argument("folder", type=click.Path(file_okay=False))
 @click.option("--check", is_flag=True,
               help="write nothing: list what would change (exit 1 if anything would)")

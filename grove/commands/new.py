@@ -5,14 +5,15 @@ from __future__ import annotations
 import click
 
 from dsl.diagnostics import echo_text, escape
-from grove.commands.common import card_sets, display, guarded
+from grove.commands.common import card_sets, display, guarded, output_option
 
 
-@click.command()
+@click.command(short_help="Start a card set of your own, in a folder that works as it is.")
 @click.argument("name")
 @click.option("--expansion-of", "expansion_of", default=None, metavar="EDITION",
               help="make an expansion of this standalone edition")
-@click.option("-o", "--output", "out", default=None, help="the folder to create (default: ./NAME)")
+@output_option(dest="out", default=None, metavar="DIR",
+               help="the folder to create (default: ./NAME)")
 @guarded
 @card_sets
 def new(name: str, expansion_of: str | None, out: str | None, roots) -> None:

@@ -22,31 +22,43 @@ from grove.commands.common import (
     echo_json,
     expansions,
     guarded,
+    json_option,
+    lang_option,
     language,
+    output_option,
     usage_error,
     writable,
 )
 from grove.commands.records import FINISHABLE, difference, replayed
 
 
-@click.command()
-@click.option("--edition", default="base", show_default=True)
-@click.option("--with", "with_", default="", help="expansions, comma-separated")
+@click.command(short_help="Play a complete game and print its log and scoreboard.")
+@click.option("--edition", default="base", show_default=True, metavar="EDITION",
+              help="a standalone edition (`grove editions` lists them)")
+@click.option("--with", "with_", default="", metavar="LIST", help="expansions, comma-separated")
 @click.option("--players", "n_players", type=int, default=None, help="number of players")
-@click.option("--ai", default=None, help="one kind per player: random, greedy, human; with "
-              "--players N, one kind plays every seat  [default: greedy, 2 players]")
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--record", "record_path", type=click.Path(), default=None)
+@click.option("--ai", default=None, metavar="LIST", help="one kind per player: random, greedy, "
+              "mcts, mcts:N (iterations), mcts:Ns (seconds) or human; with --players N, one kind "
+              "plays every seat  [default: greedy, 2 players]")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="the deal and the AIs' choices: the same seed and players play the same game")
+@output_option("--record", dest="record_path", type=click.Path(), default=None, metavar="FILE",
+               help="write the game record (JSON lines) to FILE as the game goes: `grove "
+               "replay FILE` plays it again, `grove play --resume FILE` goes on with a stopped "
+               "game")
 @click.option("--final", "final_path", type=click.Path(dir_okay=False), default=None,
+              metavar="FILE",
               help="write the final forests to FILE as a forest file (YAML) for `grove score`")
-@click.option("--json", "as_json", is_flag=True)
+@json_option("print the final scores as JSON on stdout, and no game log")
 @click.option("--quiet", is_flag=True, help="no game log (a human player at a prompt still "
               "sees it)")
-@click.option("--lang", default="en", show_default=True)
+@lang_option("the language of the game log, the screen and the scoreboard: {languages}",
+             default="en", show_default=True)
 @click.option("--plain", is_flag=True, help="a human plays at a prompt, not on the full screen")
 @click.option("--resume", "resume_path", type=click.Path(dir_okay=False), default=None,
+              metavar="FILE",
               help="go on with the stopped game of a record (its edition, players and seed); "
-              "the record is written again, to --record or the same file")
+              "the record is written again, to --output or the same file")
 @guarded
 @card_sets
 def play(edition: str, with_: str, n_players: int | None, ai: str | None, seed: int,
@@ -237,24 +249,24 @@ def _resumable(path: str, roots) -> tuple[Any, Any]:
     r, cset, game, problems, lines = replayed(path, roots)
     problems = [p for p in problems if not p.startswith(FINISHABLE)]
     if problems:
-        raise DiagnosticError([difference(p, path, lines) for p in problems])
+        raise DiagnosticError([difference(p, path, lines, r.header) for p in problems])
     if game.decision is None and r.end is not None:
         usage_error(f"{display(path)}: the game is over, there is nothing to resume; "
                f"`grove replay {display(path)}` shows how it ended")
     return r, cset
 
 
-@click.command()
+@click.command(short_help="Play a game record again and check every line of it.")
 @click.argument("record_file", type=click.Path())
 @click.option("--verify", is_flag=True,
               help="say 'verified' when every line replays the same (a difference is exit 1 "
               "either way)")
-@click.option("--json", "as_json", is_flag=True,
-              help="print the replayed game's scores as JSON; diagnostics as JSON lines")
+@json_option("print the replayed game's scores as JSON on stdout")
 @guarded
 @card_sets
 def replay(record_file: str, verify: bool, roots, as_json: bool = False) -> None:
-    """Re-run a game record."""
+    """Play a game record again and check every line of it: the same deal, the same choices,
+    the same end (a difference is exit 1, at the record's line)."""
     from dsl.diagnostics import error
     from engine import runner
     from grove import api, report
@@ -268,7 +280,7 @@ def replay(record_file: str, verify: bool, roots, as_json: bool = False) -> None
             + ("writes its end line" if game.decision is None else "goes on with the game")
             + " (a finished game ends with an end line, a game a player quit with a stop line)")])
     if problems:  # any difference is exit 1, with or without --verify; each at its line
-        raise DiagnosticError([difference(p, record_file, lines) for p in problems])
+        raise DiagnosticError([difference(p, record_file, lines, r.header) for p in problems])
     if r.stop is not None:  # left off on purpose: every action held replays, nothing to score
         click.echo(f"stopped after {len(r.actions)} actions: the game was left off before its "
                    "end" + (", every action replays the same" if verify else ""), err=True)

@@ -90,9 +90,11 @@ def record_lines(path: str) -> list[int]:
     return found or [1]
 
 
-def difference(problem: str, path: str, lines: list[int]) -> Diagnostic:
+def difference(problem: str, path: str, lines: list[int], header: dict[str, Any] | None = None
+               ) -> Diagnostic:
     """A difference `runner.replay` found (`line N: ...`, `end line: ...`, `stop line: ...`,
-    `header: ...`) as RECORD-DIFFERS at the line of the record it concerns."""
+    `header: ...`) as RECORD-DIFFERS at the line of the record it concerns, with what to do
+    about it (`header`, the record's, names the grove that wrote it and the game it began as)."""
     m = re.match(r"line (\d+): (.*)", problem, re.S)
     if m:
         n = int(m[1])
@@ -102,8 +104,27 @@ def difference(problem: str, path: str, lines: list[int]) -> Diagnostic:
     else:
         at, message = lines[0], problem
     hint = (f"`grove play --resume {path}` writes the end line" if problem.startswith(FINISHABLE)
-            else None)
+            else differs_hint(header or {}))
     return Diagnostic("RECORD-DIFFERS", Severity.ERROR, Span(path, at, 1), message, hint)
+
+
+def differs_hint(header: dict[str, Any]) -> str:
+    """What to do with a record whose game replays otherwise: another grove wrote it (its
+    engine or AIs may have changed since), or the file was changed after it was written. Either
+    way the game it began as can be played again, from the header, into a new record."""
+    from engine.runner import grove_version
+
+    players = header.get("players") if isinstance(header.get("players"), list) else []
+    kinds = ",".join(str(p.get("ai")) for p in players if isinstance(p, dict))
+    with_ = ",".join(map(str, header.get("with") or ()))
+    again = (f"`grove play --edition {header.get('edition')}{' --with ' + with_ if with_ else ''}"
+             f" --ai {kinds} --seed {header.get('seed')} -o NEW.jsonl` plays its game again "
+             "into a new record")
+    wrote, now = header.get("grove"), grove_version()
+    if wrote and wrote != now:
+        return (f"grove {wrote} wrote this record and this is grove {now}, whose games may "
+                f"differ: replay it with grove {wrote}, or {again}")
+    return f"the record was changed after grove wrote it; {again}, to compare the two"
 
 
 def replayed(record_file: str, roots) -> tuple[Any, Any, Any, list[str], list[int]]:

@@ -9,17 +9,21 @@ from __future__ import annotations
 import click
 
 from dsl.diagnostics import echo_text
-from grove.commands.common import card_sets, expansions, guarded
+from grove.commands.common import card_sets, expansions, guarded, lang_option, output_option
 
 
-@click.command()
-@click.option("--edition", required=True, help="a standalone edition")
-@click.option("--with", "with_", default="", help="expansions, comma-separated")
-@click.option("--lang", "langs", required=True, help="languages, comma-separated (en, de, it, th)")
-@click.option("-o", "--output", "out", default=None,
-              help="file for one language; folder for several (default: sheet-EDITION-LANG.pdf here)")
-@click.option("--format", "fmt", type=click.Choice(["pdf", "html"]), default="pdf", show_default=True)
-@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.command(short_help="Print quick-reference sheets of an edition, as PDF or HTML, per "
+               "language.")
+@click.option("--edition", required=True, metavar="EDITION", help="a standalone edition")
+@click.option("--with", "with_", default="", metavar="LIST", help="expansions, comma-separated")
+@lang_option("languages, comma-separated: {languages}", "langs", required=True, metavar="LIST")
+@output_option(dest="out", default=None, metavar="FILE|DIR",
+               help="file for one language; folder for several (default: "
+               "sheet-EDITION-LANG.pdf here)")
+@click.option("--format", "fmt", type=click.Choice(["pdf", "html"]), default="pdf",
+              show_default=True, help="a PDF to print, or one HTML page to read on a screen")
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True,
+              help="the paper size of a PDF")
 @guarded
 @card_sets
 def sheet(edition: str, with_: str, langs: str, out: str | None, fmt: str, paper: str,

@@ -17,15 +17,18 @@ from grove.commands.common import (
     display,
     expansions,
     guarded,
+    json_option,
+    output_option,
     print_diagnostics,
 )
-from simulation.folder import shown
 
 
-@click.command()
-@click.option("--edition", required=True, help="a standalone edition")
-@click.option("--with", "with_", default="", help="expansions, comma-separated")
-@click.option("--ai", required=True, help="one AI kind per seat, comma-separated: random, greedy")
+@click.command(short_help="Play a batch of games between AIs into a run folder of Parquet "
+               "files, a summary and a report.")
+@click.option("--edition", required=True, metavar="EDITION", help="a standalone edition")
+@click.option("--with", "with_", default="", metavar="LIST", help="expansions, comma-separated")
+@click.option("--ai", required=True, metavar="LIST", help="one AI kind per seat, comma-separated: "
+              "random, greedy, mcts, mcts:N (iterations) or mcts:Ns (seconds)")
 @click.option("--games", type=int, required=True, help="how many games to play")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="the run's seed; each game's seed follows from it and the game's number")
@@ -35,9 +38,10 @@ from simulation.folder import shown
 @click.option("--cluster", default=None, metavar="local|ADDRESS",
               help="play on Dask: 'local' starts a local cluster of --jobs workers, an address "
               "joins a running scheduler")
-@click.option("--out", default=None, type=click.Path(),
-              help="the run's folder  [default: simulate-EDITION-SEED]")
-@click.option("--json", "as_json", is_flag=True, help="print the summary as JSON")
+@output_option("--out", dest="out", default=None, type=click.Path(), metavar="DIR",
+               help="the run's folder, replaced whole once every file of the run is written  "
+               "[default: simulate-EDITION-SEED]")
+@json_option("print the summary as JSON on stdout")
 @guarded
 @card_sets
 def simulate(edition: str, with_: str, ai: str, games: int, seed: int, rotate: bool,
@@ -48,7 +52,7 @@ def simulate(edition: str, with_: str, ai: str, games: int, seed: int, rotate: b
     from tqdm import tqdm
 
     from grove import api
-    from simulation.summary import to_json
+    from simulation.folder import shown
 
     fmt = "json" if as_json else "text"
     bar = tqdm(total=games if games > 0 else None, unit="game", file=sys.stderr,
@@ -65,6 +69,8 @@ def simulate(edition: str, with_: str, ai: str, games: int, seed: int, rotate: b
         sys.exit(EXIT_INTERRUPTED)
     finally:
         bar.close()
+    from simulation.summary import to_json  # loaded by the run, once its games were given out
+
     summary = outcome.summary
     diags = [Diagnostic("SIM-GAME-FAILED", Severity.ERROR, None,
                         f"game {f['game']} (seed {f['seed']}, --ai {','.join(f['ai'])}) failed: "
@@ -117,12 +123,12 @@ def _simulate_text(s: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-@click.command()
+@click.command(short_help="Compare two runs of `grove simulate` figure by figure.")
 @click.argument("run_a", type=click.Path())
 @click.argument("run_b", type=click.Path())
 @click.option("--correction", type=click.Choice(["holm", "bh"]), default="holm", show_default=True,
               help="for the number of figures compared: Holm, or Benjamini-Hochberg")
-@click.option("--json", "as_json", is_flag=True, help="print the comparison as JSON")
+@json_option("print the comparison as JSON on stdout")
 @guarded
 def compare(run_a: str, run_b: str, correction: str, as_json: bool) -> None:
     """Two runs of `grove simulate` side by side: every seat, AI, turn and species figure, and

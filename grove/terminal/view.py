@@ -25,9 +25,8 @@ from engine.action import (
 from engine.decision import Decision
 from engine.scoring import score_rows
 from engine.seat import Seat
-from grove.game_log import sentences
+from grove.card_words import CardWords
 from grove.report import row_name, shown
-from grove.terminal.words import Words
 
 SIDES = ("top", "left", "right", "bottom")  # the order a forest's grid shows its sides in
 
@@ -55,35 +54,14 @@ class Grid:
     rows: tuple[tuple[str, ...], ...]
 
 
-class View:
+class View(CardWords):
     """A game as one player's language words it."""
 
     def __init__(self, game: Seat, lang: str = "en"):
+        super().__init__(game.cardset, lang)
         self.game = game
-        self.lang = lang
-        self.words = Words(lang)
-        self._log = sentences(lang)
 
     # ---- names ---------------------------------------------------------------------------------
-    def symbol_name(self, sid: str | None) -> str:
-        if not sid:
-            return ""
-        sym = self.game.cardset.symbol(sid)
-        return shown(sym.names.get(self.lang) or sym.names.get("en") or sid) if sym else sid
-
-    def host_name(self, kind: str) -> str:
-        host = self.game.cardset.hosts.get(kind)
-        return shown(host.names.get(self.lang) or host.names.get("en") or kind) if host else kind
-
-    def side_name(self, side: str) -> str:
-        return self._log.get(f"log.side.{side}", side)
-
-    def slot_name(self, slot: str) -> str:
-        side, _, number = slot.partition("_")
-        word = self.side_name(side)
-        return self._log.get("log.side.numbered", "{side}_{number}").format(
-            side=word, number=number) if number else word
-
     def card_name(self, card: int) -> str:
         """A card's name with its tree symbol: two cards of the same name and symbol are the
         same to a player, so options naming them are one option."""
@@ -99,9 +77,7 @@ class View:
         makes), cost, types (but the host's own) and tree symbol."""
         out = []
         for sp, side, sym in self.game.halves(card):
-            where = self.side_name(side) if side else self.host_name(
-                next((h.id for h in self.game.cardset.hosts.values() if h.from_kind == sp.kind),
-                     sp.kind))
+            where = self.side_name(side) if side else self.host_name(self.host_of(sp) or sp.kind)
             types = ", ".join(n for n in map(self.symbol_name, sp.types) if n != where)
             out.append((shown(sp.name(self.lang)), where, sp.cost, types,
                         f"‹{self.symbol_name(sym)}›" if sym else ""))
@@ -255,15 +231,7 @@ class View:
         from printouts.rules_text import card_text, field_label
 
         w = self.words
-        host = next((h.id for h in self.game.cardset.hosts.values() if h.from_kind == sp.kind),
-                    None)
-        if host is not None:
-            kind = self.host_name(host)
-        elif sp.sides:
-            kind = w("kind.dweller", sides=", ".join(self.side_name(s) for s in sp.sides))
-        else:  # a cave card, or a kind an author's edition adds (named by its id)
-            kind = w(f"kind.{sp.kind}") if f"kind.{sp.kind}" in w.texts else sp.kind
-        types = ", ".join(self.symbol_name(t) for t in sp.types) or "-"
+        kind, types = self.kind_name(sp), self.types(sp)
         symbols: dict[str, int] = {}
         for (_, sym), n in (sp.variants or {}).items():
             if sym:
