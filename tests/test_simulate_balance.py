@@ -194,3 +194,27 @@ def test_a_bad_restriction_is_refused_before_the_first_game(tmp_path, spec, says
                        "--out", tmp_path / "bad")
     assert code == 2 and says in err and "Traceback" not in err
     assert not (tmp_path / "bad").exists()
+
+
+def test_compare_reads_a_run_written_before_the_drawn_column(runs, tmp_path):
+    """A run folder from before `drawn` (its cards.parquet without the column, every row a
+    played species) is compared as before; only its drawn figures are unknown."""
+    import pyarrow as pa
+
+    from simulation.aggregate import read_totals
+    from simulation.summary import SpeciesFacts, summarize
+
+    old = tmp_path / "old"
+    shutil.copytree(runs["shipped greedy-greedy"][0], old)
+    cards = pq.read_table(old / "cards.parquet")
+    played = cards.filter(pa.compute.greater(cards["copies"], 0)).drop_columns(["drawn"])
+    pq.write_table(played.replace_schema_metadata(cards.schema.metadata), old / "cards.parquet")
+    code, out, err = run("compare", old, runs["shipped greedy-greedy"][0], "--json")
+    assert code == 0, err
+    assert json.loads(out)["changed"] == []
+    fresh = runs["shipped greedy-greedy"][1]
+    facts = [SpeciesFacts(r["id"], r["name"], r["cost"], r["kind"]) for r in fresh["species"]]
+    summary = summarize(read_totals(old / "games.parquet", old / "cards.parquet"), {}, facts)
+    for a, b in zip(summary["species"], fresh["species"], strict=True):
+        assert a["played_per_game"] == b["played_per_game"] and a["strength"] == b["strength"]
+        assert a["win_rate_when_drawn"] is None
