@@ -100,3 +100,21 @@ def test_a_bad_spec_says_what_is_wrong(spec):
 def test_an_unknown_species_is_found_against_the_card_sets_names():
     assert ai.unknown_species("greedy!red_fox!oak", {"red_fox", "oak"}) is None
     assert ai.unknown_species("greedy!red_fox!wolpertinger", {"red_fox"}) == "wolpertinger"
+
+
+def test_grove_play_names_a_restricted_player_and_refuses_a_species_the_set_lacks():
+    from click.testing import CliRunner
+
+    from grove.cli import main
+
+    r = CliRunner().invoke(main, ["play", "--edition", "base", "--ai", "greedy!red_fox,greedy",
+                                  "--seed", "7", "--json"], catch_exceptions=False)
+    assert r.exit_code == 0, r.stderr
+    import json
+
+    players = json.loads(r.stdout)["players"]
+    assert players[0]["ai"] == "greedy!red_fox" and players[0]["name"] == "Greedy!red_fox 1"
+    r = CliRunner().invoke(main, ["play", "--edition", "base", "--ai",
+                                  "greedy!wolpertinger,greedy", "--seed", "7"],
+                           catch_exceptions=False)
+    assert r.exit_code == 2 and "no species 'wolpertinger'" in r.stderr
