@@ -1,6 +1,6 @@
-"""A species' strength: the points a copy brings beyond what a card of its cost buys in that
-card set, measured within each AI, with its interval; and the flag of the few species that stand
-out of their set by more than the set's own spread and chance allow.
+"""A species' strength: the points a copy brings beyond what the average copy of its kind and
+cost brings in that card set, measured within each AI, with its interval; and the flag of the
+few species that stand out of their set by more than the set's own spread and chance allow.
 
 Why points and not wins: between greedy and random, greedy wins nearly every game whatever it
 draws, so a win rate within an AI barely moves with a card (it is saturated), while the points a
