@@ -391,7 +391,8 @@ def simulate(edition: str, expansions: list[str], ais: list[str], games: int, se
     if bad or not kinds:
         usage(bad[0] if bad else "--ai needs at least one AI kind",
               hint="--ai takes one kind per seat, comma-separated: random, greedy, mcts, "
-                   "mcts:N (iterations) or mcts:Ns (seconds)")
+                   "mcts:N (iterations) or mcts:Ns (seconds), each optionally with !SPECIES "
+                   "(never plays it: greedy!red_fox)")
     if games < 1:
         usage(f"--games is {games}; a run plays at least 1 game")
     roots = roots if roots is not None else search_path()
@@ -399,6 +400,12 @@ def simulate(edition: str, expansions: list[str], ais: list[str], games: int, se
     if cardset.setup.removed_for(frozenset(cardset.expansions), len(kinds)) is None:
         usage(f"{edition} has no set-up for {len(kinds)} players",
               hint="--ai names one AI kind per seat")
+    known = {sp.key for sp in cardset.species.values()} | {
+        sp.id for sp in cardset.species.values()}
+    for k in kinds:  # a barred species the card set lacks would bar nothing, without a word
+        if (missing := pl.unknown_species(k, known)) is not None:
+            usage(f"--ai {k}: {edition} has no species {missing!r}",
+                  hint="`grove cards EDITION` lists the species by id")
     shipped = str(shipped_cards_dir().resolve())
     plan = Plan(edition, tuple(cardset.expansions), tuple(kinds), games, seed, rotate,
                 tuple(r for r in roots if r != shipped))

@@ -20,7 +20,8 @@ import pyarrow.parquet as pq
 
 # the columns the counts read, and nothing else of the files
 COUNTED_GAMES = ("game", "seat", "ai", "total", "winner", "turns")
-COUNTED_CARDS = ("game", "species", "copies", "points", "winner")
+COUNTED_CARDS = ("game", "species", "ai", "copies", "points", "winner")
+DRAWN = "drawn"  # counted where the file has it (runs before it was written lack it)
 
 
 @dataclass
@@ -45,7 +46,8 @@ class Moments:
 
 @dataclass
 class SpeciesCounts:
-    """One species over the forests that hold it: how many, and what they scored and won."""
+    """One species over the forests that hold it (and those whose player drew it): how many,
+    and what they scored and won."""
 
     plays: int = 0  # forests (game and seat) holding at least one copy
     wins: int = 0  # of those, forests whose player won
@@ -53,6 +55,17 @@ class SpeciesCounts:
     copies_sq: int = 0  # sum over forests of copies squared (0 where none)
     points: int = 0
     points_sq: int = 0
+    points_copies: int = 0  # sum over forests of points times copies: a per-copy mean's spread
+    drawn: int = 0  # forests whose player drew at least one card bearing the species
+    drawn_wins: int = 0
+
+    def add(self, other: SpeciesCounts) -> None:
+        for name in _SPECIES_FIELDS:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+
+_SPECIES_FIELDS = ("plays", "wins", "copies", "copies_sq", "points", "points_sq",
+                   "points_copies", "drawn", "drawn_wins")
 
 
 @dataclass
@@ -64,7 +77,10 @@ class Totals:
     turns: Moments = field(default_factory=Moments)  # one per game
     seat_scores: dict[int, Counter[int]] = field(default_factory=dict)  # seat -> total -> count
     ai_scores: dict[str, Counter[int]] = field(default_factory=dict)
-    species: dict[str, SpeciesCounts] = field(default_factory=dict)
+    species: dict[str, SpeciesCounts] = field(default_factory=dict)  # every AI's together
+    # species -> AI kind -> its counts in that AI's forests; they add up to `species`
+    species_ai: dict[str, dict[str, SpeciesCounts]] = field(default_factory=dict)
+    drawn: bool = True  # whether the rows said what each seat drew (runs before did not)
 
     def add_games(self, rows: pa.Table) -> None:
         if rows.num_rows == 0:
@@ -91,20 +107,31 @@ class Totals:
                            r["turns_min"], r["turns_max"])
 
     def add_cards(self, rows: pa.Table) -> None:
+        """Add rows of `cards.parquet`: a row holds a species its seat played (`copies` > 0),
+        drew (`drawn` > 0), or both. Rows without `drawn` (an older run) are all of played
+        species, and the run's drawn figures are unknown."""
+        if DRAWN not in rows.column_names:
+            self.drawn = False
+            rows = rows.append_column(DRAWN, rows["copies"])
         if rows.num_rows == 0:
             return
-        rows = rows.append_column("copies_sq", _squared(rows["copies"]))
-        rows = rows.append_column("points_sq", _squared(rows["points"]))
-        for r in rows.group_by("species").aggregate([
-                ("game", "count"), ("winner", "sum"), ("copies", "sum"), ("copies_sq", "sum"),
-                ("points", "sum"), ("points_sq", "sum")]).to_pylist():
-            s = self.species.setdefault(r["species"], SpeciesCounts())
-            s.plays += r["game_count"]
-            s.wins += r["winner_sum"]
-            s.copies += r["copies_sum"]
-            s.copies_sq += r["copies_sq_sum"]
-            s.points += r["points_sum"]
-            s.points_sq += r["points_sq_sum"]
+        wide = pc.cast(rows["copies"], pa.int64())
+        played = pc.cast(pc.greater(wide, 0), pa.int64())
+        held = pc.cast(pc.greater(rows[DRAWN], 0), pa.int64())
+        won = pc.cast(rows["winner"], pa.int64())
+        rows = pa.table({
+            "species": rows["species"], "ai": rows["ai"],
+            "plays": played, "wins": pc.multiply(played, won),
+            "copies": wide, "copies_sq": _squared(rows["copies"]),
+            "points": pc.cast(rows["points"], pa.int64()), "points_sq": _squared(rows["points"]),
+            "points_copies": pc.multiply(pc.cast(rows["points"], pa.int64()), wide),
+            "drawn": held, "drawn_wins": pc.multiply(held, won)})
+        for r in rows.group_by(["species", "ai"]).aggregate(
+                [(name, "sum") for name in _SPECIES_FIELDS]).to_pylist():
+            counts = SpeciesCounts(**{name: r[f"{name}_sum"] for name in _SPECIES_FIELDS})
+            self.species.setdefault(r["species"], SpeciesCounts()).add(counts)
+            self.species_ai.setdefault(r["species"], {}).setdefault(
+                r["ai"], SpeciesCounts()).add(counts)
 
 
 def _squared(column: pa.ChunkedArray) -> pa.ChunkedArray:
@@ -143,7 +170,8 @@ def read_totals(games: Path, cards: Path, batch_rows: int = 1 << 16) -> Totals:
                                                      columns=list(COUNTED_GAMES)):
             totals.add_games(_whole(batch, COUNTED_GAMES, games))
     with open(cards, "rb") as fh:
-        for batch in pq.ParquetFile(fh).iter_batches(batch_size=batch_rows,
-                                                     columns=list(COUNTED_CARDS)):
-            totals.add_cards(_whole(batch, COUNTED_CARDS, cards))
+        parquet = pq.ParquetFile(fh)
+        counted = COUNTED_CARDS + ((DRAWN,) if DRAWN in parquet.schema_arrow.names else ())
+        for batch in parquet.iter_batches(batch_size=batch_rows, columns=list(counted)):
+            totals.add_cards(_whole(batch, counted, cards))
     return totals

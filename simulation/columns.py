@@ -1,21 +1,26 @@
 """The columns of a run's two Parquet files, by name and type, in one place for the worker that
 fills them, the sink that writes them and the readers that add them up.
 
-`games.parquet`: a row per game and seat. `cards.parquet`: a row per game, seat and species in
-that forest (its drafted cave card included). Seats are numbered from 1, as players are.
+`games.parquet`: a row per game and seat. `cards.parquet`: a row per game, seat and species that
+seat drew or played: `copies` in its forest at the end (its drafted cave card included; 0 for a
+species it drew and never played) and `drawn`, the cards bearing the species that came into its
+hand or its forest. Seats are numbered from 1, as players are.
 """
 
 from __future__ import annotations
 
 GAME_FIXED = ("game", "seed", "seat", "ai", "total")
 GAME_TAIL = ("winner", "turns")
-CARD_COLUMNS = ("game", "seat", "ai", "species", "copies", "points", "winner")
+CARD_COLUMNS = ("game", "seat", "ai", "species", "copies", "points", "winner", "drawn")
+# what a run written before `drawn` lacks: read without it, its drawn figures are null
+CARD_OPTIONAL = ("drawn",)
 
 # Arrow's names of the types of everything but the scorepad rows (each an int32); names, not
 # types, so that a worker, which only fills lists, never imports pyarrow
 TYPES = {
     "game": "int64", "seed": "int64", "seat": "int16", "ai": "string", "total": "int32",
     "winner": "bool", "turns": "int32", "species": "string", "copies": "int32", "points": "int32",
+    "drawn": "int32",
 }
 ROW_TYPE = "int32"
 

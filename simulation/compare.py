@@ -21,7 +21,7 @@ import pyarrow.parquet as pq
 
 from dsl.diagnostics import DiagnosticError, error
 from simulation.aggregate import BadRows, SpeciesCounts, Totals, read_totals
-from simulation.columns import CARD_COLUMNS, GAME_FIXED, GAME_TAIL, META_KEY, TYPES
+from simulation.columns import CARD_COLUMNS, CARD_OPTIONAL, GAME_FIXED, GAME_TAIL, META_KEY, TYPES
 from simulation.folder import shown
 from simulation.sinks import CARDS_FILE, GAMES_FILE
 from simulation.statistics import ALPHA, CORRECTIONS, means_p, proportions_p
@@ -80,7 +80,9 @@ def read_run(folder: str | Path) -> Run:
         if not p.is_file():
             raise _missing(p)
     metas: list[Any] = []
-    need = {GAMES_FILE: set(GAME_FIXED) | set(GAME_TAIL), CARDS_FILE: set(CARD_COLUMNS)}
+    # a run written before `drawn` was is read without it (its drawn figures unknown)
+    need = {GAMES_FILE: set(GAME_FIXED) | set(GAME_TAIL),
+            CARDS_FILE: set(CARD_COLUMNS) - set(CARD_OPTIONAL)}
     for name, p in paths.items():
         try:
             with open(p, "rb") as fh:  # not by path: pyarrow wants a path in UTF-8
@@ -94,7 +96,8 @@ def read_run(folder: str | Path) -> Run:
         lacking = sorted(need[name] - set(schema.names))
         if lacking:
             raise _bad(f"{shown(p)}: no column {', '.join(lacking)}")
-        wrong = _wrong_type(schema, need[name] - {"seed"})
+        present = {c for c in CARD_OPTIONAL if c in schema.names} if name == CARDS_FILE else set()
+        wrong = _wrong_type(schema, (need[name] | present) - {"seed"})
         if wrong is not None:
             raise _bad(f"{shown(p)}: {wrong}")
         metas.append(meta)

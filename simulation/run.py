@@ -222,7 +222,7 @@ def _play(plan: Plan, cardset: CardSet, engine: executors.Engine, folder: Path,
     from simulation.summary import SpeciesFacts, summarize, to_json
 
     ids = species_ids(cardset)
-    species = [SpeciesFacts(ids[k], sp.name("en"), sp.cost)
+    species = [SpeciesFacts(ids[k], sp.name("en"), sp.cost, sp.kind)
                for k, sp in cardset.species.items()]
     summary = summarize(writer.totals, run, species)
     write_text(folder / SUMMARY_FILE, to_json(summary))

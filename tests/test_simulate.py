@@ -153,7 +153,7 @@ def test_the_rows_add_up(runs):
         "game", "seed", "seat", "ai", "total", "trees", "top", "bottom", "left", "right", "cave",
         "winner", "turns"]
     assert pq.read_schema(folder / "cards.parquet").names == [
-        "game", "seat", "ai", "species", "copies", "points", "winner"]
+        "game", "seat", "ai", "species", "copies", "points", "winner", "drawn"]
     assert len(games) == 2 * GAMES
     assert [r["game"] for r in games] == sorted(r["game"] for r in games)
     best: dict[int, int] = {}
@@ -163,7 +163,10 @@ def test_the_rows_add_up(runs):
     assert all(r["winner"] == (r["total"] == best[r["game"]]) for r in games)
     points: Counter[tuple[int, int]] = Counter()
     for c in pq.read_table(folder / "cards.parquet").to_pylist():
-        assert c["copies"] >= 1
+        # a row for every species the seat played or drew; every copy played was drawn
+        assert c["copies"] >= 1 or c["drawn"] >= 1
+        assert c["drawn"] >= c["copies"] or c["copies"] == 0
+        assert c["points"] == 0 or c["copies"] >= 1
         points[c["game"], c["seat"]] += c["points"]
     for r in games:
         assert points[r["game"], r["seat"]] == r["total"] - r["cave"]
@@ -214,7 +217,9 @@ def test_report_is_one_page_that_loads_nothing(runs):
     assert "<script" not in html and "<link" not in html and "<img" not in html
     for section in ('id="seats"', 'id="ais"', 'id="turns"', 'id="species"'):
         assert section in html
-    assert html.count("<svg") == 6  # win rate per seat and AI, totals per seat and AI, 2 species
+    # rotated greedy and random: the seats are alike by construction and not drawn; win rate
+    # and totals per AI, strength per species, cost against points
+    assert html.count("<svg") == 4 and 'id="seats-rotated"' in html
     assert "Red Fox" in html
 
 

@@ -105,7 +105,9 @@ def play(edition: str, with_: str, n_players: int | None, ai: str | None, seed: 
                 kinds = kinds * n_players
             elif len(kinds) != n_players:
                 usage_error(f"--ai names {len(kinds)} players but --players says {n_players}")
-        names = [f"{k.partition(':')[0].title()} {i + 1}" for i, k in enumerate(kinds)]
+        # `greedy!red_fox 1`: the kind's name, and the species a restricted player never plays
+        names = [f"{k.partition('!')[0].partition(':')[0].title()}"
+                 f"{''.join('!' + b for b in pl.barred(k))} {i + 1}" for i, k in enumerate(kinds)]
     bad = [pl.problem(k) for k in kinds if k != "human" and pl.problem(k)]
     if bad or not kinds:
         usage_error(f"{bad[0]}; choose from random, greedy, mcts, mcts:N (iterations), mcts:Ns "
@@ -114,6 +116,10 @@ def play(edition: str, with_: str, n_players: int | None, ai: str | None, seed: 
         cset = cs.build(edition, expansions(with_), roots)
     if cset.setup.removed_for(frozenset(cset.expansions), len(kinds)) is None:
         usage_error(f"{edition} has no set-up for {len(kinds)} players")
+    known = {sp.key for sp in cset.species.values()} | {sp.id for sp in cset.species.values()}
+    for k in kinds:  # a barred species the card set lacks would bar nothing, without a word
+        if k != "human" and (missing := pl.unknown_species(k, known)) is not None:
+            usage_error(f"--ai {k}: the card set has no species {missing!r}")
 
     human = "human" in kinds
     screen = human and not (plain or as_json) and sys.stdin.isatty() and sys.stdout.isatty()

@@ -120,6 +120,10 @@ def _simulate_text(s: dict[str, Any]) -> str:
                      f"mean total {mean(r['mean_total'])}{ci(r['total_ci95'], 1, '')}")
     t = s["turns"]
     lines.append(f"  turns           mean {mean(t['mean'])}, min {t['min']}, max {t['max']}")
+    flagged = sorted((r for r in s["species"] if r.get("flag")), key=lambda r: -r["strength"])
+    for r in flagged:  # strongest first: what a designer acts on (docs/simulate.md)
+        lines.append(f"  flagged {r['flag']:<7} {r['id']}: {r['strength']:+.1f} points a copy "
+                     f"beyond its kind and cost{ci(r['strength_ci95'], 1, '')}")
     return "\n".join(lines)
 
 

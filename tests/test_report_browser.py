@@ -1,0 +1,172 @@
+"""report.html in a real browser, at 1200 px and at 400 px: no text box overlaps another (the
+tables' cells, the plots' names, ticks and axis titles, with every per-AI table opened) and
+nothing runs off the page (a table scrolls inside its own box, an SVG label stays inside its
+plot). The page itself holds no script: the test adds one to a copy of it, which measures the
+laid-out page and writes its findings into the DOM that `chromium --dump-dom` prints.
+
+Needs Debian's `chromium`; elsewhere the test is skipped. Each page is one browser start, a few
+seconds; the runs behind the pages are 40 games of the base game on one job.
+"""
+
+from __future__ import annotations
+
+import copy
+import html
+import json
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from grove.cli import main
+from simulation.aggregate import read_totals
+from simulation.report import render
+
+CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"),
+                             "/usr/bin/chromium") if p and Path(p).is_file()), None)
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium: apt-get install chromium")
+
+# measures the page as laid out; every text box is the rectangle a browser gives its glyphs
+CHECK = r"""
+<script>
+(function () {
+  document.querySelectorAll('details').forEach(function (d) { d.open = true; });
+  var boxes = [], off = [], W = window.innerWidth;
+  function scrolls(el) { return !!el.closest('.scroll'); }
+  var walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT), n;
+  while ((n = walk.nextNode())) {
+    if (!n.textContent.trim()) continue;
+    var el = n.parentElement;
+    if (el.closest('title, style, script')) continue;
+    var svg = el.closest('svg');
+    if (svg) {
+      if (el.tagName.toLowerCase() !== 'text') continue;
+      var r = el.getBoundingClientRect(), s = svg.getBoundingClientRect();
+      if (r.width <= 0) continue;
+      boxes.push([r.left, r.top, r.right, r.bottom, el.textContent]);
+      if (r.left < s.left - 0.5 || r.right > s.right + 0.5 || r.top < s.top - 0.5 ||
+          r.bottom > s.bottom + 0.5) off.push(['outside its plot', el.textContent]);
+      continue;
+    }
+    var range = document.createRange();
+    range.selectNodeContents(n);
+    var rects = range.getClientRects();
+    for (var i = 0; i < rects.length; i++) {
+      var q = rects[i];
+      if (q.width <= 0 || q.height <= 0) continue;
+      boxes.push([q.left, q.top, q.right, q.bottom, n.textContent.trim().slice(0, 60)]);
+      if (!scrolls(el) && (q.left < -0.5 || q.right > W + 0.5))
+        off.push(['off the page', n.textContent.trim().slice(0, 60)]);
+    }
+  }
+  var overlaps = [];
+  boxes.sort(function (a, b) { return a[1] - b[1]; });
+  for (var i = 0; i < boxes.length; i++) {
+    for (var j = i + 1; j < boxes.length && boxes[j][1] < boxes[i][3] - 0.5; j++) {
+      var a = boxes[i], b = boxes[j];
+      var w = Math.min(a[2], b[2]) - Math.max(a[0], b[0]);
+      var h = Math.min(a[3], b[3]) - Math.max(a[1], b[1]);
+      if (w > 0.5 && h > 0.5) overlaps.push([a[4], b[4]]);
+    }
+  }
+  parent.document.getElementById('grove-check').textContent = JSON.stringify({
+    width: W, scrollWidth: document.documentElement.scrollWidth, boxes: boxes.length,
+    overlaps: overlaps, off: off});
+})();
+</script>
+"""
+
+
+def measured(page: str, width: int, folder: Path) -> dict:
+    """The check's findings for `page` laid out `width` px wide: in a frame of that width,
+    since headless Chromium makes no window narrower than 500 px."""
+    path = folder / f"page-{width}.html"
+    assert "<script" not in page
+    checked = page.replace("</body>", CHECK + "</body>")
+    path.write_text(f'<!DOCTYPE html><html><body style="margin:0"><pre id="grove-check"></pre>'
+                    f'<iframe width="{width}" height="900" style="border:0;display:block" '
+                    f'srcdoc="{html.escape(checked, quote=True)}"></iframe></body></html>',
+                    encoding="utf-8")
+    with tempfile.TemporaryDirectory() as profile:
+        done = subprocess.run(
+            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+             "--disable-background-networking", "--disable-component-update", "--disable-sync",
+             "--hide-scrollbars", f"--user-data-dir={profile}",
+             f"--window-size={width + 100},1000",
+             "--dump-dom", path.as_uri()],
+            check=True, capture_output=True, text=True, timeout=120)
+    found = re.search(r'<pre id="grove-check">(.*?)</pre>', done.stdout, re.S)
+    assert found, "the page's check did not run"
+    return json.loads(html.unescape(found.group(1)))
+
+
+def simulate(out: Path, *ai: str, cards: Path | None = None) -> dict:
+    r = CliRunner().invoke(main, ["simulate", "--edition", "base", "--ai", *ai, "--games", "40",
+                                  "--seed", "2", "--jobs", "1", "--out", str(out), "--json"],
+                           env={"GROVE_CARDS": str(cards) if cards else ""},
+                           catch_exceptions=False)
+    assert r.exit_code == 0, r.stderr
+    return json.loads(r.stdout)
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """A rotated run of three AIs (seats hidden), a run of one AI at both seats (seats shown),
+    and the first run again with every name long, alike at its start and wide (the plots'
+    labels have the least room then)."""
+    top = tmp_path_factory.mktemp("report")
+    out = {}
+    simulate(top / "three", "greedy,random,greedy!red_fox", "--rotate")
+    out["three AIs, rotated"] = (top / "three" / "report.html").read_text(encoding="utf-8")
+    simulate(top / "same", "greedy,greedy")
+    out["one AI at both seats"] = (top / "same" / "report.html").read_text(encoding="utf-8")
+    summary = json.loads((top / "three" / "summary.json").read_text(encoding="utf-8"))
+    long = copy.deepcopy(summary)
+    for i, s in enumerate(long["species"]):
+        s["name"] = f"Grosse Waldbewohnerin mit sehr langem Namen Nummer {i} 森の住人"
+    totals = read_totals(top / "three" / "games.parquet", top / "three" / "cards.parquet")
+    out["long names"] = render(long, totals)
+    return out
+
+
+@pytest.mark.parametrize("width", [1200, 400])
+@pytest.mark.parametrize("case", ["three AIs, rotated", "one AI at both seats", "long names"])
+def test_no_text_overlaps_and_nothing_leaves_the_page(pages, case, width, tmp_path):
+    found = measured(pages[case], width, tmp_path)
+    assert found["width"] == width
+    assert found["boxes"] > 300, "the page's text was not laid out"
+    assert found["overlaps"] == [], found["overlaps"][:5]
+    assert found["off"] == [], found["off"][:5]
+    assert found["scrollWidth"] <= width
+
+
+def test_the_page_reads_first_what_a_designer_acts_on(pages):
+    page = pages["three AIs, rotated"]
+    assert page.index('id="read-first"') < page.index('id="species"') < page.index('id="ais"')
+    for ai in ("greedy", "random", "greedy!red_fox"):
+        assert f"<strong>{ai}</strong>" in page
+    assert "never plays red_fox" in page
+    assert 'id="seats-rotated"' in page  # rotated AIs: the seats are alike by construction
+    assert 'id="seats-rotated"' not in pages["one AI at both seats"]
+    assert "win rate per seat" in pages["one AI at both seats"]
+    assert ">100%</text>" in page and ">0%</text>" in page  # the win rates' axis in per cent
+    assert "http://" not in page and "https://" not in page and "<script" not in page
+
+
+def test_the_check_finds_text_on_text_and_text_off_the_page(tmp_path):
+    """The check itself can fail: two names on one spot, a plot label drawn past its plot's
+    edge, and a line too wide for a 400 px screen."""
+    page = ("<!DOCTYPE html><html><body><p>" + "x" * 300 + "</p>"
+            + '<div style="position:relative"><span style="position:absolute;left:0">Red Fox'
+            + '</span><span style="position:absolute;left:8px">Roe Deer</span></div>'
+            + '<svg viewBox="0 0 100 40" width="100" height="40"><text x="90" y="20">far out'
+            + "</text></svg>" + "<p>filler</p>" * 300 + "</body></html>")
+    found = measured(page, 400, tmp_path)
+    assert ["Red Fox", "Roe Deer"] in found["overlaps"]
+    assert ["outside its plot", "far out"] in found["off"]
+    assert any(what == "off the page" for what, _ in found["off"])
+    assert found["scrollWidth"] > 400

@@ -1,0 +1,120 @@
+"""Restricted play (engine/restricted.py): a player barred from a species never plays it, and
+otherwise is handed the same seat view and chooses as the player it wraps."""
+
+from __future__ import annotations
+
+import pytest
+
+from compiler import cardset as cs
+from engine import ai
+from engine.action import Action
+from engine.decision import Decision
+from engine.game import Game
+from engine.players import GreedyPlayer
+from engine.restricted import RestrictedPlayer
+from engine.seat import Seat
+
+
+class Watching:
+    """Greedy, keeping every (seat, decision) it is handed."""
+
+    def __init__(self) -> None:
+        self.inner = GreedyPlayer(1)
+        self.seen: list[tuple[object, Decision]] = []
+
+    def choose(self, seat: Seat, decision: Decision) -> Action:
+        self.seen.append((seat, decision))
+        return self.inner.choose(seat, decision)
+
+
+def _species_played(seat: Seat, decision: Decision) -> set[str]:
+    out = set()
+    for text in decision.options:
+        play = seat.play_of(text)
+        if play is not None:
+            out.add(play[0].id)
+    return out
+
+
+@pytest.mark.parametrize("edition", ["base", "dartmoor"])
+def test_a_barred_species_is_never_offered_to_the_wrapped_player_nor_played(edition):
+    cardset = cs.build(edition)
+    # the species greedy plays most in these games: barring it changes what greedy does
+    games = [Game(cardset, ["a", "b"], seed, events=False) for seed in range(3)]
+    for g in games:
+        g.play_out([GreedyPlayer(1), GreedyPlayer(2)])
+    played: dict[str, int] = {}
+    for g in games:
+        for placed in g.views()[0].cards:
+            if placed.key is not None:
+                played[placed.key] = played.get(placed.key, 0) + 1
+    barred = cardset.species[max(played, key=played.__getitem__)].id
+    for seed in range(3):
+        watcher = Watching()
+        game = Game(cardset, ["a", "b"], seed, events=False)
+        game.play_out([RestrictedPlayer(watcher, frozenset({barred})), GreedyPlayer(2)])
+        assert all(p.key is None or cardset.species[p.key].id != barred
+                   for p in game.views()[0].cards)
+        assert watcher.seen
+        for seat, decision in watcher.seen:
+            assert isinstance(seat, Seat) and seat is game.seats[0]  # its own view, no game
+            if decision.kind in ("turn", "place"):
+                offered = _species_played(seat, decision)
+                assert barred not in offered or offered == {barred}  # forced: handed whole
+
+
+def test_an_unbarred_player_plays_as_the_player_it_wraps():
+    cardset = cs.build("base")
+    a = Game(cardset, ["a", "b"], 4, events=False)
+    a.play_out([GreedyPlayer(1), GreedyPlayer(2)])
+    b = Game(cardset, ["a", "b"], 4, events=False)
+    b.play_out([RestrictedPlayer(GreedyPlayer(1), frozenset({"no_such_species"})),
+                GreedyPlayer(2)])
+    assert [x.text for x in a.history] == [x.text for x in b.history]
+
+
+@pytest.mark.parametrize(("spec", "barred", "kind"), [
+    ("greedy!red_fox", ("red_fox",), GreedyPlayer),
+    ("mcts:50!red_fox!oak", ("red_fox", "oak"), None),
+    ("random!woodland_edge:squeaker", ("woodland_edge:squeaker",), None),
+    ("greedy", (), GreedyPlayer),
+])
+def test_specs_name_the_ai_and_what_it_never_plays(spec, barred, kind):
+    assert ai.problem(spec) is None
+    assert ai.barred(spec) == barred
+    player = ai.make(spec, 1)
+    if barred:
+        assert isinstance(player, RestrictedPlayer) and player.barred == frozenset(barred)
+    if kind is not None:
+        assert isinstance(player.inner if barred else player, kind)
+
+
+@pytest.mark.parametrize("spec", ["greedy!", "greedy!Red Fox", "greedy:3!oak", "nobody!oak",
+                                  "greedy!!oak"])
+def test_a_bad_spec_says_what_is_wrong(spec):
+    assert ai.problem(spec) is not None
+    with pytest.raises(ValueError):
+        ai.make(spec, 1)
+
+
+def test_an_unknown_species_is_found_against_the_card_sets_names():
+    assert ai.unknown_species("greedy!red_fox!oak", {"red_fox", "oak"}) is None
+    assert ai.unknown_species("greedy!red_fox!wolpertinger", {"red_fox"}) == "wolpertinger"
+
+
+def test_grove_play_names_a_restricted_player_and_refuses_a_species_the_set_lacks():
+    from click.testing import CliRunner
+
+    from grove.cli import main
+
+    r = CliRunner().invoke(main, ["play", "--edition", "base", "--ai", "greedy!red_fox,greedy",
+                                  "--seed", "7", "--json"], catch_exceptions=False)
+    assert r.exit_code == 0, r.stderr
+    import json
+
+    players = json.loads(r.stdout)["players"]
+    assert players[0]["ai"] == "greedy!red_fox" and players[0]["name"] == "Greedy!red_fox 1"
+    r = CliRunner().invoke(main, ["play", "--edition", "base", "--ai",
+                                  "greedy!wolpertinger,greedy", "--seed", "7"],
+                           catch_exceptions=False)
+    assert r.exit_code == 2 and "no species 'wolpertinger'" in r.stderr

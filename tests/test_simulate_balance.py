@@ -1,0 +1,220 @@
+"""The balance figures of `grove simulate` (issue 30): species figures per AI that add up to the
+pooled ones, a strength with its interval and a flag, and restricted play (`greedy!goshawk`).
+
+A change is planted in a temporary copy of the base game, never in cards/: the goshawk scores
+three times its points (9 per bird instead of 3). Each run is 200 base games with one job, a
+few seconds each (greedy against random: 2.2 s of CPU for 200 games, measured with `time`).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections import defaultdict
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner
+
+from grove.cli import main
+
+REPO = Path(__file__).resolve().parents[1]
+GAMES = 200
+PLANTED = "goshawk"
+PAIRINGS = {"greedy-random": ["--ai", "greedy,random", "--rotate"],
+            "greedy-greedy": ["--ai", "greedy,greedy"]}
+
+
+def run(*args: str | Path, env: dict[str, str] | None = None) -> tuple[int, str, str]:
+    r = CliRunner().invoke(main, [str(a) for a in args], env=env, catch_exceptions=False)
+    return r.exit_code, r.stdout, r.stderr
+
+
+def planted_copy(top: Path) -> Path:
+    """The base game with the goshawk scoring three times its points."""
+    shutil.copytree(REPO / "cards" / "base", top / "base")
+    path = top / "base" / "top_bottom.yaml"
+    text = path.read_text(encoding="utf-8")
+    at = text.index("score: 3 per bird", text.index(f"id: {PLANTED}"))
+    path.write_text(text[:at] + "score: 9 per bird" + text[at + len("score: 3 per bird"):],
+                    encoding="utf-8")
+    return top
+
+
+def simulate(out: Path, pairing: str, *extra: str, games: int = GAMES, seed: int = 3,
+             cards: Path | None = None) -> dict:
+    code, stdout, err = run("simulate", "--edition", "base", *PAIRINGS.get(pairing, []), *extra,
+                            "--games", str(games), "--seed", str(seed), "--jobs", "1",
+                            "--out", out, "--json",
+                            env={"GROVE_CARDS": str(cards) if cards else ""})
+    assert code == 0, err
+    return json.loads(stdout)
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, dict]]:
+    top = tmp_path_factory.mktemp("balance")
+    cards = planted_copy(tmp_path_factory.mktemp("planted"))
+    out = {}
+    for pairing in PAIRINGS:
+        for name, where in (("shipped", None), ("planted", cards)):
+            folder = top / f"{name}-{pairing}"
+            out[f"{name} {pairing}"] = (folder, simulate(folder, pairing, cards=where))
+    return out
+
+
+def _ranked(summary: dict) -> list[dict]:
+    return sorted((r for r in summary["species"] if r["strength"] is not None),
+                  key=lambda r: -r["strength"])
+
+
+@pytest.mark.parametrize("pairing", list(PAIRINGS))
+def test_a_planted_change_is_flagged_strong_and_ranked_among_the_three_strongest(runs, pairing):
+    ranked = _ranked(runs[f"planted {pairing}"][1])
+    top = [r["id"] for r in ranked[:3]]
+    assert PLANTED in top, top
+    planted = next(r for r in ranked if r["id"] == PLANTED)
+    assert planted["flag"] == "strong"
+    lo, hi = planted["strength_ci95"]
+    assert 0 < lo <= planted["strength"] <= hi
+
+
+@pytest.mark.parametrize("pairing", list(PAIRINGS))
+def test_an_unchanged_set_flags_at_most_a_few_species(runs, pairing):
+    summary = runs[f"shipped {pairing}"][1]
+    flagged = [r["id"] for r in summary["species"] if r["flag"]]
+    assert len(flagged) <= 3, flagged
+    shipped = next(r for r in summary["species"] if r["id"] == PLANTED)
+    assert shipped["flag"] is None
+
+
+def _recount(folder: Path) -> tuple[dict, dict, int]:
+    """From the Parquet files alone: forests and wins per AI, and per (species, AI) the counts
+    behind every figure."""
+    games = pq.read_table(folder / "games.parquet").to_pylist()
+    forests: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for g in games:
+        forests[g["ai"]][0] += 1
+        forests[g["ai"]][1] += g["winner"]
+    counts: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for c in pq.read_table(folder / "cards.parquet").to_pylist():
+        k = counts[c["species"], c["ai"]]
+        if c["copies"]:
+            k["plays"] += 1
+            k["wins"] += c["winner"]
+            k["copies"] += c["copies"]
+            k["points"] += c["points"]
+        if c["drawn"]:
+            k["drawn"] += 1
+            k["drawn_wins"] += c["winner"]
+    return dict(forests), counts, len({g["game"] for g in games})
+
+
+def _close(a: float | None, b: float | None, within: float = 1e-6) -> bool:
+    """Equal to the summary's six decimals (a difference of two rounded figures: to twice)."""
+    return (a is None and b is None) or (a is not None and b is not None and abs(a - b) <= within)
+
+
+def test_the_figures_per_ai_add_up_to_the_pooled_figures(runs):
+    """Every figure of `by_ai` recomputed from the Parquet files, and the pooled figure
+    recomputed as the counts of the AIs added up."""
+    folder, summary = runs["shipped greedy-random"]
+    forests, counts, games = _recount(folder)
+    assert summary["games"] == games
+    for row in summary["species"]:
+        assert [a["ai"] for a in row["by_ai"]] == sorted(forests)
+        pooled: dict[str, int] = defaultdict(int)
+        for fig in row["by_ai"]:
+            ai = fig["ai"]
+            n, wins = forests[ai]
+            k = counts.get((row["id"], ai), defaultdict(int))
+            for key, v in k.items():
+                pooled[key] += v
+            assert fig["forests"] == n
+            assert _close(fig["played_per_game"], k["copies"] / games)
+            assert _close(fig["mean_points_when_played"],
+                          k["points"] / k["plays"] if k["plays"] else None)
+            assert _close(fig["win_rate_when_played"], k["wins"] / k["plays"] if k["plays"] else None)
+            assert _close(fig["win_rate_when_not"], (wins - k["wins"]) / (n - k["plays"]))
+            assert _close(fig["win_rate_when_drawn"],
+                          k["drawn_wins"] / k["drawn"] if k["drawn"] else None)
+            assert _close(fig["win_rate_when_not_drawn"],
+                          (wins - k["drawn_wins"]) / (n - k["drawn"]) if n > k["drawn"] else None)
+        n = sum(f[0] for f in forests.values())
+        wins = sum(f[1] for f in forests.values())
+        assert _close(row["played_per_game"], pooled["copies"] / games)
+        assert _close(sum(a["played_per_game"] for a in row["by_ai"]), row["played_per_game"])
+        assert _close(row["mean_points_when_played"],
+                      pooled["points"] / pooled["plays"] if pooled["plays"] else None)
+        assert _close(row["win_rate_when_played"],
+                      pooled["wins"] / pooled["plays"] if pooled["plays"] else None)
+        assert _close(row["win_rate_when_drawn"],
+                      pooled["drawn_wins"] / pooled["drawn"] if pooled["drawn"] else None)
+        assert _close(row["win_rate_when_not_drawn"],
+                      (wins - pooled["drawn_wins"]) / (n - pooled["drawn"]))
+        if row["win_rate_when_drawn"] is not None and row["improvement_ci95"] is not None:
+            assert _close(row["improvement_when_drawn"],
+                          row["win_rate_when_drawn"] - row["win_rate_when_not_drawn"], 2e-6)
+            lo, hi = row["improvement_ci95"]
+            assert lo <= row["improvement_when_drawn"] <= hi
+        # the pooled strength is the AIs' strengths weighed by their copies
+        per = [(a["strength"], a["played_per_game"]) for a in row["by_ai"]
+               if a["strength"] is not None]
+        if per:
+            weighed = sum(s * w for s, w in per) / sum(w for _, w in per)
+            assert abs(weighed - row["strength"]) < 1e-4
+
+
+def test_a_restricted_player_never_plays_its_species_and_compare_reads_the_run(runs, tmp_path):
+    folder = tmp_path / "restricted"
+    summary = simulate(folder, "", "--ai", f"greedy!{PLANTED},greedy", "--rotate", games=40)
+    assert [a["ai"] for a in summary["ais"]] == ["greedy", f"greedy!{PLANTED}"]
+    rows = [c for c in pq.read_table(folder / "cards.parquet").to_pylist()
+            if c["species"] == PLANTED]
+    barred = [c for c in rows if c["ai"] == f"greedy!{PLANTED}"]
+    assert barred and all(c["copies"] == 0 and c["drawn"] > 0 for c in barred)
+    assert any(c["copies"] > 0 for c in rows if c["ai"] == "greedy")
+    code, out, err = run("compare", runs["shipped greedy-greedy"][0], folder, "--json")
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["compared"] > 100 and any(f["id"] == PLANTED for f in result["figures"])
+    code, out, err = run("compare", folder, folder)
+    assert code == 0, err
+
+
+@pytest.mark.parametrize(("spec", "says"), [
+    ("greedy!no_such_card", "has no species 'no_such_card'"),
+    ("greedy!", "no species id"),
+    ("greedy!Red Fox", "no species id"),
+    ("grumpy!red_fox", "unknown AI"),
+])
+def test_a_bad_restriction_is_refused_before_the_first_game(tmp_path, spec, says):
+    code, _, err = run("simulate", "--edition", "base", "--ai", f"{spec},greedy", "--games", "2",
+                       "--out", tmp_path / "bad")
+    assert code == 2 and says in err and "Traceback" not in err
+    assert not (tmp_path / "bad").exists()
+
+
+def test_compare_reads_a_run_written_before_the_drawn_column(runs, tmp_path):
+    """A run folder from before `drawn` (its cards.parquet without the column, every row a
+    played species) is compared as before; only its drawn figures are unknown."""
+    import pyarrow as pa
+
+    from simulation.aggregate import read_totals
+    from simulation.summary import SpeciesFacts, summarize
+
+    old = tmp_path / "old"
+    shutil.copytree(runs["shipped greedy-greedy"][0], old)
+    cards = pq.read_table(old / "cards.parquet")
+    played = cards.filter(pa.compute.greater(cards["copies"], 0)).drop_columns(["drawn"])
+    pq.write_table(played.replace_schema_metadata(cards.schema.metadata), old / "cards.parquet")
+    code, out, err = run("compare", old, runs["shipped greedy-greedy"][0], "--json")
+    assert code == 0, err
+    assert json.loads(out)["changed"] == []
+    fresh = runs["shipped greedy-greedy"][1]
+    facts = [SpeciesFacts(r["id"], r["name"], r["cost"], r["kind"]) for r in fresh["species"]]
+    summary = summarize(read_totals(old / "games.parquet", old / "cards.parquet"), {}, facts)
+    for a, b in zip(summary["species"], fresh["species"], strict=True):
+        assert a["played_per_game"] == b["played_per_game"] and a["strength"] == b["strength"]
+        assert a["win_rate_when_drawn"] is None
