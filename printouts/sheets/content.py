@@ -106,6 +106,7 @@ class ScoreRow:
     id: str
     name: str  # the row's name from the card data (`scorepad:` in edition.yaml)
     hosts: tuple[str, ...]  # names of the hosts scored in this row (a category of hosts)
+    label: str = ""  # those hosts in the plural, as the row reads ("Trees, saplings and shrubs")
 
 
 @dataclass(frozen=True)
@@ -129,6 +130,7 @@ class Sheet:
     labels: Any  # field id -> column label from the rules-text catalog
     words: frozenset[str] = frozenset()  # Thai names a line never breaks inside (thai.py)
     icons: Any = None  # symbol id -> (icons.Icon, its name): the tree and type symbols drawn
+    revealing_choice: str = ""  # those hosts as the object of "play": "a Tree or a Sapling"
 
     @property
     def all_species(self) -> tuple[SpeciesRow, ...]:
@@ -274,10 +276,13 @@ def _species(cs: CardSet, lang: str, icons: dict) -> tuple[SpeciesGroup, ...]:
 
 def _scorepad(cs: CardSet, lang: str) -> tuple[ScoreRow, ...]:
     names = scorepad_names(cs.editions)
-    return tuple(ScoreRow(row, _name(names.get(row), lang, row),
-                          tuple(_name(h.names, lang, h.id) for h in cs.hosts.values()
-                                if h.category == row))
-                 for row in cs.scorepad)
+    out = []
+    for row in cs.scorepad:
+        ids = tuple(h.id for h in cs.hosts.values() if h.category == row)
+        out.append(ScoreRow(row, _name(names.get(row), lang, row),
+                            tuple(_name(cs.hosts[h].names, lang, h) for h in ids),
+                            rules_text.host_plurals(cs, lang, ids) if ids else ""))
+    return tuple(out)
 
 
 def build_sheet(cs: CardSet, lang: str) -> Sheet:
@@ -296,6 +301,7 @@ def build_sheet(cs: CardSet, lang: str) -> Sheet:
         bonus_needs_payment=bool(cs.flags.get("bonus_needs_payment", True)),
         stuck_cards=int(stuck.get("cards", 0)), stuck_to=stuck.get("to"),
         hosts=hosts, revealing=tuple(h.name for h in revealing),
+        revealing_choice=rules_text.host_choice(cs, lang, (h.id for h in revealing)),
         reveal=max((h.reveal for h in revealing), default=0),
         tree_symbols=_symbols(cs, lang, "tree", icons),
         type_symbols=_symbols(cs, lang, "type", icons),
