@@ -15,7 +15,7 @@ from babel.lists import format_list
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
-from printouts.sheets import catalog
+from printouts.sheets import catalog, thai
 from printouts.sheets.content import Sheet
 from printouts.sheets.diagrams import Labels
 
@@ -113,12 +113,17 @@ def _context(sheet: Sheet, svg: dict[str, str] | None) -> dict[str, Any]:
     }
 
 
+def _bound(sheet: Sheet, text: str) -> str:
+    """Thai keeps a numeral on the line of its classifier ("3 ต้น", `thai.bind_numbers`)."""
+    return thai.bind_numbers(text) if sheet.lang == "th" else text
+
+
 def render_sheet(sheet: Sheet, svg: dict[str, str] | None = None) -> str:
     """The sheet as an XHTML fragment (`<article>`), for the PDF builder or the HTML page."""
-    return environment().get_template("sheet.j2").render(_context(sheet, svg))
+    return _bound(sheet, environment().get_template("sheet.j2").render(_context(sheet, svg)))
 
 
 def render_page(sheet: Sheet, svg: dict[str, str], css: str) -> str:
     """A standalone HTML page around the same fragment."""
-    return environment().get_template("page.html.j2").render(
-        {**_context(sheet, svg), "css": Markup(css)})
+    return _bound(sheet, environment().get_template("page.html.j2").render(
+        {**_context(sheet, svg), "css": Markup(css)}))

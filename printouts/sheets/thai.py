@@ -108,10 +108,32 @@ def _cut(text: str, bounds: Iterable[int]) -> tuple[str, ...]:
     return tuple(out)
 
 
+# Thai counts as "noun, number, classifier" and shares out as "noun ละ number classifier"
+# (ช่องละหนึ่งใบ, one card per slot): a line that ends after the number word or the ละ, or
+# before the ละ (or before the เดียว of ใบเดียว, "a single card"), leaves a reader with half a
+# phrase ("ช่อง / ละหนึ่งใบ").
+_NUMBER_WORDS = frozenset(["หนึ่ง", "สอง", "สาม", "สี่", "ห้า", "หก", "เจ็ด", "แปด", "เก้า", "สิบ",
+                           "ร้อย"])
+_SHARE_OUT = "ละ"
+_NUMBER_SPACE = re.compile(r"(?<=\d) (?=[\u0e00-\u0e7f])")
+
+
+def bind_numbers(text: str) -> str:
+    """`text` with the space between a numeral and the Thai word after it (its classifier or
+    unit: "3 ต้น", "10 คะแนน") made a no-break space, so no line ends between them."""
+    return _NUMBER_SPACE.sub("\u00a0", text)
+
+
 def _newmm_bounds(text: str, words: frozenset[str]) -> list[int]:
+    """The ends of newmm's tokens, except where a number word or ละ would part from what
+    follows it, or ละ from the noun before it."""
+    tokens = word_tokenize(text, custom_dict=_dictionary(words), keep_whitespace=True)
     out, pos = [], 0
-    for token in word_tokenize(text, custom_dict=_dictionary(words), keep_whitespace=True):
+    for i, token in enumerate(tokens):
         pos += len(token)
+        after = tokens[i + 1] if i + 1 < len(tokens) else ""
+        if token in _NUMBER_WORDS or token == _SHARE_OUT or after in (_SHARE_OUT, "เดียว"):
+            continue
         out.append(pos)
     return out
 
@@ -261,5 +283,5 @@ class SegmentedParagraph(Paragraph):
         return super().wrap(availWidth, availHeight)
 
 
-__all__ = ["SegmentedParagraph", "break_words", "dictionary_words", "fine_segments", "has_thai",
-           "may_break", "segments"]
+__all__ = ["SegmentedParagraph", "bind_numbers", "break_words", "dictionary_words",
+           "fine_segments", "has_thai", "may_break", "segments"]
