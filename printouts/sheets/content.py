@@ -45,6 +45,7 @@ class Host:
     slots: tuple[Slot, ...]
     span: Span | None
     icon: str | None = None  # the type symbol its diagram shows (Sheet.icons)
+    under_icon: str | None = None  # ... and that of the card beneath it (a tree's river)
 
     @property
     def water_slots(self) -> bool:
@@ -171,9 +172,10 @@ def _hosts(cs: CardSet, lang: str, icons: dict) -> tuple[Host, ...]:
         base = next((b for b in cs.hosts.values() if h.play == "with_tree"
                      and b.from_kind == h.from_kind and b.play is None), None)
         icon = next((t for t in (h.from_kind, *h.types) if t in icons), None)
+        under = next((t for t in h.types if t in icons), None) if h.play == "with_tree" else None
         out.append(Host(h.id, _name(h.names, lang, h.id), h.face_down, h.play, h.reveal, counts,
                         _name(base.names, lang, base.id) if base else None, slots, h.span,
-                        icon))
+                        icon, under))
     return tuple(out)
 
 

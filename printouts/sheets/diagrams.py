@@ -20,6 +20,7 @@ LABEL_SIZE = 6.5  # points
 LABEL_PAD = 2.0  # each side of a label inside its box
 ICON_SIZE = 12.0  # a host's type icon, at the top of its card
 ICON_TOP = 4.0
+UNDER_HEIGHT = 32.0  # the card beneath a tree: its icon and a label line
 HATCH_STEP = 5.0  # between the strokes across a face-down card
 
 
@@ -36,6 +37,13 @@ class Box:
     slot: str | None = None  # the id of the slot a slot box stands for
     lines: tuple[str, ...] = ()  # centred text lines
     icon: str | None = None  # a symbol icon drawn at the top of the box (ICON_SIZE)
+
+    def label_middle(self) -> float:
+        """Where the label lines are centred, from the box's top: below the icon of a card
+        beneath a tree (a low box), else the middle."""
+        if self.role == "under" and self.icon:
+            return (ICON_TOP + ICON_SIZE + self.h) / 2
+        return self.h / 2
 
     @property
     def text_width(self) -> float:
@@ -131,10 +139,11 @@ def layout(host: Host, labels: Labels) -> Diagram:
             boxes.append(Box(x, sy, *SIDE, "slot", s.water, either=s.either, slot=s.id,
                              lines=_slot_lines(s, labels)))
     y = card_y + ch + GAP
-    if under:  # the face-down card beneath a tree: shown sideways under it
-        uw, uh = CARD_WIDE[0], CARD_WIDE[1] / 2
-        boxes.append(Box(cx - uw / 2, y, uw, uh, "under", water=True, face_down=True,
-                         lines=(labels.face_down,)))
+    if under:  # the face-down card beneath a tree: shown sideways under it, as the river
+        # (or whatever it counts as) it is, with that symbol's icon above its label
+        uw, uh = CARD_WIDE[0], UNDER_HEIGHT
+        boxes.append(Box(cx - uw / 2, y, uw, uh, "under", water=True,
+                         lines=(labels.face_down,), icon=host.under_icon))
         y += uh + GAP
     y = half_row(by_side["bottom"], bottom_w, y)
     return Diagram(host.id, width, y - GAP, tuple(boxes))

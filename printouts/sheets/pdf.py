@@ -17,6 +17,7 @@ from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas as canvas_mod
 from reportlab.platypus import (
     BaseDocTemplate,
@@ -98,6 +99,17 @@ class _Canvas(canvas_mod.Canvas):
         self.doForm(name)
         self.restoreState()
         return (width, height)
+
+
+def _fitted(style: ParagraphStyle, text: str, width: float) -> ParagraphStyle:
+    """`style`, its size lowered (to 70% at most) so that `text` fits on one line of `width`:
+    "Forest Shuffle: Smoky Mountains" broke before its last word in English."""
+    need = stringWidth(text, style.fontName, style.fontSize)
+    if need <= width:
+        return style
+    size = max(style.fontSize * 0.7, style.fontSize * width / need * 0.98)
+    return ParagraphStyle(f"{style.name}-fitted", parent=style, fontSize=size,
+                          leading=style.leading * size / style.fontSize)
 
 
 def inner(elem: ET.Element) -> str:
@@ -185,7 +197,7 @@ class _Builder:
         if tag == "header":
             return self.blocks(e, width)
         if tag == "h1":
-            return [self.para(inner(e), st.title)]
+            return [self.para(inner(e), _fitted(st.title, "".join(e.itertext()), width))]
         if tag in ("h2", "h3"):
             return [self.para(inner(e), getattr(st, tag))]
         if tag == "p":
@@ -200,8 +212,8 @@ class _Builder:
                 bulletType="bullet", start="•")
             return [ListFlowable(items, leftIndent=11, bulletFontName=st.body.fontName,
                                  bulletFontSize=st.body.fontSize - 1, spaceAfter=3, **kind)]
-        if tag == "table":
-            return [self.table(e, width)]
+        if tag == "table":  # and room under its last rule, which the next bullets touched
+            return [self.table(e, width), Spacer(1, 4)]
         if tag == "div" and "figures" in cls:
             return [self.figures(e, width)]
         if tag == "div" and "keep" in cls:
@@ -215,6 +227,9 @@ class _Builder:
         name = e.get("class", "table")
         rows: list[list] = []
         style: list[tuple] = [
+            # the font a cell's own drawing is set in (its paragraphs carry theirs): reportlab's
+            # default, Helvetica, was named in every PDF without being embedded
+            ("FONT", (0, 0), (-1, -1), st.cell.fontName, st.cell.fontSize),
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
             ("LEFTPADDING", (0, 0), (-1, -1), layout.CELL_PAD),
             ("RIGHTPADDING", (0, 0), (-1, -1), layout.CELL_PAD),
@@ -273,21 +288,28 @@ class _Builder:
             d = diagram_layout(host, labels)
             self.diagrams.append(d)
             caption = next((c for c in fig if c.tag == "figcaption"), None)
-            parts: list[Flowable] = [DiagramFlowable(d, font, self.sheet.icons)]
-            if caption is not None and not self.measure_only:
-                parts += [Spacer(1, 4), self.para(inner(caption), self.st.caption)]
-            cells.append(parts)
+            captioned = caption is not None and not self.measure_only
+            cells.append((DiagramFlowable(d, font, self.sheet.icons),
+                          self.para(inner(caption), self.st.caption) if captioned else ""))
         if not cells:
             return KeepTogether([])
         widest = max(d.width for d in self.diagrams[-len(cells):]) + 10
         per_row = max(1, min(len(cells), int(width // widest)))
         cw = width / per_row
-        grid = [cells[i:i + per_row] for i in range(0, len(cells), per_row)]
-        grid[-1] += [""] * (per_row - len(grid[-1]))
+        # a row of diagrams, then a row of their captions: the diagrams of a row stand on one
+        # line whatever their captions' lengths (Dartmoor's tree and shrub stood apart)
+        grid: list[list] = []
+        style: list[tuple] = [("FONT", (0, 0), (-1, -1), font, self.st.caption.fontSize),
+                              ("ALIGN", (0, 0), (-1, -1), "CENTER")]
+        for i in range(0, len(cells), per_row):
+            row = cells[i:i + per_row] + [("", "")] * (per_row - len(cells[i:i + per_row]))
+            r = len(grid)
+            grid += [[c[0] for c in row], [c[1] for c in row]]
+            style += [("VALIGN", (0, r), (-1, r), "BOTTOM"), ("VALIGN", (0, r + 1), (-1, r + 1), "TOP"),
+                      ("BOTTOMPADDING", (0, r), (-1, r), 4), ("TOPPADDING", (0, r + 1), (-1, r + 1), 0),
+                      ("BOTTOMPADDING", (0, r + 1), (-1, r + 1), 6)]
         t = Table(grid, colWidths=[cw] * per_row, hAlign="LEFT")
-        t.setStyle(TableStyle([("ALIGN", (0, 0), (-1, -1), "CENTER"),
-                               ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
-                               ("BOTTOMPADDING", (0, 0), (-1, -1), 6)]))
+        t.setStyle(TableStyle(style))
         return t
 
 
@@ -368,7 +390,10 @@ def _build(sheet: Sheet, paper: str) -> tuple[bytes, int, list, list]:
                           leftMargin=layout.MARGIN, rightMargin=layout.MARGIN,
                           topMargin=layout.MARGIN, bottomMargin=layout.MARGIN,
                           title=sheet.edition, author="grove", creator="grove", producer="grove",
-                          subject="quick reference", lang=sheet.lang)
+                          subject="quick reference", lang=sheet.lang,
+                          # the canvas starts each page in this font; reportlab's default,
+                          # Helvetica, was named in every PDF without being embedded
+                          initialFontName=layout.register().regular)
     x, y, h = layout.MARGIN, layout.MARGIN, page.frame_height
     cw = page.column_width
     on_page = _footer(sheet, page)

@@ -72,6 +72,8 @@ def relabel(word: list, shaped: list) -> list:
     text = _source(word)
     glyphs = []  # (part index, position in the part, cluster, font, advance)
     for n, part in enumerate(shaped[1:], 1):
+        if len(part) != 2:  # an inline image glued to its word (thai.glue_images)
+            continue
         frag, s = part
         data = getattr(s, "__shapeData__", None)
         if data is None or len(data) != len(s):
@@ -85,7 +87,7 @@ def relabel(word: list, shaped: list) -> list:
     by_cluster: dict[int, list] = {}
     for g in glyphs:
         by_cluster.setdefault(g[2], []).append(g)
-    new = {n: list(shaped[n][1]) for n in range(1, len(shaped))}
+    new = {n: list(shaped[n][1]) for n in range(1, len(shaped)) if len(shaped[n]) == 2}
     changed = False
     for cluster, members in by_cluster.items():
         if cluster not in ends:
@@ -108,6 +110,9 @@ def relabel(word: list, shaped: list) -> list:
         return shaped
     out = shaped.__class__([shaped[0]])
     for n in range(1, len(shaped)):
+        if n not in new:
+            out.append(shaped[n])
+            continue
         frag, s = shaped[n]
         part = (frag, ttfonts.ShapedStr("".join(new[n]), shapeData=s.__shapeData__))
         out.append(part if isinstance(shaped[n], tuple) else list(part))
@@ -152,7 +157,14 @@ _SHAPED_MAX = 20_000
 def _shape(w, *args, **kw):
     """reportlab's shaping with `relabel`, remembered per word: a table wraps each cell more
     than once and every wrap shapes every word again. A word is the same when it has the same
-    text in the very same frag objects (kept with the result, so an id is never reused)."""
+    text in the very same frag objects (kept with the result, so an id is never reused).
+    An icon glued before its name (`thai.glue_images`) is kept as it is and the rest shaped:
+    reportlab's shaping cannot carry an image inside a word."""
+    if (not args and not kw and isinstance(w, list) and len(w) > 2
+            and getattr(w[1][0], "cbDefn", None) is not None):
+        width = getattr(w[1][0].cbDefn, "width", 0)
+        rest = _shape(type(w)([w[0] - width, *w[2:]]))
+        return rest.__class__([rest[0] + width, w[1], *rest[1:]])
     if args or kw or isinstance(w, ttfonts.ShapedFragWord):
         return relabel(w, _original_shape(w, *args, **kw))
     parts = w[1:]

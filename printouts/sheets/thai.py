@@ -239,6 +239,21 @@ def _thai_word(word: list) -> bool:
     return any(isinstance(t, str) and has_thai(t) for _, t in word[1:])
 
 
+def glue_images(frag_words: list) -> list:
+    """Frag words in which an inline image (a symbol's icon) and the word written right after
+    it, with no space between, are one word: reportlab made each image a word of its own, and
+    a line could end between an icon and its name."""
+    out: list = []
+    for w in frag_words:
+        prev = out[-1] if out else None
+        if (isinstance(prev, list) and type(prev) is list and len(prev) == 2
+                and getattr(prev[1][0], "cbDefn", None) is not None and isinstance(w, list)):
+            out[-1] = type(w)([prev[0] + w[0], prev[1], *w[1:]])
+        else:
+            out.append(w)
+    return out
+
+
 def _copy_frags(frags: list) -> list:
     """A copy of a paragraph's frags deep enough that wrapping the copy leaves them as they
     were: frag words (lists of width and parts) are copied with their class."""
@@ -264,10 +279,13 @@ class SegmentedParagraph(Paragraph):
 
     def _setup(self, text, style, bulletText, frags, cleaner):  # noqa: N803 - reportlab's names
         super()._setup(text, style, bulletText, frags, cleaner)
-        self._thai = bool(self.frags) and not _processed_frags(self.frags) and any(
-            has_thai(getattr(f, "text", "") or "") for f in self.frags)
+        raw = bool(self.frags) and not _processed_frags(self.frags)
+        self._thai = raw and any(has_thai(getattr(f, "text", "") or "") for f in self.frags)
+        images = raw and any(getattr(f, "cbDefn", None) is not None for f in self.frags)
         if self._thai:
             self.frags = break_words(self.frags, getattr(self, "_words", NO_WORDS))
+        if images:
+            self.frags = glue_images(self.frags if self._thai else _getFragWords(self.frags))
         self._parsed = _copy_frags(self.frags)
         self._fine = False
 
