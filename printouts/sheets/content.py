@@ -132,6 +132,7 @@ class Sheet:
     words: frozenset[str] = frozenset()  # Thai names a line never breaks inside (thai.py)
     icons: Any = None  # symbol id -> (icons.Icon, its name): the tree and type symbols drawn
     revealing_choice: str = ""  # those hosts as the object of "play": "a Tree or a Sapling"
+    card_symbols: tuple[Symbol, ...] = ()  # the expansions' symbols on their cards (Alps)
 
     @property
     def all_species(self) -> tuple[SpeciesRow, ...]:
@@ -250,7 +251,14 @@ def _row(sp: Species, cs: CardSet, lang: str, name: str, icons: dict) -> Species
         sides=sp.sides, water=sp.water, cost=sp.cost, copies=sp.copies, effect=effect,
         bonus=texts.get("bonus", ""), score=texts.get("score", ""), span=sp.span,
         icons=tuple(i for i in dict.fromkeys((*((sp.symbol,) if sp.kind == "tree" else ()),
-                                              *sp.types)) if i in icons))
+                                              *sp.types, *_card_symbol(sp, cs))) if i in icons))
+
+
+def _card_symbol(sp: Species, cs: CardSet) -> tuple[str, ...]:
+    """The symbol printed on every card of the species' edition (Alps, Woodland Edge): cards
+    score and trigger on it, so the species table shows it beside the name."""
+    ed = next((e for e in cs.editions if e.id == sp.edition), None)
+    return (ed.card_symbol,) if ed is not None and ed.card_symbol else ()
 
 
 def _species(cs: CardSet, lang: str, icons: dict) -> tuple[SpeciesGroup, ...]:
@@ -312,6 +320,8 @@ def build_sheet(cs: CardSet, lang: str) -> Sheet:
         labels={f: rules_text.field_label(f, lang) for f in rules_text.FIELDS},
         icons=MappingProxyType(icons),
     )
+    marks = {e.card_symbol for e in cs.editions if e.card_symbol}
+    sheet = replace(sheet, card_symbols=tuple(t for t in sheet.type_symbols if t.id in marks))
     if lang != "th":
         return sheet
     names = [sheet.edition, *sheet.expansions, *(h.name for h in hosts),

@@ -101,6 +101,33 @@ class _Canvas(canvas_mod.Canvas):
         return (width, height)
 
 
+class GroupedTable(Table):
+    """A table whose group heading rows (`group_rows`: "Trees", "Top halves") are repeated,
+    under the repeated column headings, where a group continues on a new page."""
+
+    group_rows: tuple[int, ...] = ()
+
+    def _splitRows(self, availHeight, doInRowSplit=0):  # noqa: N802, N803 - reportlab's names
+        head = self.repeatRows
+        n = self._getFirstPossibleSplitRowPosition(availHeight, ignoreSpans=doInRowSplit)
+        group = max((g for g in self.group_rows if head <= g < n), default=None)
+        if not isinstance(head, int) or group is None or n in self.group_rows:
+            parts = super()._splitRows(availHeight, doInRowSplit)
+            after = [g - n + head for g in self.group_rows if g >= n]
+        else:
+            self.repeatRows = (*range(head), group)
+            try:
+                parts = super()._splitRows(availHeight, doInRowSplit)
+            finally:
+                self.repeatRows = head
+            after = [head] + [g - n + head + 1 for g in self.group_rows if g >= n]
+        if len(parts) == 2:
+            parts[1].repeatRows = head
+            parts[1].group_rows = tuple(after)
+            parts[0].group_rows = tuple(g for g in self.group_rows if g < n)
+        return parts
+
+
 def _fitted(style: ParagraphStyle, text: str, width: float) -> ParagraphStyle:
     """`style`, its size lowered (to 70% at most) so that `text` fits on one line of `width`:
     "Forest Shuffle: Smoky Mountains" broke before its last word in English."""
@@ -238,6 +265,7 @@ class _Builder:
             ("LINEBELOW", (0, 0), (-1, -1), 0.3, layout.RULE),
         ]
         head_rows = 0
+        groups: list[int] = []
         for section in e:
             for tr in section:
                 r = len(rows)
@@ -270,9 +298,12 @@ class _Builder:
                     style.append(("BACKGROUND", (0, r), (-1, r), layout.ACCENT))
                 elif "group" in tr.get("class", ""):
                     style.append(("BACKGROUND", (0, r), (-1, r), layout.BAND))
+                    style.append(("NOSPLIT", (0, r), (-1, r + 1)))  # a heading keeps a row
+                    groups.append(r)
                 rows.append(row)
         repeat = head_rows if e.get("data-repeat") else 0
-        t = Table(rows, colWidths=widths, repeatRows=repeat, hAlign="LEFT", splitByRow=1)
+        t = GroupedTable(rows, colWidths=widths, repeatRows=repeat, hAlign="LEFT", splitByRow=1)
+        t.group_rows = tuple(groups) if repeat else ()
         t.setStyle(TableStyle(style))
         return t
 

@@ -239,16 +239,23 @@ def _thai_word(word: list) -> bool:
     return any(isinstance(t, str) and has_thai(t) for _, t in word[1:])
 
 
+def _is_image(w: object) -> bool:
+    return (isinstance(w, list) and type(w) is list and len(w) == 2
+            and getattr(w[1][0], "cbDefn", None) is not None)
+
+
 def glue_images(frag_words: list) -> list:
-    """Frag words in which an inline image (a symbol's icon) and the word written right after
-    it, with no space between, are one word: reportlab made each image a word of its own, and
-    a line could end between an icon and its name."""
+    """Frag words in which an inline image (a symbol's icon) and the word written against it,
+    with no space between, are one word: reportlab made each image a word of its own, and a
+    line could end between an icon and its name ("Stone Pine" before its icon, the icons of a
+    species name dropped to a line of their own)."""
     out: list = []
     for w in frag_words:
         prev = out[-1] if out else None
-        if (isinstance(prev, list) and type(prev) is list and len(prev) == 2
-                and getattr(prev[1][0], "cbDefn", None) is not None and isinstance(w, list)):
-            out[-1] = type(w)([prev[0] + w[0], prev[1], *w[1:]])
+        if _is_image(prev) and isinstance(w, list):  # icon, then the name it stands before
+            out[-1] = type(w)([prev[0] + w[0], *prev[1:], *w[1:]])
+        elif _is_image(w) and isinstance(prev, list) and type(prev) is list:  # after a word
+            out[-1] = type(w)([prev[0] + w[0], *prev[1:], *w[1:]])  # that ends with no space
         else:
             out.append(w)
     return out
