@@ -165,3 +165,24 @@ def test_the_set_up_bullets_do_not_touch_the_table_rule():
     kinds = [type(x).__name__ for x in keep._content]
     t = next(j for j, x in enumerate(keep._content) if isinstance(x, pdf.Table))
     assert kinds[t + 1] == "Spacer" and keep._content[t + 1].height >= 3, kinds
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_diagram_label_lines_do_not_meet(edition, lang):
+    """Printed and on screen the labels sit where `diagrams` puts them: each line's ink (Thai:
+    Sarabun's ascent and descent, 1.068 and 0.232 em, which hold the marks above and below;
+    Latin: its ascenders and descenders, 0.75 and 0.22 em) stays clear of the next line's and
+    inside its slot. Thai two-line labels met at the Latin leading ("ล่าง" over "น้ำ")."""
+    size = diagrams.LABEL_SIZE
+    met = []
+    for host in _sheet(edition, lang).hosts:
+        for b in diagrams.layout(host, templates.labels(lang)).boxes:
+            up, down = (1.068, 0.232) if lang == "th" else (0.75, 0.22)
+            first = b.label_middle() - (len(b.lines) - 1) * b.leading / 2 + size * 0.35
+            spans = [(first + i * b.leading - up * size, first + i * b.leading + down * size)
+                     for i in range(len(b.lines))]
+            if any(lo < 0 or hi > b.h for lo, hi in spans) or any(
+                    a[1] > c[0] for a, c in zip(spans, spans[1:], strict=False)):
+                met.append((host.id, b.lines))
+    assert met == []
