@@ -82,7 +82,7 @@ _GAP_TEXT = {
     "article": "article class of {key}",
     "classifier": "classifier of {key}",
     "plural": "plural of {key}",
-    "species_noun": "word for a species of {key}",
+    "species_word": "one word for a species of {key}",
     "name": "name of {key}",
     "unresolved": "name {key} resolves to nothing",
     "tree_symbol": "tree symbol {key}",
@@ -91,7 +91,7 @@ _GAP_TEXT = {
     "no_catalog": "no catalog {key}",
 }
 LEXICON_CONTEXT = {"article": "lexicon.article", "classifier": "lexicon.classifier",
-                   "plural": "lexicon.plural", "species_noun": "lexicon.species_noun"}
+                   "plural": "lexicon.plural"}
 
 
 @dataclass(frozen=True)
@@ -724,18 +724,18 @@ class Renderer:
         """"Points per different bird species" where a language says it with one word for
         "bird species" (German: "für jede verschiedene Vogelart", where the general phrase read
         "pro verschiedener Art deiner Vögel"): the catalog's `score.per|species` phrase with the
-        noun's `lexicon.species_noun`. None where the language has no such phrase, or the count
-        is not a plain noun; a noun without its word there is a gap."""
+        noun's `species_word` from the card data. None where the language has no such phrase,
+        or the count is not a plain noun of the card data; a noun without its word is a gap."""
         c = term.count
         variant = "score.per|species"
         if not isinstance(c, ast.CountSpecies) or variant not in self.cat.phrases:
             return None
         np = self.filter_np(c.filter)
-        if np.items or np.head is not None or np.key is None:
+        if np.items or np.head is not None or not isinstance(np.lexeme, Symbol):
             return None
-        word = self.lex("lexicon.species_noun", np.key)
+        word = self.word(np.lexeme, "species_word")
         if word is None:
-            self._miss("species_noun", np.key)
+            self._noun_miss("species_word", np.lexeme)
             return None
         return self.t(variant, n=term.k, points=term.k, kind=word,
                       scope=self.scope_suffix(c.scope))

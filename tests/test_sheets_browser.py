@@ -161,9 +161,9 @@ PROBE = r"""
     .map(s => [s.clientWidth, s.scrollWidth, r(s).right]);
   const rules = document.querySelector("section.rules");
   const mid = r(rules).left + r(rules).width / 2;
-  const heads = [...rules.querySelectorAll("h2")].map(r);
-  const left = heads.filter(h => h.left < mid), right = heads.filter(h => h.left >= mid);
-  out.columns = [left.length ? left[0].top : null, right.length ? right[0].top : null];
+  const lines = [...rules.querySelectorAll("h2,h3,p,li,figure,table")].map(r);
+  const top = rs => rs.length ? Math.min(...rs.map(x => x.top)) : null;
+  out.columns = [top(lines.filter(x => x.left < mid)), top(lines.filter(x => x.left >= mid))];
   parent.postMessage(JSON.stringify(out), "*");
 })();
 """

@@ -22,7 +22,7 @@ LABEL_PAD = 2.0  # each side of a label inside its box
 ICON_SIZE = 12.0  # a host's type icon, at the top of its card
 ICON_TOP = 4.0
 THAI = re.compile(r"[\u0e00-\u0e7f]")
-UNDER_HEIGHT = 32.0  # the card beneath a tree: its icon and a label line
+UNDER_HEIGHT = 28.0  # the card beneath a tree: its icon and a label line
 HATCH_STEP = 5.0  # between the strokes across a face-down card
 
 

@@ -337,8 +337,8 @@ class _Builder:
             r = len(grid)
             grid += [[c[0] for c in row], [c[1] for c in row]]
             style += [("VALIGN", (0, r), (-1, r), "BOTTOM"), ("VALIGN", (0, r + 1), (-1, r + 1), "TOP"),
-                      ("BOTTOMPADDING", (0, r), (-1, r), 4), ("TOPPADDING", (0, r + 1), (-1, r + 1), 0),
-                      ("BOTTOMPADDING", (0, r + 1), (-1, r + 1), 6)]
+                      ("BOTTOMPADDING", (0, r), (-1, r), 3), ("TOPPADDING", (0, r + 1), (-1, r + 1), 0),
+                      ("BOTTOMPADDING", (0, r + 1), (-1, r + 1), 4)]
         t = Table(grid, colWidths=[cw] * per_row, hAlign="LEFT")
         t.setStyle(TableStyle(style))
         return t
