@@ -71,8 +71,7 @@ def with_icons(markup: str, size: float) -> str:
                           markup)
 
 
-ICON_SCALE = 1.2  # an icon's size, in font sizes
-ICON_ROOM = 1.2  # the width it takes on its line, in icon sizes
+ICON_SCALE, ICON_ROOM = layout.ICON_SCALE, layout.ICON_ROOM
 
 
 class _Canvas(canvas_mod.Canvas):

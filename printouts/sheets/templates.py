@@ -79,11 +79,10 @@ def name_share(sheet: Sheet) -> float:
     (which never leave its line); the effect column gives way."""
     from printouts.sheets import layout
     from printouts.sheets.columns import break_words, text_width
-    from printouts.sheets.pdf import ICON_ROOM, ICON_SCALE
 
     size, bold = layout.styles().cell.fontSize, layout.register().bold
     frame = layout.page("a4").frame_width
-    icon = size * ICON_SCALE * ICON_ROOM
+    icon = size * layout.ICON_SCALE * layout.ICON_ROOM
     low, high = NAME_SHARE
     shares = [low]
     for row in sheet.all_species:
