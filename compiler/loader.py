@@ -209,6 +209,7 @@ def _symbols(doc: Document, edition: str) -> list[Symbol]:
                     provisional=entry.get("provisional"),
                     article=_names(entry.get("article")),
                     classifier=_names(entry.get("classifier")),
+                    species_word=_names(entry.get("species_word")),
                 )
             )
     return out

@@ -39,6 +39,7 @@ class Symbol:
     # the noun's grammar per language, beside its names so an edition carries its own words:
     article: Any = field(default_factory=no_words)  # article class: de m/f/n, it m/f/m_v, en a/an
     classifier: Any = field(default_factory=no_words)  # Thai classifier (ตัว, ต้น ...)
+    species_word: Any = field(default_factory=no_words)  # "a species of it" as one word (Vogelart)
 
 
 @dataclass(frozen=True)

@@ -82,6 +82,7 @@ _GAP_TEXT = {
     "article": "article class of {key}",
     "classifier": "classifier of {key}",
     "plural": "plural of {key}",
+    "species_word": "one word for a species of {key}",
     "name": "name of {key}",
     "unresolved": "name {key} resolves to nothing",
     "tree_symbol": "tree symbol {key}",
@@ -705,12 +706,40 @@ class Renderer:
         if isinstance(c, ast.HostFull):
             return self.t("cond.host_full", hosts=self.hosts_phrase(), same=self.same_host())
         if isinstance(c, ast.Sharing):
-            return self.t("cond.sharing", a=self.art(self.filter_np(c.filter), "indef.dat"))
+            # the Common Toad shares its slot with *another* Common Toad, not with "a" toad
+            kind = "another.dat" if self._names_own_species(c.filter) else "indef.dat"
+            return self.t("cond.sharing", a=self.art(self.filter_np(c.filter), kind))
         if isinstance(c, ast.OnlySpecies):
             return self.t("cond.only_species", same=self.same_host())
         raise NoPhrase(Gap(self.lang, "node", type(c).__name__))
 
+    def _names_own_species(self, f: ast.Filter) -> bool:
+        if self.species is None or not isinstance(f, ast.FName):
+            return False
+        kind, obj = self.resolve(f.name.text)
+        return kind == "species" and obj is self.species
+
     # -- score
+    def per_species(self, term: ast.Per) -> str | None:
+        """"Points per different bird species" where a language says it with one word for
+        "bird species" (German: "für jede verschiedene Vogelart", where the general phrase read
+        "pro verschiedener Art deiner Vögel"): the catalog's `score.per|species` phrase with the
+        noun's `species_word` from the card data. None where the language has no such phrase,
+        or the count is not a plain noun of the card data; a noun without its word is a gap."""
+        c = term.count
+        variant = "score.per|species"
+        if not isinstance(c, ast.CountSpecies) or variant not in self.cat.phrases:
+            return None
+        np = self.filter_np(c.filter)
+        if np.items or np.head is not None or not isinstance(np.lexeme, Symbol):
+            return None
+        word = self.word(np.lexeme, "species_word")
+        if word is None:
+            self._noun_miss("species_word", np.lexeme)
+            return None
+        return self.t(variant, n=term.k, points=term.k, kind=word,
+                      scope=self.scope_suffix(c.scope))
+
     def points(self, p: int) -> str:
         return self.t("score.points", n=p, points=p)
 
@@ -718,6 +747,9 @@ class Renderer:
         if isinstance(term, ast.Flat):
             return self.points(term.points)
         if isinstance(term, ast.Per):
+            per_species = self.per_species(term)
+            if per_species is not None:
+                return per_species
             return self.t("score.per", n=term.k, points=term.k, what=self.each(term.count))
         if isinstance(term, ast.Conditional):
             cond = self.cond(term.cond)
@@ -742,8 +774,9 @@ class Renderer:
     # -- actions
     def amount(self, a: ast.Amount, f: ast.Filter | None) -> str:
         np = self.filter_np(f)
-        if a.kind == "n":
-            return self.t("amount.n", n=a.n, noun=np.forms(a.n), clf=np.clf)
+        if a.kind == "n":  # `a`: where a language says "a plant" rather than "1 plant"
+            return self.t("amount.n", n=a.n, noun=np.forms(a.n), clf=np.clf,
+                          a=lambda: self.art(np, "indef.acc"))
         if a.kind == "up_to":
             return self.t("amount.up_to", n=a.n, noun=np.forms(a.n), clf=np.clf)
         if a.kind == "any":
@@ -756,6 +789,17 @@ class Renderer:
             return self.t("amount.per", n=a.n, noun=np.forms(a.n), clf=np.clf,
                           what=self.each(a.per))
         raise NoPhrase(Gap(self.lang, "node", f"Amount({a.kind})"))
+
+    def amount_apart(self, a: ast.Amount, f: ast.Filter | None) -> dict[str, Any]:
+        """`count` and `per`, the two parts of "1 card per moor", for a language that puts
+        other words between them (Italian: "metti una carta dal mazzo nella tua grotta per
+        ogni brughiera", where "per ogni brughiera dal mazzo" read as moors from the deck)."""
+        if a.kind != "per" or a.per is None:
+            return {"count": lambda: self.amount(a, f), "per": ""}
+        plain = ast.Amount("n", a.n)
+        per = a.per
+        return {"count": lambda: self.amount(plain, f),
+                "per": lambda: self.t("amount.per_apart", what=self.each(per))}
 
     @staticmethod
     def amount_number(a: ast.Amount) -> int:
@@ -775,7 +819,8 @@ class Renderer:
             return self.t(c("take"), amount=self.amount(a.amount, a.filter))
         if isinstance(a, ast.Move):
             moved = self.t(c(f"move.to_{a.target}"), amount=self.amount(a.amount, a.filter),
-                           **{"from": self.t(f"zone.from.{a.source}")})
+                           **{"from": self.t(f"zone.from.{a.source}")},
+                           **self.amount_apart(a.amount, a.filter))
             return self.t(c("draw_as_many"), move=moved) if a.draw_as_many else moved
         if isinstance(a, ast.Again):
             return self.t(c("again"))
@@ -924,6 +969,30 @@ def card_text(species: Any, cardset: Any, lang: str) -> dict[str, str]:
     return {f: render(r, f, cardset, lang, species) for f, r in _rules_of(species).items()}
 
 
+def _played_hosts(cardset: Any, host_ids: Iterable[str]) -> list[Any]:
+    """The hosts of `host_ids` as a player chooses among them: a tree with a river beneath is
+    still a tree, so it goes unnamed beside the tree it is played as."""
+    hosts = [cardset.hosts[h] for h in host_ids]
+    return [h for h in hosts if not (h.play == "with_tree" and any(
+        b.from_kind == h.from_kind and b.play is None for b in hosts))]
+
+
+def host_choice(cardset: Any, lang: str, host_ids: Iterable[str]) -> str:
+    """"a Tree or a Sapling" (German "einen Baum oder einen Setzling"): hosts as the object of
+    "whenever you play ...", each with its own indefinite article and its name as the sheet
+    prints it (capitalised, like the labels of the slot diagrams beside it)."""
+    r = Renderer(cardset, lang)
+    r.lower = False
+    return r.join_or([r.art(r.host_np(h), "indef.acc") for h in _played_hosts(cardset, host_ids)])
+
+
+def host_plurals(cardset: Any, lang: str, host_ids: Iterable[str]) -> str:
+    """"Trees, saplings and shrubs": hosts named in the plural, as a scorepad row beside "Top
+    halves" is (Smoky Mountains' trees with a river are among its "Trees")."""
+    r = Renderer(cardset, lang)
+    return _cap(r.join_and([r.host_np(h).forms(_MANY) for h in _played_hosts(cardset, host_ids)]))
+
+
 def field_label(field: str, lang: str) -> str:
     cat = load_catalog(lang)
     return _msg_text(cat, cat.phrases.get(f"field.{field}"), None) or field
@@ -970,7 +1039,7 @@ NODE_PHRASES: dict[str, tuple[str, ...]] = {
     "Alone": ("cond.alone", "cond.alone_except"),
     "SelfFull": ("cond.self_full", "cond.self_full.self"),
     "HostFull": ("cond.host_full",),
-    "Sharing": ("cond.sharing",),
+    "Sharing": ("cond.sharing", "art.another.dat"),
     "OnlySpecies": ("cond.only_species",),
     # score
     "Flat": ("score.points",), "Per": ("score.per",),
@@ -980,7 +1049,8 @@ NODE_PHRASES: dict[str, tuple[str, ...]] = {
     "Sets": ("score.sets", "join.num_or"),
     "ScoreRule": ("join.terms",),
     # actions
-    "Amount": ("amount.n", "amount.up_to", "amount.any", "art.all", "amount.per"),
+    "Amount": ("amount.n", "amount.up_to", "amount.any", "art.all", "amount.per",
+               "amount.per_apart"),
     "Draw": ("action.draw", "action.draw_per"),
     "DrawSplit": ("action.draw_split",),
     "Take": ("action.take",),

@@ -40,6 +40,7 @@ _WHAT = {
     "classifier": "no classifier for '{key}'",
     "plural": "no plural of '{key}'",
     "name": "no name for {key}",
+    "species_word": "no one word for a species of '{key}'",
 }
 
 
@@ -70,7 +71,8 @@ def _message(gap: rt.Gap, places: list[rt.Finding]) -> str:
     return f"missing {gap.lang} translation: {what} (needed by {places[0].where}{more})"
 
 
-_FIELD = {"article": "article", "classifier": "classifier", "plural": "plural", "name": "names"}
+_FIELD = {"article": "article", "classifier": "classifier", "plural": "plural", "name": "names",
+          "species_word": "species_word"}
 
 
 def _data_hint(gap: rt.Gap) -> str:

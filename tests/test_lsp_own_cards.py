@@ -100,7 +100,7 @@ async def test_hover_definition_and_outline(client: LanguageClient):
         types.TextDocumentIdentifier(uri(f)), pos(text, "- id: heron", offset=7)))
     shown = hover.contents.value
     assert "**Heron** `meadow:heron`" in shown and "forest dweller (top) · cost 1 · ×8 · Frog" in shown
-    assert "*Points*: 4 points if a reed also sits at the same tree or pond" in shown
+    assert "*Points*: 4 points if a reed also sits on the same tree or pond" in shown
     got = await client.text_document_definition_async(types.DefinitionParams(
         types.TextDocumentIdentifier(uri(f)), pos(text, "sharing slot with reed_frog", 20)))
     assert got[0].uri == uri(f) and got[0].range.start == pos(text, "- id: reed_frog", 6)

@@ -57,7 +57,7 @@ def test_german_pronoun_of_every_card_phrase_follows_the_gender():
 @pytest.mark.parametrize("lang,per_host,not_on", [
     ("en", "At most 1 copy per tree or shrub.", "May not be played on a moor"),
     ("de", "Höchstens 1 Exemplar pro Baum oder Strauch.", "Darf nicht an einem Moor gespielt"),
-    ("it", "Al massimo 1 copia per ogni albero o arbusto.", "Non può essere giocata su una"),
+    ("it", "Al massimo 1 copia per ogni albero o arbusto.", "Non si può giocare su una"),
     ("th", "ไม่เกิน 1 ใบต่อต้นไม้หรือไม้พุ่ม", "ห้ามเล่นบนทุ่งพรุ"),
 ])
 def test_cuckoo_does_not_count_the_moor_it_may_not_sit_on(lang, per_host, not_on):
@@ -71,3 +71,28 @@ def test_only_on_narrows_the_hosts_a_placement_rule_names():
     assert rt.Renderer(cset, "en").rule(rule) == "May only be played on a moor. At most 1 copy per moor"
     rule = parse_rule("placement", "at most 1 per host")
     assert rt.Renderer(cset, "en").rule(rule) == "At most 1 copy per tree, shrub or moor"
+
+
+# ---- German counts species with one word: "für jede verschiedene Vogelart" (issue 33) -------
+def test_german_species_count_uses_the_nouns_species_word():
+    cset = _built(*BASE_ALL)
+    r = rt.Renderer(cset, "de")
+    assert r.rule(parse_rule("score", "2 per distinct bird species")) == \
+        "2 Punkte für jede verschiedene Vogelart"
+    # a noun whose card data gives no such word keeps the general phrase, and lint says so
+    r = rt.Renderer(cset, "de")
+    assert r.rule(parse_rule("score", "2 per distinct pawed species")) == \
+        "2 Punkte pro verschiedener Art deiner Pfotentiere"
+    assert "one word for a species of pawed" in r.misses
+    # a language without the phrase is untouched
+    assert rt.Renderer(cset, "en").rule(parse_rule("score", "2 per distinct bird species")) == \
+        "2 points per different bird species"
+
+
+def test_the_common_toad_shares_with_another_toad_in_every_language():
+    expected = {"en": "5 points if it shares its slot with another Common Toad",
+                "de": "5 Punkte, wenn sie sich ihren Platz mit einer weiteren Erdkröte teilt",
+                "it": "5 punti se condivide il suo spazio con un altro Rospo",
+                "th": "5 คะแนน ถ้าการ์ดนี้อยู่ช่องเดียวกับคางคกยุโรปอีก 1 ตัว"}
+    for lang, text in expected.items():
+        assert _text(BASE_ALL, "base:common_toad", "score", lang) == text

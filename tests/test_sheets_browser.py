@@ -1,6 +1,10 @@
 """The HTML sheet in a real browser: headless Chromium prints it to PDF, and that PDF has as many
 pages as grove's own PDF of the sheet, and sets every character in the fonts the page carries
-(Sarabun, and the DejaVu symbol subset), with no fallback font, Thai included.
+(Sarabun, and the DejaVu symbol subset), with no fallback font, Thai included. On screen, at
+1200 and at 400 px (a phone), nothing overlaps: no two diagram labels (Thai two-line slot labels
+met), no label outside its box, no two blocks of text; the labels are large enough to read, the
+page is no wider than the screen (a wide table scrolls inside itself) and both columns start
+level.
 
 Needs Debian's `chromium` and poppler-utils (`pdfinfo`, `pdffonts`, `pdftotext`); `.ci/run`
 installs them where they are missing. Elsewhere the test is skipped, saying which is missing.
@@ -8,6 +12,8 @@ installs them where they are missing. Elsewhere the test is skipped, saying whic
 
 from __future__ import annotations
 
+import html as html_lib
+import json
 import re
 import shutil
 import subprocess
@@ -112,3 +118,127 @@ def test_thai_names_in_the_browsers_text(printed, case):
     names = [sp.name("th") for sp in build(case[0], list(case[1])).species.values()]
     missing = [n for n in names if re.sub(r"\s+", "", n) not in flat]
     assert not missing, f"{len(missing)} of {len(names)} Thai names not in the text: {missing[:5]}"
+
+
+# ---- on screen, at 1200 and 400 px (issue 33) ----------------------------------------------
+# Runs in the page, once its fonts are in; what it finds goes to the frame around the page.
+PROBE = r"""
+(async () => {
+  await document.fonts.ready;
+  const out = {width: innerWidth, scrollWidth: document.documentElement.scrollWidth,
+               labels: [], outside: [], small: [], blocks: []};
+  const r = e => e.getBoundingClientRect();
+  const meets = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5
+    && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+  const inside = (a, b) => a.left >= b.left - 0.5 && a.right <= b.right + 0.5
+    && a.top >= b.top - 0.5 && a.bottom <= b.bottom + 0.5;
+  for (const svg of document.querySelectorAll("svg.diagram")) {
+    const texts = [...svg.querySelectorAll("text")];
+    const boxes = [...svg.querySelectorAll("rect")]
+      .filter(x => x.getAttribute("fill") === "none").map(r);
+    texts.forEach((t, i) => {
+      const a = r(t);
+      if (a.height < 13) out.small.push(t.textContent + " " + a.height.toFixed(1));
+      if (!boxes.some(b => inside(a, b))) out.outside.push(t.textContent);
+      for (const u of texts.slice(i + 1)) {
+        if (meets(a, r(u))) out.labels.push(t.textContent + " / " + u.textContent);
+      }
+    });
+  }
+  const blocks = [...document.querySelectorAll("h1,h2,h3,p,li,figcaption,th,td")]
+    .filter(e => e.offsetParent !== null);
+  for (let i = 0; i < blocks.length; i++) {
+    for (let j = i + 1; j < blocks.length; j++) {
+      const a = blocks[i], b = blocks[j];
+      if (a.contains(b) || b.contains(a)) continue;
+      if (a.closest("tr") && a.closest("tr") === b.closest("tr")) continue;
+      if (meets(r(a), r(b))) {
+        out.blocks.push(a.textContent.slice(0, 30) + " / " + b.textContent.slice(0, 30));
+      }
+    }
+  }
+  out.tables = [...document.querySelectorAll(".scroll")]
+    .map(s => [s.clientWidth, s.scrollWidth, r(s).right]);
+  const rules = document.querySelector("section.rules");
+  const mid = r(rules).left + r(rules).width / 2;
+  const lines = [...rules.querySelectorAll("h2,h3,p,li,figure,table")].map(r);
+  const top = rs => rs.length ? Math.min(...rs.map(x => x.top)) : null;
+  out.columns = [top(lines.filter(x => x.left < mid)), top(lines.filter(x => x.left >= mid))];
+  parent.postMessage(JSON.stringify(out), "*");
+})();
+"""
+SCREEN_CASES = [("smoky_mountains", (), "th"), ("base", ("alpine", "woodland_edge"), "en"),
+                ("dartmoor", (), "de")]
+WIDTHS = (1200, 400)
+
+
+def probe(html: Path, width: int) -> dict:
+    """The PROBE's findings for the page shown `width` CSS pixels wide. Headless Chromium keeps
+    a window at least 500 px wide, so the page is shown in a frame of that width; the frame
+    posts what it found to the page around it, which --dump-dom prints."""
+    page = html.with_name(f"probed-{html.name}")
+    page.write_text(html.read_text(encoding="utf-8").replace(
+        "</body>", f"<script>{PROBE}</script></body>"), encoding="utf-8")
+    frame = html.with_name(f"frame-{width}-{html.name}")
+    frame.write_text(
+        '<!DOCTYPE html><html><body style="margin:0"><pre id="probe"></pre>'
+        f'<iframe src="{page.name}" style="border:0;width:{width}px;height:3000px"></iframe>'
+        '<script>addEventListener("message", e => '
+        '{ document.getElementById("probe").textContent = e.data; });</script></body></html>',
+        encoding="utf-8")
+    with tempfile.TemporaryDirectory() as profile:
+        dom = subprocess.run(
+            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+             "--disable-background-networking", "--disable-component-update", "--disable-sync",
+             f"--user-data-dir={profile}", "--window-size=1300,2000",
+             "--virtual-time-budget=15000", "--dump-dom", frame.as_uri()],
+            check=True, capture_output=True, text=True, timeout=120).stdout
+    found = re.search(r'<pre id="probe">(.*?)</pre>', dom, re.S)
+    assert found and found.group(1), "the page did not report (fonts never loaded?)"
+    return json.loads(html_lib.unescape(found.group(1)))
+
+
+@pytest.fixture(scope="module")
+def screens(tmp_path_factory):
+    root = tmp_path_factory.mktemp("screen")
+
+    def one(case):
+        edition, exps, lang = case
+        folder = root / f"{edition}-{lang}"
+        folder.mkdir()
+        [page] = api.sheet(edition, list(exps), [lang], str(folder / "sheet.html"), fmt="html")
+        return case, {w: probe(page, w) for w in WIDTHS}
+
+    with ThreadPoolExecutor(2) as pool:
+        return dict(pool.map(one, SCREEN_CASES))
+
+
+def _sid(case) -> str:
+    return "-".join((case[0], *case[1], case[2]))
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("case", SCREEN_CASES, ids=_sid)
+def test_nothing_overlaps_on_screen(screens, case, width):
+    found = screens[case][width]
+    assert found["width"] == width
+    assert found["labels"] == [], "diagram labels that meet"
+    assert found["outside"] == [], "diagram labels outside their boxes"
+    assert found["blocks"] == [], "blocks of text that overlap"
+    assert found["small"] == [], "diagram labels too small to read on screen"
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("case", SCREEN_CASES, ids=_sid)
+def test_the_page_fits_the_screen_and_wide_tables_scroll(screens, case, width):
+    found = screens[case][width]
+    assert found["scrollWidth"] <= width, "the page is wider than the screen"
+    assert all(right <= width for _, _, right in found["tables"])
+    if width == 400:  # the species table keeps its columns and scrolls inside its box
+        assert any(inner > outer for outer, inner, _ in found["tables"])
+
+
+@pytest.mark.parametrize("case", SCREEN_CASES, ids=_sid)
+def test_both_columns_start_level(screens, case):
+    left, right = screens[case][1200]["columns"]
+    assert right is not None and abs(left - right) < 1, (left, right)

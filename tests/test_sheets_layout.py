@@ -49,14 +49,19 @@ def test_the_italian_slot_column_is_wider_than_it_was(cardsets):
     assert columns.SLOT_SHARE[0] <= widths[3] <= columns.SLOT_SHARE[1]
 
 
-def test_german_base_with_both_expansions_fits_on_four_pages(cardsets):
-    """It ran to a fifth A4 page holding two rows: the bonus "Mache einen weiteren Zug" did not
-    fit the bonus column, so those rows took two lines. The columns are split per sheet now;
-    the type sizes are the ones every language prints in."""
+def test_german_base_with_both_expansions_fits_on_five_pages(cardsets):
+    """It ran to a fifth A4 page holding two rows at 7.2 pt: the bonus "Mache einen weiteren
+    Zug" did not fit the bonus column. The species table is printed at 8 pt now (issue 33: the
+    least a table is read at), which takes a page more in German and Italian; the columns are
+    still split per sheet, so no page is left holding a stray row or two."""
     cset = cardsets["base+alpine+woodland_edge"]
-    assert layout.styles().cell.fontSize == 7.2 and layout.styles().body.fontSize == 8.6
-    counts = {lang: pdf.page_starts(build_sheet(cset, lang), "a4").count for lang in ("de", "it")}
-    assert counts == {"de": 4, "it": 4}
+    assert layout.styles().cell.fontSize >= 8 and layout.styles().body.fontSize == 8.6
+    for lang in ("de", "it"):
+        pages = pdf.page_starts(build_sheet(cset, lang), "a4")
+        assert pages.count <= 5, lang
+        last_start = max(pages.rows)
+        rows = len(build_sheet(cset, lang).all_species) + len(build_sheet(cset, lang).species)
+        assert rows - last_start > 5, lang
 
 
 def test_the_split_ranks_by_lines(cardsets):

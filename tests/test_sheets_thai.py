@@ -6,6 +6,8 @@ column breaks only between its own words."""
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
 import unicodedata
 import xml.etree.ElementTree as ET
 
@@ -132,3 +134,34 @@ def test_the_name_column_widens_only_for_a_name_that_cannot_break(sheets):
     bold, size = fonts.register().bold, pdf.layout.styles().cell.fontSize
     assert stringWidth("ซาลาแมนเดอร์เฮลเบนเดอร์", bold, size) <= width
     assert stringWidth("นกหัวขวานดูดน้ำเลี้ยงท้องเหลือง", bold, size) > width
+
+
+# ---- a number stays with its classifier (issue 33) -----------------------------------------
+def test_a_count_phrase_does_not_part():
+    """ช่องละหนึ่งใบ (one card per slot) broke as "ช่อง / ละหนึ่งใบ"; a number word never
+    parts from its classifier, nor ละ from the noun before it; a numeral and the Thai word after
+    it are joined by a no-break space."""
+    assert "ช่องละหนึ่งใบ" in thai.segments("วางในช่องรอบการ์ดหลักช่องละหนึ่งใบเว้นแต่มีตัวเลข")
+    assert "หนึ่งใบ" in thai.segments("ผู้เล่นแต่ละคนเลือกหนึ่งใบ")
+    assert thai.bind_numbers("อย่างน้อย 3 ต้น 10 คะแนน, 2 x") == \
+        "อย่างน้อย 3\u00a0ต้น 10\u00a0คะแนน, 2 x"
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="no pdftotext: apt-get install "
+                    "poppler-utils")
+@pytest.mark.parametrize("edition", ["smoky_mountains", "base+alpine+woodland_edge"])
+def test_no_line_ends_between_a_number_and_its_classifier(sheets, edition, tmp_path):
+    """What a reader saw on the Smoky Mountains sheet: "อย่างน้อย 3 / ต้น", "1 / ใบ",
+    "10 / คะแนน". Read from the PDF itself (`pdftotext -raw`, a line per printed line); the
+    running head (its page number) and the set-up table's rows of numbers are left out."""
+    sheet = sheets[edition]
+    path = tmp_path / "sheet.pdf"
+    path.write_bytes(pdf.render(sheet, "a4"))
+    text = subprocess.run(["pdftotext", "-raw", "-enc", "UTF-8", str(path), "-"], check=True,
+                          capture_output=True, text=True).stdout
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    parted = [f"{a} / {b}" for a, b in zip(lines, lines[1:], strict=False)
+              if not a.startswith(sheet.edition) and re.search(r"\d$", a)
+              and not re.search(r"(\s\d+){2,}$", a) and thai.has_thai(b[:1])]
+    assert parted == []
+    assert not [ln for ln in lines if ln.startswith("ละ")]

@@ -27,7 +27,7 @@ from printouts.sheets import layout, thai
 from printouts.sheets.content import Sheet, SpeciesRow
 from printouts.sheets.diagrams import Labels
 
-FIXED = (0.055, 0.04)  # cost and copies: a number each
+FIXED = (0.06, 0.04)  # cost and copies: a number each (the head "Kosten" in 8 pt bold)
 SLOT_SHARE = (0.07, 0.12)  # the slot column: at least, at most (a longer host name may wrap)
 BONUS = (0.16, 0.17, 0.18)  # candidate shares of the bonus column
 SCORE = (0.235, 0.245, 0.255)  # and of the points column; the effect column gets the rest

@@ -45,6 +45,7 @@ class Host:
     slots: tuple[Slot, ...]
     span: Span | None
     icon: str | None = None  # the type symbol its diagram shows (Sheet.icons)
+    under_icon: str | None = None  # ... and that of the card beneath it (a tree's river)
 
     @property
     def water_slots(self) -> bool:
@@ -106,6 +107,7 @@ class ScoreRow:
     id: str
     name: str  # the row's name from the card data (`scorepad:` in edition.yaml)
     hosts: tuple[str, ...]  # names of the hosts scored in this row (a category of hosts)
+    label: str = ""  # those hosts in the plural, as the row reads ("Trees, saplings and shrubs")
 
 
 @dataclass(frozen=True)
@@ -129,6 +131,8 @@ class Sheet:
     labels: Any  # field id -> column label from the rules-text catalog
     words: frozenset[str] = frozenset()  # Thai names a line never breaks inside (thai.py)
     icons: Any = None  # symbol id -> (icons.Icon, its name): the tree and type symbols drawn
+    revealing_choice: str = ""  # those hosts as the object of "play": "a Tree or a Sapling"
+    card_symbols: tuple[Symbol, ...] = ()  # the expansions' symbols on their cards (Alps)
 
     @property
     def all_species(self) -> tuple[SpeciesRow, ...]:
@@ -169,9 +173,10 @@ def _hosts(cs: CardSet, lang: str, icons: dict) -> tuple[Host, ...]:
         base = next((b for b in cs.hosts.values() if h.play == "with_tree"
                      and b.from_kind == h.from_kind and b.play is None), None)
         icon = next((t for t in (h.from_kind, *h.types) if t in icons), None)
+        under = next((t for t in h.types if t in icons), None) if h.play == "with_tree" else None
         out.append(Host(h.id, _name(h.names, lang, h.id), h.face_down, h.play, h.reveal, counts,
                         _name(base.names, lang, base.id) if base else None, slots, h.span,
-                        icon))
+                        icon, under))
     return tuple(out)
 
 
@@ -246,7 +251,14 @@ def _row(sp: Species, cs: CardSet, lang: str, name: str, icons: dict) -> Species
         sides=sp.sides, water=sp.water, cost=sp.cost, copies=sp.copies, effect=effect,
         bonus=texts.get("bonus", ""), score=texts.get("score", ""), span=sp.span,
         icons=tuple(i for i in dict.fromkeys((*((sp.symbol,) if sp.kind == "tree" else ()),
-                                              *sp.types)) if i in icons))
+                                              *sp.types, *_card_symbol(sp, cs))) if i in icons))
+
+
+def _card_symbol(sp: Species, cs: CardSet) -> tuple[str, ...]:
+    """The symbol printed on every card of the species' edition (Alps, Woodland Edge): cards
+    score and trigger on it, so the species table shows it beside the name."""
+    ed = next((e for e in cs.editions if e.id == sp.edition), None)
+    return (ed.card_symbol,) if ed is not None and ed.card_symbol else ()
 
 
 def _species(cs: CardSet, lang: str, icons: dict) -> tuple[SpeciesGroup, ...]:
@@ -274,10 +286,13 @@ def _species(cs: CardSet, lang: str, icons: dict) -> tuple[SpeciesGroup, ...]:
 
 def _scorepad(cs: CardSet, lang: str) -> tuple[ScoreRow, ...]:
     names = scorepad_names(cs.editions)
-    return tuple(ScoreRow(row, _name(names.get(row), lang, row),
-                          tuple(_name(h.names, lang, h.id) for h in cs.hosts.values()
-                                if h.category == row))
-                 for row in cs.scorepad)
+    out = []
+    for row in cs.scorepad:
+        ids = tuple(h.id for h in cs.hosts.values() if h.category == row)
+        out.append(ScoreRow(row, _name(names.get(row), lang, row),
+                            tuple(_name(cs.hosts[h].names, lang, h) for h in ids),
+                            rules_text.host_plurals(cs, lang, ids) if ids else ""))
+    return tuple(out)
 
 
 def build_sheet(cs: CardSet, lang: str) -> Sheet:
@@ -296,6 +311,7 @@ def build_sheet(cs: CardSet, lang: str) -> Sheet:
         bonus_needs_payment=bool(cs.flags.get("bonus_needs_payment", True)),
         stuck_cards=int(stuck.get("cards", 0)), stuck_to=stuck.get("to"),
         hosts=hosts, revealing=tuple(h.name for h in revealing),
+        revealing_choice=rules_text.host_choice(cs, lang, (h.id for h in revealing)),
         reveal=max((h.reveal for h in revealing), default=0),
         tree_symbols=_symbols(cs, lang, "tree", icons),
         type_symbols=_symbols(cs, lang, "type", icons),
@@ -304,6 +320,8 @@ def build_sheet(cs: CardSet, lang: str) -> Sheet:
         labels={f: rules_text.field_label(f, lang) for f in rules_text.FIELDS},
         icons=MappingProxyType(icons),
     )
+    marks = {e.card_symbol for e in cs.editions if e.card_symbol}
+    sheet = replace(sheet, card_symbols=tuple(t for t in sheet.type_symbols if t.id in marks))
     if lang != "th":
         return sheet
     names = [sheet.edition, *sheet.expansions, *(h.name for h in hosts),

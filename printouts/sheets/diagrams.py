@@ -7,6 +7,7 @@ label fits its box before anything is drawn.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from printouts.sheets.content import Host, Slot
@@ -20,6 +21,8 @@ LABEL_SIZE = 6.5  # points
 LABEL_PAD = 2.0  # each side of a label inside its box
 ICON_SIZE = 12.0  # a host's type icon, at the top of its card
 ICON_TOP = 4.0
+THAI = re.compile(r"[\u0e00-\u0e7f]")
+UNDER_HEIGHT = 28.0  # the card beneath a tree: its icon and a label line
 HATCH_STEP = 5.0  # between the strokes across a face-down card
 
 
@@ -37,10 +40,30 @@ class Box:
     lines: tuple[str, ...] = ()  # centred text lines
     icon: str | None = None  # a symbol icon drawn at the top of the box (ICON_SIZE)
 
+    def label_middle(self) -> float:
+        """Where the label lines are centred, from the box's top: below the icon of a card
+        that shows one (a tree's river, the universal river), else the middle."""
+        if self.icon and self.lines:
+            return (ICON_TOP + ICON_SIZE + self.h) / 2
+        return self.h / 2
+
+    @property
+    def leading(self) -> float:
+        return leading(self.lines)
+
     @property
     def text_width(self) -> float:
         """Room for a label line."""
         return self.w - 2 * LABEL_PAD
+
+
+def leading(lines: tuple[str, ...]) -> float:
+    """The distance between two label lines: Thai writes vowels and tone marks above and
+    below its letters, and at the Latin leading the marks of two lines met ("ล่าง" over
+    "น้ำ")."""
+    if any(THAI.search(line) for line in lines):
+        return LABEL_SIZE * 1.6
+    return LABEL_SIZE + 1.2
 
 
 @dataclass(frozen=True)
@@ -68,6 +91,12 @@ class Labels:
 
 def _row(n: int, w: float) -> float:
     return n * w + max(0, n - 1) * GAP
+
+
+def _label_height(lines: tuple[str, ...]) -> float:
+    """The height label lines take with room above and below for Thai marks."""
+    thai = any(THAI.search(line) for line in lines)
+    return (len(lines) - 1) * leading(lines) + LABEL_SIZE * (2.2 if thai else 1.8)
 
 
 def _slot_lines(slot, labels: Labels) -> tuple[str, ...]:
@@ -112,11 +141,13 @@ def layout(host: Host, labels: Labels) -> Diagram:
     cx = left_w + cw / 2 + (width - (left_w + cw + right_w)) / 2  # the host card's centre
 
     def half_row(slots: list[Slot], row_w: float, y: float) -> float:
-        """A row of half-card slots above or below the host, centred; the y after it."""
+        """A row of half-card slots above or below the host, centred; the y after it. A slot
+        is as tall as its label lines need (two Thai lines take more than 20 pt)."""
+        h = max([HALF[1], *(_label_height(_slot_lines(s, labels)) for s in slots)])
         for i, s in enumerate(slots):
-            boxes.append(Box(cx - row_w / 2 + i * (HALF[0] + GAP), y, *HALF, "slot", s.water,
-                             either=s.either, slot=s.id, lines=_slot_lines(s, labels)))
-        return y + HALF[1] + GAP if slots else y
+            boxes.append(Box(cx - row_w / 2 + i * (HALF[0] + GAP), y, HALF[0], h, "slot",
+                             s.water, either=s.either, slot=s.id, lines=_slot_lines(s, labels)))
+        return y + h + GAP if slots else y
 
     boxes: list[Box] = []
     y = half_row(by_side["top"], top_w, 0.0)
@@ -131,10 +162,11 @@ def layout(host: Host, labels: Labels) -> Diagram:
             boxes.append(Box(x, sy, *SIDE, "slot", s.water, either=s.either, slot=s.id,
                              lines=_slot_lines(s, labels)))
     y = card_y + ch + GAP
-    if under:  # the face-down card beneath a tree: shown sideways under it
-        uw, uh = CARD_WIDE[0], CARD_WIDE[1] / 2
-        boxes.append(Box(cx - uw / 2, y, uw, uh, "under", water=True, face_down=True,
-                         lines=(labels.face_down,)))
+    if under:  # the face-down card beneath a tree: shown sideways under it, as the river
+        # (or whatever it counts as) it is, with that symbol's icon above its label
+        uw, uh = CARD_WIDE[0], UNDER_HEIGHT
+        boxes.append(Box(cx - uw / 2, y, uw, uh, "under", water=True,
+                         lines=(labels.face_down,), icon=host.under_icon))
         y += uh + GAP
     y = half_row(by_side["bottom"], bottom_w, y)
     return Diagram(host.id, width, y - GAP, tuple(boxes))

@@ -25,7 +25,6 @@ SLOT_FILL = colors.HexColor("#ffffff")
 WATER_FILL = colors.HexColor("#cde6f5")
 BACK_FILL = colors.HexColor("#e4dccb")
 HATCH = colors.HexColor("#c9bda3")  # the strokes across a face-down card
-LEADING = LABEL_SIZE + 1.2
 
 
 def _fill(box: Box) -> colors.Color:
@@ -73,9 +72,9 @@ class DiagramFlowable(Flowable):
                           y + b.h - ICON_TOP - ICON_SIZE, ICON_SIZE)
             c.setFillColor(INK)
             c.setFont(self.font, LABEL_SIZE)
-            first = y + b.h / 2 + (len(b.lines) - 1) * LEADING / 2 - LABEL_SIZE * 0.35
+            first = y + b.h - b.label_middle() + (len(b.lines) - 1) * b.leading / 2 - LABEL_SIZE * 0.35
             for i, line in enumerate(b.lines):
-                c.drawCentredString(0.5 + b.x + b.w / 2, first - i * LEADING, line, shaping=True)
+                c.drawCentredString(0.5 + b.x + b.w / 2, first - i * b.leading, line, shaping=True)
         c.restoreState()
 
     def _inside(self, b: Box, y: float, top: float) -> None:
@@ -137,9 +136,9 @@ def svg(diagram: Diagram, font_family: str, icons: dict | None = None) -> str:
         if icon is not None:
             parts.append(nested_svg(icon[0], 0.5 + b.x + (b.w - ICON_SIZE) / 2,
                                     b.y + 0.5 + ICON_TOP, ICON_SIZE, _hex(INK)))
-        first = b.y + 0.5 + b.h / 2 - (len(b.lines) - 1) * LEADING / 2 + LABEL_SIZE * 0.35
+        first = b.y + 0.5 + b.label_middle() - (len(b.lines) - 1) * b.leading / 2 + LABEL_SIZE * 0.35
         for i, line in enumerate(b.lines):
-            parts.append(f'<text x="{b.x + 0.5 + b.w / 2:.1f}" y="{first + i * LEADING:.1f}" '
+            parts.append(f'<text x="{b.x + 0.5 + b.w / 2:.1f}" y="{first + i * b.leading:.1f}" '
                          f'font-family="{escape(font_family)}" font-size="{LABEL_SIZE}" '
                          f'text-anchor="middle" fill="{_hex(INK)}">{escape(line)}</text>')
     parts.append("</svg>")

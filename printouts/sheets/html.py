@@ -96,10 +96,11 @@ PRINT_CSS = """
   section.rules { columns: 2; column-gap: @GUTTER@; column-fill: auto; }
   section.rules > :first-child, section.species > h2:first-child { margin-top: 0; }
   section.species { break-before: page; }
-  table { font-size: 7pt; line-height: 8.8pt; table-layout: fixed; }
+  table { font-size: 8pt; line-height: 9.6pt; table-layout: fixed; }
   th, td { padding: 1.4pt 2.5pt 2pt; border-bottom: 0.3pt solid #9fb59a; }
   thead th { position: static; }
-  tr.group th { font-size: 8pt; }
+  tr.group th { font-size: 8.6pt; }
+  .scroll { overflow: visible; margin-bottom: 4pt; }
   tr { break-inside: avoid; }
   tr.page-start, section.page-start { break-before: page; }
   .figures { gap: 4pt 10pt; justify-content: space-around; }

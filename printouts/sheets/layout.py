@@ -20,6 +20,8 @@ PAPERS = {"a4": A4, "letter": LETTER}
 MARGIN = 30.0
 GUTTER = 14.0
 CELL_PAD = 2.5  # left and right padding inside a table cell
+ICON_SCALE = 1.2  # an inline icon's size, in font sizes
+ICON_ROOM = 1.2  # the width it takes on its line, in icon sizes
 INK = colors.HexColor("#1f2a1f")
 ACCENT = colors.HexColor("#2e5d34")
 RULE = colors.HexColor("#9fb59a")
@@ -78,7 +80,7 @@ def styles() -> Styles:
     def s(name: str, parent: ParagraphStyle = base, **kw) -> ParagraphStyle:
         return ParagraphStyle(f"sheet-{name}", parent=parent, **kw)
 
-    cell = s("cell", fontSize=7.2, leading=9.2, spaceAfter=0)
+    cell = s("cell", fontSize=8, leading=10, spaceAfter=0)  # 8 pt: the least a table is read at
     head = s("head", parent=cell, fontName=f.bold, textColor=colors.white)
     return Styles(
         title=s("title", fontName=f.bold, fontSize=19, leading=23, textColor=ACCENT, spaceAfter=1),
@@ -94,7 +96,7 @@ def styles() -> Styles:
         cell_num=s("cell-num", parent=cell, alignment=TA_CENTER),
         head=head,
         head_num=s("head-num", parent=head, alignment=TA_CENTER),
-        group=s("group", parent=cell, fontName=f.bold, fontSize=8, textColor=ACCENT),
+        group=s("group", parent=cell, fontName=f.bold, fontSize=8.6, textColor=ACCENT),
         footer=s("footer", fontSize=6.5, leading=8, textColor=colors.HexColor("#6b786a")),
     )
 

@@ -17,6 +17,7 @@ from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas as canvas_mod
 from reportlab.platypus import (
     BaseDocTemplate,
@@ -70,8 +71,7 @@ def with_icons(markup: str, size: float) -> str:
                           markup)
 
 
-ICON_SCALE = 1.2  # an icon's size, in font sizes
-ICON_ROOM = 1.2  # the width it takes on its line, in icon sizes
+ICON_SCALE, ICON_ROOM = layout.ICON_SCALE, layout.ICON_ROOM
 
 
 class _Canvas(canvas_mod.Canvas):
@@ -98,6 +98,44 @@ class _Canvas(canvas_mod.Canvas):
         self.doForm(name)
         self.restoreState()
         return (width, height)
+
+
+class GroupedTable(Table):
+    """A table whose group heading rows (`group_rows`: "Trees", "Top halves") are repeated,
+    under the repeated column headings, where a group continues on a new page."""
+
+    group_rows: tuple[int, ...] = ()
+
+    def _splitRows(self, availHeight, doInRowSplit=0):  # noqa: N802, N803 - reportlab's names
+        head = self.repeatRows
+        n = self._getFirstPossibleSplitRowPosition(availHeight, ignoreSpans=doInRowSplit)
+        group = max((g for g in self.group_rows if head <= g < n), default=None)
+        if not isinstance(head, int) or group is None or n in self.group_rows:
+            parts = super()._splitRows(availHeight, doInRowSplit)
+            after = [g - n + head for g in self.group_rows if g >= n]
+        else:
+            self.repeatRows = (*range(head), group)
+            try:
+                parts = super()._splitRows(availHeight, doInRowSplit)
+            finally:
+                self.repeatRows = head
+            after = [head] + [g - n + head + 1 for g in self.group_rows if g >= n]
+        if len(parts) == 2:
+            parts[1].repeatRows = head
+            parts[1].group_rows = tuple(after)
+            parts[0].group_rows = tuple(g for g in self.group_rows if g < n)
+        return parts
+
+
+def _fitted(style: ParagraphStyle, text: str, width: float) -> ParagraphStyle:
+    """`style`, its size lowered (to 70% at most) so that `text` fits on one line of `width`:
+    "Forest Shuffle: Smoky Mountains" broke before its last word in English."""
+    need = stringWidth(text, style.fontName, style.fontSize)
+    if need <= width:
+        return style
+    size = max(style.fontSize * 0.7, style.fontSize * width / need * 0.98)
+    return ParagraphStyle(f"{style.name}-fitted", parent=style, fontSize=size,
+                          leading=style.leading * size / style.fontSize)
 
 
 def inner(elem: ET.Element) -> str:
@@ -185,7 +223,7 @@ class _Builder:
         if tag == "header":
             return self.blocks(e, width)
         if tag == "h1":
-            return [self.para(inner(e), st.title)]
+            return [self.para(inner(e), _fitted(st.title, "".join(e.itertext()), width))]
         if tag in ("h2", "h3"):
             return [self.para(inner(e), getattr(st, tag))]
         if tag == "p":
@@ -200,8 +238,8 @@ class _Builder:
                 bulletType="bullet", start="•")
             return [ListFlowable(items, leftIndent=11, bulletFontName=st.body.fontName,
                                  bulletFontSize=st.body.fontSize - 1, spaceAfter=3, **kind)]
-        if tag == "table":
-            return [self.table(e, width)]
+        if tag == "table":  # and room under its last rule, which the next bullets touched
+            return [self.table(e, width), Spacer(1, 4)]
         if tag == "div" and "figures" in cls:
             return [self.figures(e, width)]
         if tag == "div" and "keep" in cls:
@@ -215,6 +253,9 @@ class _Builder:
         name = e.get("class", "table")
         rows: list[list] = []
         style: list[tuple] = [
+            # the font a cell's own drawing is set in (its paragraphs carry theirs): reportlab's
+            # default, Helvetica, was named in every PDF without being embedded
+            ("FONT", (0, 0), (-1, -1), st.cell.fontName, st.cell.fontSize),
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
             ("LEFTPADDING", (0, 0), (-1, -1), layout.CELL_PAD),
             ("RIGHTPADDING", (0, 0), (-1, -1), layout.CELL_PAD),
@@ -223,6 +264,7 @@ class _Builder:
             ("LINEBELOW", (0, 0), (-1, -1), 0.3, layout.RULE),
         ]
         head_rows = 0
+        groups: list[int] = []
         for section in e:
             for tr in section:
                 r = len(rows)
@@ -255,9 +297,12 @@ class _Builder:
                     style.append(("BACKGROUND", (0, r), (-1, r), layout.ACCENT))
                 elif "group" in tr.get("class", ""):
                     style.append(("BACKGROUND", (0, r), (-1, r), layout.BAND))
+                    style.append(("NOSPLIT", (0, r), (-1, r + 1)))  # a heading keeps a row
+                    groups.append(r)
                 rows.append(row)
         repeat = head_rows if e.get("data-repeat") else 0
-        t = Table(rows, colWidths=widths, repeatRows=repeat, hAlign="LEFT", splitByRow=1)
+        t = GroupedTable(rows, colWidths=widths, repeatRows=repeat, hAlign="LEFT", splitByRow=1)
+        t.group_rows = tuple(groups) if repeat else ()
         t.setStyle(TableStyle(style))
         return t
 
@@ -273,21 +318,28 @@ class _Builder:
             d = diagram_layout(host, labels)
             self.diagrams.append(d)
             caption = next((c for c in fig if c.tag == "figcaption"), None)
-            parts: list[Flowable] = [DiagramFlowable(d, font, self.sheet.icons)]
-            if caption is not None and not self.measure_only:
-                parts += [Spacer(1, 4), self.para(inner(caption), self.st.caption)]
-            cells.append(parts)
+            captioned = caption is not None and not self.measure_only
+            cells.append((DiagramFlowable(d, font, self.sheet.icons),
+                          self.para(inner(caption), self.st.caption) if captioned else ""))
         if not cells:
             return KeepTogether([])
         widest = max(d.width for d in self.diagrams[-len(cells):]) + 10
         per_row = max(1, min(len(cells), int(width // widest)))
         cw = width / per_row
-        grid = [cells[i:i + per_row] for i in range(0, len(cells), per_row)]
-        grid[-1] += [""] * (per_row - len(grid[-1]))
+        # a row of diagrams, then a row of their captions: the diagrams of a row stand on one
+        # line whatever their captions' lengths (Dartmoor's tree and shrub stood apart)
+        grid: list[list] = []
+        style: list[tuple] = [("FONT", (0, 0), (-1, -1), font, self.st.caption.fontSize),
+                              ("ALIGN", (0, 0), (-1, -1), "CENTER")]
+        for i in range(0, len(cells), per_row):
+            row = cells[i:i + per_row] + [("", "")] * (per_row - len(cells[i:i + per_row]))
+            r = len(grid)
+            grid += [[c[0] for c in row], [c[1] for c in row]]
+            style += [("VALIGN", (0, r), (-1, r), "BOTTOM"), ("VALIGN", (0, r + 1), (-1, r + 1), "TOP"),
+                      ("BOTTOMPADDING", (0, r), (-1, r), 3), ("TOPPADDING", (0, r + 1), (-1, r + 1), 0),
+                      ("BOTTOMPADDING", (0, r + 1), (-1, r + 1), 4)]
         t = Table(grid, colWidths=[cw] * per_row, hAlign="LEFT")
-        t.setStyle(TableStyle([("ALIGN", (0, 0), (-1, -1), "CENTER"),
-                               ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
-                               ("BOTTOMPADDING", (0, 0), (-1, -1), 6)]))
+        t.setStyle(TableStyle(style))
         return t
 
 
@@ -368,7 +420,10 @@ def _build(sheet: Sheet, paper: str) -> tuple[bytes, int, list, list]:
                           leftMargin=layout.MARGIN, rightMargin=layout.MARGIN,
                           topMargin=layout.MARGIN, bottomMargin=layout.MARGIN,
                           title=sheet.edition, author="grove", creator="grove", producer="grove",
-                          subject="quick reference", lang=sheet.lang)
+                          subject="quick reference", lang=sheet.lang,
+                          # the canvas starts each page in this font; reportlab's default,
+                          # Helvetica, was named in every PDF without being embedded
+                          initialFontName=layout.register().regular)
     x, y, h = layout.MARGIN, layout.MARGIN, page.frame_height
     cw = page.column_width
     on_page = _footer(sheet, page)

@@ -15,7 +15,7 @@ from babel.lists import format_list
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
-from printouts.sheets import catalog
+from printouts.sheets import catalog, thai
 from printouts.sheets.content import Sheet
 from printouts.sheets.diagrams import Labels
 
@@ -68,25 +68,32 @@ def labels(lang: str) -> Labels:
     )
 
 
-NAME_SHARE = (0.15, 0.19)  # the species table's name column, as a share of the page width
+NAME_SHARE = (0.15, 0.21)  # the species table's name column, as a share of the page width
 
 
 def name_share(sheet: Sheet) -> float:
     """The share of the page width the species table gives to names: enough for the widest
     part of a name a line cannot break inside (a Thai name is one, `thai.segments`; a Latin
     one breaks at spaces and after hyphens) that fits within the larger share, measured on A4
-    (the narrower paper) in the bold of the table's cells; the effect column gives way."""
+    (the narrower paper) in the bold of the table's cells, the last with the row's icons
+    (which never leave its line); the effect column gives way."""
     from printouts.sheets import layout
     from printouts.sheets.columns import break_words, text_width
 
     size, bold = layout.styles().cell.fontSize, layout.register().bold
     frame = layout.page("a4").frame_width
+    icon = size * layout.ICON_SCALE * layout.ICON_ROOM
     low, high = NAME_SHARE
     shares = [low]
     for row in sheet.all_species:
-        for word in row.name.split():
-            need = max(text_width(p, bold, size) for p in break_words(word, sheet)) + (
-                2 * layout.CELL_PAD)
+        words = row.name.split()
+        for i, word in enumerate(words):
+            parts = break_words(word, sheet)
+            need = max(text_width(p, bold, size) for p in parts)
+            if i == len(words) - 1 and row.icons:  # the icons stay on the last word's line
+                need = max(need, text_width(parts[-1] + "\u00a0", bold, size)
+                           + icon * len(row.icons))
+            need += 2 * layout.CELL_PAD
             if need / frame <= high:
                 shares.append(need / frame)
     return round(max(shares), 3)
@@ -113,12 +120,17 @@ def _context(sheet: Sheet, svg: dict[str, str] | None) -> dict[str, Any]:
     }
 
 
+def _bound(sheet: Sheet, text: str) -> str:
+    """Thai keeps a numeral on the line of its classifier ("3 ต้น", `thai.bind_numbers`)."""
+    return thai.bind_numbers(text) if sheet.lang == "th" else text
+
+
 def render_sheet(sheet: Sheet, svg: dict[str, str] | None = None) -> str:
     """The sheet as an XHTML fragment (`<article>`), for the PDF builder or the HTML page."""
-    return environment().get_template("sheet.j2").render(_context(sheet, svg))
+    return _bound(sheet, environment().get_template("sheet.j2").render(_context(sheet, svg)))
 
 
 def render_page(sheet: Sheet, svg: dict[str, str], css: str) -> str:
     """A standalone HTML page around the same fragment."""
-    return environment().get_template("page.html.j2").render(
-        {**_context(sheet, svg), "css": Markup(css)})
+    return _bound(sheet, environment().get_template("page.html.j2").render(
+        {**_context(sheet, svg), "css": Markup(css)}))

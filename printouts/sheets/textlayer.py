@@ -72,6 +72,8 @@ def relabel(word: list, shaped: list) -> list:
     text = _source(word)
     glyphs = []  # (part index, position in the part, cluster, font, advance)
     for n, part in enumerate(shaped[1:], 1):
+        if len(part) != 2:  # an inline image glued to its word (thai.glue_images)
+            continue
         frag, s = part
         data = getattr(s, "__shapeData__", None)
         if data is None or len(data) != len(s):
@@ -85,7 +87,7 @@ def relabel(word: list, shaped: list) -> list:
     by_cluster: dict[int, list] = {}
     for g in glyphs:
         by_cluster.setdefault(g[2], []).append(g)
-    new = {n: list(shaped[n][1]) for n in range(1, len(shaped))}
+    new = {n: list(shaped[n][1]) for n in range(1, len(shaped)) if len(shaped[n]) == 2}
     changed = False
     for cluster, members in by_cluster.items():
         if cluster not in ends:
@@ -108,6 +110,9 @@ def relabel(word: list, shaped: list) -> list:
         return shaped
     out = shaped.__class__([shaped[0]])
     for n in range(1, len(shaped)):
+        if n not in new:
+            out.append(shaped[n])
+            continue
         frag, s = shaped[n]
         part = (frag, ttfonts.ShapedStr("".join(new[n]), shapeData=s.__shapeData__))
         out.append(part if isinstance(shaped[n], tuple) else list(part))
@@ -149,10 +154,29 @@ _shaped: dict = {}  # (word class, (id(frag), text) ...) -> (the frags, the shap
 _SHAPED_MAX = 20_000
 
 
+def _image(part) -> bool:
+    return getattr(part[0], "cbDefn", None) is not None
+
+
 def _shape(w, *args, **kw):
     """reportlab's shaping with `relabel`, remembered per word: a table wraps each cell more
     than once and every wrap shapes every word again. A word is the same when it has the same
-    text in the very same frag objects (kept with the result, so an id is never reused)."""
+    text in the very same frag objects (kept with the result, so an id is never reused).
+    An icon glued before its name (`thai.glue_images`) is kept as it is and the rest shaped:
+    reportlab's shaping cannot carry an image inside a word."""
+    if not args and not kw and isinstance(w, list) and any(_image(p) for p in w[1:]):
+        parts = list(w[1:])
+        head = []
+        while parts and _image(parts[0]):
+            head.append(parts.pop(0))
+        tail: list = []
+        while parts and _image(parts[-1]):
+            tail.insert(0, parts.pop())
+        if not parts or any(_image(p) for p in parts):
+            return w  # images only, or one inside the text: left unshaped
+        width = sum(getattr(p[0].cbDefn, "width", 0) for p in (*head, *tail))
+        rest = _shape(type(w)([w[0] - width, *parts]))
+        return rest.__class__([rest[0] + width, *head, *rest[1:], *tail])
     if args or kw or isinstance(w, ttfonts.ShapedFragWord):
         return relabel(w, _original_shape(w, *args, **kw))
     parts = w[1:]

@@ -108,13 +108,35 @@ def _cut(text: str, bounds: Iterable[int]) -> tuple[str, ...]:
     return tuple(out)
 
 
+# Thai counts as "noun, number, classifier" and shares out as "noun ละ number classifier"
+# (ช่องละหนึ่งใบ, one card per slot): a line that ends after the number word or the ละ, or
+# before the ละ (or before the เดียว of ใบเดียว, "a single card"), leaves a reader with half a
+# phrase ("ช่อง / ละหนึ่งใบ").
+_NUMBER_WORDS = frozenset(["หนึ่ง", "สอง", "สาม", "สี่", "ห้า", "หก", "เจ็ด", "แปด", "เก้า", "สิบ",
+                           "ร้อย"])
+_SHARE_OUT = "ละ"
+_NUMBER_SPACE = re.compile(r"(?<=\d) (?=[\u0e00-\u0e7f])")
+
+
+def bind_numbers(text: str) -> str:
+    """`text` with the space between a numeral and the Thai word after it (its classifier or
+    unit: "3 ต้น", "10 คะแนน") made a no-break space, so no line ends between them."""
+    return _NUMBER_SPACE.sub("\u00a0", text)
+
+
 def _newmm_bounds(text: str, words: frozenset[str]) -> list[int]:
+    """The ends of newmm's tokens, except where a number word or ละ would part from what
+    follows it, or ละ from the noun before it."""
     # newmm builds its 62,000-word dictionary when imported: only text with Thai pays for it
     from newmm_tokenizer.tokenizer import word_tokenize
 
+    tokens = word_tokenize(text, custom_dict=_dictionary(words), keep_whitespace=True)
     out, pos = [], 0
-    for token in word_tokenize(text, custom_dict=_dictionary(words), keep_whitespace=True):
+    for i, token in enumerate(tokens):
         pos += len(token)
+        after = tokens[i + 1] if i + 1 < len(tokens) else ""
+        if token in _NUMBER_WORDS or token == _SHARE_OUT or after in (_SHARE_OUT, "เดียว"):
+            continue
         out.append(pos)
     return out
 
@@ -220,6 +242,28 @@ def _thai_word(word: list) -> bool:
     return any(isinstance(t, str) and has_thai(t) for _, t in word[1:])
 
 
+def _is_image(w: object) -> bool:
+    return (isinstance(w, list) and type(w) is list and len(w) == 2
+            and getattr(w[1][0], "cbDefn", None) is not None)
+
+
+def glue_images(frag_words: list) -> list:
+    """Frag words in which an inline image (a symbol's icon) and the word written against it,
+    with no space between, are one word: reportlab made each image a word of its own, and a
+    line could end between an icon and its name ("Stone Pine" before its icon, the icons of a
+    species name dropped to a line of their own)."""
+    out: list = []
+    for w in frag_words:
+        prev = out[-1] if out else None
+        if _is_image(prev) and isinstance(w, list):  # icon, then the name it stands before
+            out[-1] = type(w)([prev[0] + w[0], *prev[1:], *w[1:]])
+        elif _is_image(w) and isinstance(prev, list) and type(prev) is list:  # after a word
+            out[-1] = type(w)([prev[0] + w[0], *prev[1:], *w[1:]])  # that ends with no space
+        else:
+            out.append(w)
+    return out
+
+
 def _copy_frags(frags: list) -> list:
     """A copy of a paragraph's frags deep enough that wrapping the copy leaves them as they
     were: frag words (lists of width and parts) are copied with their class."""
@@ -245,10 +289,13 @@ class SegmentedParagraph(Paragraph):
 
     def _setup(self, text, style, bulletText, frags, cleaner):  # noqa: N803 - reportlab's names
         super()._setup(text, style, bulletText, frags, cleaner)
-        self._thai = bool(self.frags) and not _processed_frags(self.frags) and any(
-            has_thai(getattr(f, "text", "") or "") for f in self.frags)
+        raw = bool(self.frags) and not _processed_frags(self.frags)
+        self._thai = raw and any(has_thai(getattr(f, "text", "") or "") for f in self.frags)
+        images = raw and any(getattr(f, "cbDefn", None) is not None for f in self.frags)
         if self._thai:
             self.frags = break_words(self.frags, getattr(self, "_words", NO_WORDS))
+        if images:
+            self.frags = glue_images(self.frags if self._thai else _getFragWords(self.frags))
         self._parsed = _copy_frags(self.frags)
         self._fine = False
 
@@ -264,5 +311,5 @@ class SegmentedParagraph(Paragraph):
         return super().wrap(availWidth, availHeight)
 
 
-__all__ = ["SegmentedParagraph", "break_words", "dictionary_words", "fine_segments", "has_thai",
-           "may_break", "segments"]
+__all__ = ["SegmentedParagraph", "bind_numbers", "break_words", "dictionary_words",
+           "fine_segments", "has_thai", "may_break", "segments"]

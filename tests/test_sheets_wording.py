@@ -1,0 +1,69 @@
+"""The sheet sentences a second reading found wanting (issue 33), each pinned in its language to
+the words it must now say, so a catalog or template change that brings one back fails here.
+The rule texts of the cards are pinned in tests/golden/ and tests/test_rules_text_wording.py."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+import pytest
+from markupsafe import Markup
+
+from compiler import cardset as cs
+from printouts.sheets.content import build_sheet
+from printouts.sheets.templates import render_sheet
+
+BASE_ALL = ("base", ("alpine", "woodland_edge"))
+
+
+@cache
+def _text(base: str, expansions: tuple[str, ...], lang: str) -> str:
+    """The sheet's words in reading order, markup and line breaks gone."""
+    sheet = build_sheet(cs.build(base, expansions), lang)
+    plain = Markup(re.sub(r"<[^>]+>", " ", render_sheet(sheet))).unescape()
+    return re.sub(r"\s+", " ", plain).replace(" ,", ",").replace(" .", ".")
+
+
+@pytest.mark.parametrize("edition,lang,expected", [
+    (BASE_ALL, "en", "Reveal : whenever you play a Tree or a Sapling, also turn the top card"),
+    (BASE_ALL, "de", "Aufdecken : Immer wenn du einen Baum oder einen Setzling ausspielst,"),
+    (BASE_ALL, "it", "Rivela : ogni volta che giochi un Albero o un Alberello, metti anche"),
+    (BASE_ALL, "th", "เปิดการ์ด : ทุกครั้งที่เล่นต้นไม้หรือต้นกล้า ให้เปิดการ์ด"),
+    (("dartmoor", ()), "en", "Reveal : whenever you play a Tree or a Moor, also turn"),
+    (("dartmoor", ()), "de", "Immer wenn du einen Baum oder ein Moor ausspielst,"),
+    (("dartmoor", ()), "it", "ogni volta che giochi un Albero o una Brughiera, metti"),
+    # a tree with a river beneath is a tree: one name, not "Tree and Tree with river"
+    (("smoky_mountains", ()), "en", "Reveal : whenever you play a Tree, also turn"),
+])
+def test_reveal_names_the_hosts_as_a_choice(edition, lang, expected):
+    assert expected in _text(*edition, lang)
+
+
+@pytest.mark.parametrize("edition,lang,expected", [
+    (BASE_ALL, "en", "Trees, saplings and shrubs"),
+    (BASE_ALL, "de", "Bäume, Setzlinge und Sträucher"),
+    (BASE_ALL, "it", "Alberi, alberelli e arbusti"),
+    (("dartmoor", ()), "en", "Moors and universal moors"),
+    (("smoky_mountains", ()), "en", "Rivers and universal rivers"),
+])
+def test_scorepad_host_rows_are_plural_like_the_others(edition, lang, expected):
+    assert expected in _text(*edition, lang)
+
+
+@pytest.mark.parametrize("lang,present,gone", [
+    ("en", ["Names that cover several species"], ["Names that count several species"]),
+    ("de", ["Teile den Nachziehstapel in drei etwa gleich große Stapel.",
+            "Wer beim Ausspielen keine Karte bezahlt, erhält keinen Bonus."],
+     ["Teile den Stapel in drei Stapel", "Ohne bezahlte Karte gibt es keinen Bonus."]),
+    ("it", ["Le carte che ospitano e i loro spazi",
+            "attorno a una carta che le ospita",
+            "in uno spazio libero di una delle tue carte che ospitano",
+            "Paga il suo costo: metti nella radura, scoperte, tante altre carte della tua mano "
+            "quanto indica il costo."],
+     ["carta ospite", "Carte ospite", "altrettante altre carte"]),
+])
+def test_sheet_sentences_read_as_written_in_the_language(lang, present, gone):
+    text = _text(*BASE_ALL, lang)
+    assert [p for p in present if p not in text] == []
+    assert [g for g in gone if g in text] == []
