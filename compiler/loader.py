@@ -98,7 +98,12 @@ def read_document(path: Path, schema: str, raw: str | None = None
         return doc, diags
     if schema == "edition" and all(_only_words(p, d) for p, d in found if d.is_error):
         _drop_bad_words(doc, [p for p, d in found if d.is_error])
-        return doc, diags
+        _drop_unknown_keys(doc, [(p, d) for p, d in found if d.code == "SCHEMA-UNKNOWN-FIELD"])
+        # what is left must be whole: a misspelt required key (`winter_card:`) is one finding,
+        # the unknown key, but the set cannot be read without the key it stands for
+        if all(_only_words(p, d) for p, d in schemas.findings(doc, schema) if d.is_error):
+            return doc, diags
+        return None, diags
     entries = ENTRY_LISTS.get(schema)
     local = entries is not None and all(
         len(p) >= 2 and p[0] == entries and isinstance(p[1], int) for p in errors)
@@ -130,7 +135,10 @@ def _only_words(path: tuple[Any, ...], d: Diagnostic) -> bool:
     are missing), is a key the loader does not read (a misspelt required key is also a
     finding of its own, which is not), or is a symbol whose entry is no mapping yet (`alder:`
     half typed): the symbol is read with no words, so the species naming it are checked."""
-    if d.code == "SCHEMA-UNKNOWN-FIELD" or _word_index(path) is not None:
+    if d.code == "SCHEMA-UNKNOWN-FIELD":
+        # a symbol table of an unknown kind would be read (the loader walks the kinds it finds)
+        return not (len(path) == 2 and path[0] == "symbols")
+    if _word_index(path) is not None:
         return True
     missing = _MISSING.search(d.message) if d.code == "SCHEMA-REQUIRED" else None
     if missing is not None and missing["key"] in _WORD_KEYS:
@@ -159,6 +167,25 @@ def _drop_bad_words(doc: Document, paths: list[tuple[Any, ...]]) -> None:
                 parent.pop(path[at], None)
         elif isinstance(path[at + 1], str):
             words.pop(path[at + 1], None)
+
+
+_UNKNOWN = re.compile(r"unknown field '(?P<key>[^']+)'")
+
+
+def _drop_unknown_keys(doc: Document, found: list[tuple[tuple[Any, ...], Diagnostic]]) -> None:
+    """Take out the keys the schema does not know (a finding's path is their mapping's)."""
+    for path, d in found:
+        m = _UNKNOWN.search(d.message)
+        parent: Any = doc.data
+        for k in path:
+            if isinstance(parent, dict):
+                parent = parent.get(k)
+            elif isinstance(parent, list) and isinstance(k, int) and 0 <= k < len(parent):
+                parent = parent[k]
+            else:
+                parent = None
+        if m is not None and isinstance(parent, dict):
+            parent.pop(m["key"], None)
 
 
 def broken_entries(doc: Document, schema: str) -> set[int]:
@@ -193,10 +220,18 @@ def _meant_ids(entry: Any) -> set[str]:
     return out or {""}
 
 
+SYMBOL_KINDS = ("type", "group", "tree")  # the symbol tables an edition may hold (the schema's)
+
+
 def _symbols(doc: Document, edition: str) -> list[Symbol]:
     out = []
     for kind, table in (doc.data.get("symbols") or {}).items():
+        if not isinstance(table, dict) or kind not in SYMBOL_KINDS:
+            continue  # the schema's error says so; the set loads without the table
         for sid, entry in table.items():
+            # a symbol whose entry is no mapping (half-typed, or a bare word) keeps its id: the
+            # schema's error is the one finding, not a crash here
+            entry = entry if isinstance(entry, dict) else {}
             out.append(
                 Symbol(
                     id=str(sid),

@@ -158,10 +158,9 @@ def create(name: str, out: str | None = None, expansion_of: str | None = None,
 
 # ---- the example forest files ---------------------------------------------------------------
 def examples_dir() -> Path:
-    """Where the example forest files lie: `grove/examples` in an installed grove (the wheel
-    ships the checkout's `examples/` there), `examples/` beside the package in a checkout."""
-    installed = Path(__file__).parent / "examples"
-    return installed if installed.is_dir() else Path(__file__).parent.parent / "examples"
+    """Where the example forest files lie: `grove/examples`, in a checkout and in an installed
+    grove alike (package data)."""
+    return Path(__file__).parent / "examples"
 
 
 _SCHEMA_LINE = re.compile(r"^# yaml-language-server: \$schema=\S*forest\.schema\.json$", re.M)

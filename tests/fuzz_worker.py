@@ -152,7 +152,7 @@ def forest_sources() -> list[tuple[str, str]]:
     out = [(f"formats.md#{n}", m[1]) for n, m in enumerate(
         re.finditer(r"^```yaml\n(edition:.*?)^```", doc, re.M | re.S))]
     out += [(p.name, p.read_text(encoding="utf-8")) for p in sorted(
-        (REPO / "examples").glob("*.yaml"))]
+        (REPO / "grove" / "examples").glob("*.yaml"))]
     return out
 
 

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from grove.cli import main
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[1] / "grove" / "examples"
 
 
 def run(*args: str) -> tuple[int, str, str]:

@@ -18,7 +18,7 @@ from grove.cli import main
 from printouts.phrases import available_languages
 
 REPO = Path(__file__).resolve().parents[1]
-EXAMPLE = REPO / "examples" / "base_three_players.yaml"
+EXAMPLE = REPO / "grove" / "examples" / "base_three_players.yaml"
 GROVE = [sys.executable, "-c", "import sys; from grove.cli import main; sys.exit(main())"]
 # the commands that write files, and the names their output option had before `-o/--output`
 WRITERS = {"play": "--record", "sheet": None, "simulate": "--out", "new": None}
@@ -116,9 +116,9 @@ def test_score_explain_in_german_says_every_rule_and_label_in_german():
     code, out, _ = run("score", str(EXAMPLE), "--explain", "--lang", "de")
     assert code == 0
     explained = out.split("Sieg: Ben", 1)[1]
-    assert "Fuchs (Wirt 2, links)" in explained and "Eiche (Wirt 1, Baum)" in explained
+    assert "Fuchs (Trägerkarte 2, links)" in explained and "Eiche (Trägerkarte 1, Baum)" in explained
     assert "6 = 2 Punkte pro Hase" in explained
-    assert "Setzling (Wirt 4, Setzling)" in explained
+    assert "Setzling (Trägerkarte 4, Setzling)" in explained
     assert "[mit der ersten Karte ihres Sets gezählt]" in explained
     for source in (" per ", " if ", "host ", "sapling", "counted with", " tree)", "table ["):
         assert source not in explained, source

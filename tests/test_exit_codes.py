@@ -20,7 +20,7 @@ from click.testing import CliRunner
 from grove.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
-EXAMPLE = ROOT / "examples" / "base_three_players.yaml"
+EXAMPLE = ROOT / "grove" / "examples" / "base_three_players.yaml"
 ILLEGAL = ("edition: base\nplayers:\n  - name: Ana\n    forest:\n"
            "      - tree: oak\n        left: tawny_owl\n")
 

@@ -226,7 +226,7 @@ def test_rows_only_scoring_matches_the_explaining_one():
     from engine.scoring import score
     from grove import forest_file
 
-    for path in sorted((Path(__file__).parents[1] / "examples").glob("*.yaml")):
+    for path in sorted((Path(__file__).parents[1] / "grove" / "examples").glob("*.yaml")):
         ff = forest_file.read(path)
         for v in table(list(ff.forests)):
             rows = score(v, ff.cardset).by_category

@@ -107,20 +107,18 @@ def test_lint_with_no_path_is_in_the_tour_and_explained():
 
 
 def test_the_examples_are_package_data():
-    """The wheel carries `examples/*.yaml` as `grove/examples/` (pyproject's package-dir), where
-    `grove examples` finds them in an installed grove; in a checkout it reads `examples/`."""
+    """The example forest files live in the package, `grove/examples/`, where `grove examples`
+    finds them in a checkout and in an installed grove alike (tests/test_wheel.py checks that
+    the wheel carries them); every example the README names is there."""
     import tomllib
 
     from grove import scaffold
 
     config = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]
-    config = config["setuptools"]
-    assert "grove.examples" in config["packages"]
-    assert config["package-dir"]["grove.examples"] == "examples"
-    assert config["package-data"]["grove.examples"] == ["*.yaml"]
-    assert scaffold.examples_dir().resolve() == (REPO / "examples").resolve()
+    assert config["setuptools"]["package-data"]["grove.examples"] == ["*.yaml"]
+    assert scaffold.examples_dir().resolve() == (REPO / "grove" / "examples").resolve()
     named = set(re.findall(r"examples/([\w.]+\.yaml)", README.read_text(encoding="utf-8")))
-    assert named and all((REPO / "examples" / n).is_file() for n in named)
+    assert named and all((REPO / "grove" / "examples" / n).is_file() for n in named)
 
 
 def test_grove_examples_never_overwrites(tmp_path: Path):

@@ -31,7 +31,7 @@ from dsl.diagnostics import escape
 
 ROOT = Path(__file__).resolve().parents[1]
 GROVE = Path(sys.executable).with_name("grove")
-EXAMPLE = (ROOT / "examples" / "base_three_players.yaml").read_text(encoding="utf-8")
+EXAMPLE = (ROOT / "grove" / "examples" / "base_three_players.yaml").read_text(encoding="utf-8")
 SECONDS, MB = 10, 300  # the bounds
 CAP_MB = 2048  # address space a case may take before the kernel refuses it: fails fast, not late
 

@@ -11,7 +11,7 @@ from dsl.diagnostics import echo_text, escape
 from grove.commands.common import display, guarded
 
 
-@click.command()
+@click.command(short_help="Copy grove's example forest files into a folder, to score and edit.")
 @click.argument("folder", default="examples", required=False)
 @guarded
 def examples(folder: str) -> None:

@@ -6,13 +6,14 @@ from __future__ import annotations
 import click
 
 from dsl.diagnostics import echo_text
-from grove.commands.common import card_sets, display, guarded, print_diagnostics
+from grove.commands.common import card_sets, display, guarded, output_option, print_diagnostics
 
 
-@click.command()
+@click.command(short_help="Write the card database as SQLite, JSON, CSV or Parquet (docs/export.md).")
 @click.option("--format", "file_format", type=click.Choice(["sqlite", "json", "csv", "parquet"]),
-              default="sqlite", show_default=True)
-@click.option("-o", "--out", default=None, metavar="OUT",
+              default="sqlite", show_default=True,
+              help="sqlite or json: one file; csv or parquet: a folder of one file a table")
+@output_option("--out", default=None, metavar="OUT",
               help="the file (sqlite, json) or folder (csv, parquet) to write; grove.sqlite, "
               "grove.json, grove-csv/ or grove-parquet/ when not given")
 @click.option("--edition", "editions", multiple=True, metavar="E",

@@ -16,17 +16,19 @@ from grove.commands.common import (
     echo_json,
     exit_code,
     guarded,
+    json_option,
+    lang_option,
     language,
     print_diagnostics,
 )
 
 
-@click.command()
+@click.command(short_help="List the species a query matches, in any language (docs/find.md).")
 @click.argument("query")
 @click.option("--edition", "editions", multiple=True, metavar="E",
               help="search this edition only (repeatable); every edition when not given")
-@click.option("--lang", default=None, help="names and rules text in this language (en, de, it, th)")
-@click.option("--json", "as_json", is_flag=True, help="print the rows as JSON")
+@lang_option("names and rules text in this language, and name: searches it alone: {languages}")
+@json_option("the rows as JSON, with the fields of grove cards --json and the edition")
 @guarded
 @card_sets
 def find(query: str, editions: tuple[str, ...], lang: str | None, as_json: bool, roots) -> None:

@@ -9,17 +9,19 @@ from __future__ import annotations
 import click
 
 from dsl.diagnostics import echo_text
-from grove.commands.common import card_sets, expansions, guarded
+from grove.commands.common import card_sets, expansions, guarded, lang_option, output_option
 
 
-@click.command("print")
+@click.command("print", short_help="Print-and-play cards of a card set: a PDF to cut, PNG images, "
+               "a Tabletop Simulator deck.")
 @click.option("--edition", required=True, help="a standalone edition")
 @click.option("--with", "with_", default="", help="expansions, comma-separated")
-@click.option("--lang", required=True, help="the language the cards are printed in (en, de, it, th)")
+@lang_option("the language the cards are printed in: {languages}", required=True)
 @click.option("--format", "fmt", type=click.Choice(["pdf", "png", "tts"]), default="pdf",
               show_default=True, help="pdf: pages to cut; png: an image per card; tts: "
               "Tabletop Simulator deck sheets and saved object")
-@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True,
+              help="the paper the pages are laid out for")
 @click.option("--size", default="63x88", show_default=True, help="card size WxH in mm")
 @click.option("--bleed", type=float, default=0.0, show_default=True,
               help="mm of colour beyond the cut on every side")
@@ -27,7 +29,7 @@ from grove.commands.common import card_sets, expansions, guarded
               "for double-sided printing")
 @click.option("--unique", is_flag=True, help="each face once, with its count")
 @click.option("--only", default="", help="only the cards of these species, comma-separated ids")
-@click.option("-o", "--output", "out", default=None,
+@output_option(default=None,
               help="pdf: the file (or a folder for it); png, tts: the folder "
               "(default: cards-EDITION-LANG here)")
 @guarded
