@@ -88,7 +88,7 @@ def test_tour_runs_as_written(tmp_path: Path):
         if command == "score":
             assert "Winner" in run.stdout, f"{where}: no scoreboard\n{run.stdout}"
         if command == "examples":
-            shipped = sorted(p.name for p in (REPO / "examples").glob("*.yaml"))
+            shipped = sorted(p.name for p in (REPO / "grove" / "examples").glob("*.yaml"))
             assert sorted(p.name for p in (tmp_path / "examples").iterdir()) == shipped, where
         if command == "sheet":
             written = re.findall(r"^wrote (.+) \(\d+ KiB\)$", run.stderr, re.M)
