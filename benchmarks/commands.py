@@ -30,7 +30,7 @@ COMMANDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("editions", ("editions",)),
     ("cards base", ("cards", "base")),
     ("score base_three_players", ("score", "examples/base_three_players.yaml")),
-    ("lint cards", ("lint", "cards")),
+    ("lint cards", ("lint", "grove/cards")),
     # a query over all five shipped editions (issue 32: within 2x `grove --version` warm)
     ("find all editions", ("find", "type:bird cost<=1")),
 )

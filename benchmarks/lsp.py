@@ -35,7 +35,7 @@ SPECIES_FILE = "species.yaml"
 
 def sixty_species(folder: Path) -> Path:
     """A copy of the base game whose species all stand in one file, with three trees more."""
-    base = REPO / "cards" / "base"
+    base = REPO / "grove" / "cards" / "base"
     folder.mkdir(parents=True)
     for f in ("edition.yaml", "deck.yaml"):
         shutil.copy(base / f, folder / f)
@@ -149,7 +149,7 @@ def bench_open(rounds: int) -> dict[str, Any]:
 
     with tempfile.TemporaryDirectory(prefix="grove-bench-lsp-open-") as tmp:
         folder = Path(tmp) / "woods"
-        shutil.copytree(REPO / "cards" / "base", folder)
+        shutil.copytree(REPO / "grove" / "cards" / "base", folder)
         subprocess.run([sys.executable, "-c", "from grove.cli import main; main()", "lint",
                         str(folder)], capture_output=True, check=False, timeout=600)
         pairs = [asyncio.run(_open_once(folder / "left_right.yaml")) for _ in range(rounds)]

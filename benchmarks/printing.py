@@ -25,8 +25,8 @@ TARGET_ONLY_S = 1.0
 
 
 def bench_print(opts) -> dict:
-    from compiler.cardset import build
-    from printouts.cards.output import Options, render
+    from grove.compiler.cardset import build
+    from grove.printouts.cards.output import Options, render
 
     cs = build(EDITION)
     whole = Options(LANG, "pdf")

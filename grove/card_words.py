@@ -10,8 +10,8 @@ input, so each is escaped as the scoreboard escapes it.
 
 from __future__ import annotations
 
-from compiler.cardset import CardSet, Species
-from dsl.diagnostics import escape
+from grove.compiler.cardset import CardSet, Species
+from grove.dsl.diagnostics import escape
 from grove.game_log import sentences
 from grove.terminal.words import Words
 

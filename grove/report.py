@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from compiler.cardset import CardSet
-from compiler.model import scorepad_names
-from dsl.diagnostics import escape
-from printouts import phrases
+from grove.compiler.cardset import CardSet
+from grove.compiler.model import scorepad_names
+from grove.dsl.diagnostics import escape
+from grove.printouts import phrases
 
 _WORDS = ("scoreboard.total", "scoreboard.winner")
 NAME_WIDTH = 100  # characters of a name shown: a forest file's longest (a record's are free)
@@ -75,8 +75,8 @@ def scoreboard(result: dict[str, Any], cardset: CardSet, lang: str = "en",
 def _explained(players: list[dict[str, Any]], player_names: list[str], cardset: CardSet,
                lang: str, worded: bool) -> list[str]:
     """Each player's cards with their points and, under each, the rule terms that gave them."""
-    from engine.scoring import DOUBLED_RULE, SET_NOTE
     from grove.card_words import CardWords
+    from grove.engine.scoring import DOUBLED_RULE, SET_NOTE
 
     words = CardWords(cardset, lang) if worded else None
     lines = []
@@ -108,7 +108,7 @@ def _term_words(record: dict[str, Any], sp: Any, cardset: CardSet, lang: str) ->
     the sheets and `grove cards --lang`); the term is the one of the card's score rule that
     starts where the record says. As written in the card file if no term is found there or
     the language has no phrase for it."""
-    from printouts.rules_text import NoPhrase, Renderer
+    from grove.printouts.rules_text import NoPhrase, Renderer
 
     program = getattr(sp, "score", None) if sp is not None else None
     terms = getattr(getattr(program, "rule", None), "terms", ())
@@ -147,8 +147,8 @@ def final_cards(result: dict[str, Any], cardset: CardSet, lang: str = "en") -> l
     under each species the first time it scores, its scoring rule in words (as the sheets
     print it). For the end of a game a person played."""
     from grove.game_log import sentences
+    from grove.printouts.rules_text import card_text
     from grove.terminal.words import Words
-    from printouts.rules_text import card_text
 
     w = Words(lang)
     log = sentences(lang)

@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from compiler.search_path import Roots
-from dsl.diagnostics import DiagnosticError, error
-from files.write import new_folder
+from grove.compiler.search_path import Roots
+from grove.dsl.diagnostics import DiagnosticError, error
+from grove.files.write import new_folder
 
 TEMPLATES = Path(__file__).parent / "templates" / "new"
 ID = re.compile(r"[a-z][a-z0-9_]*")  # matched whole (fullmatch): `$` lets a final newline in
@@ -63,8 +63,8 @@ def _title(name: str) -> str:
 
 def _expansion_context(base_id: str, name: str, roots: Roots | None) -> dict[str, Any]:
     """What the expansion's templates need of the edition it expands."""
-    from compiler.cardset import nearest_edition
-    from compiler.universe import load_universe
+    from grove.compiler.cardset import nearest_edition
+    from grove.compiler.universe import load_universe
 
     universe = load_universe(roots)
     base = universe.editions.get(base_id)
@@ -101,7 +101,7 @@ def create(name: str, out: str | None = None, expansion_of: str | None = None,
     """Write a new card set named `name` into `out` (default: ./NAME); returns what it wrote."""
     import jinja2
 
-    from schema import SCHEMA_DIR
+    from grove.schema import SCHEMA_DIR
 
     if not ID.fullmatch(name):
         raise _usage("USAGE-BAD-NAME", f"{name!r} is not a card-set id",
@@ -110,7 +110,7 @@ def create(name: str, out: str | None = None, expansion_of: str | None = None,
     if name in TEMPLATE_IDS:
         raise _usage("USAGE-BAD-NAME", f"'{name}' is a name the new set's own cards use",
                      "choose another id")
-    from compiler.universe import load_universe
+    from grove.compiler.universe import load_universe
 
     if name in load_universe(roots).editions:
         raise _usage("USAGE-BAD-NAME", f"an edition '{name}' is already on the search path",
@@ -120,7 +120,7 @@ def create(name: str, out: str | None = None, expansion_of: str | None = None,
         raise _usage("IO-EXISTS", f"{folder} exists and is not an empty folder",
                      "name a new folder with -o DIR")
     kind = "expansion" if expansion_of else "standalone"
-    from compiler.formats import CURRENT
+    from grove.compiler.formats import CURRENT
 
     context: dict[str, Any] = {
         "id": name, "title": _title(name), "schema_dir": SCHEMA_DIR.resolve().as_posix(),
@@ -171,9 +171,9 @@ def copy_examples(out: str | Path = "examples") -> tuple[Path, ...]:
     this grove's forest schema; returns the files written. A file already there with other
     contents is never overwritten: nothing is written then (IO-EXISTS); the same contents are
     left as they are."""
-    from files.read import read_text
-    from files.write import write_text
-    from schema import SCHEMA_DIR
+    from grove.files.read import read_text
+    from grove.files.write import write_text
+    from grove.schema import SCHEMA_DIR
 
     folder = Path(out)
     line = f"# yaml-language-server: $schema={(SCHEMA_DIR / 'forest.schema.json').resolve().as_posix()}"

@@ -114,7 +114,7 @@ def test_rooms_import_only_from_below():
 
 # sub-rooms of printouts/: the print-and-play cards (printouts/cards/) reuse the sheets' fonts,
 # shaping, Thai line breaking and icons; the sheets know nothing of the cards
-SUBROOMS_ABOVE = {"printouts.cards": {"printouts.sheets"}}
+SUBROOMS_ABOVE = {"grove.printouts.cards": {"grove.printouts.sheets"}}
 
 
 def test_sub_rooms_import_only_from_below():

@@ -78,8 +78,8 @@ def test_new_sets_point_at_the_installed_schemas(tmp_path: Path, monkeypatch):
 def test_new_sets_say_the_current_format(tmp_path: Path, monkeypatch):
     """A new set names the format it is written in, so a later grove reads it as such (and
     `grove migrate` knows where it starts); it lints clean with it."""
-    from compiler.formats import CURRENT
-    from compiler.yaml_source import load_text
+    from grove.compiler.formats import CURRENT
+    from grove.compiler.yaml_source import load_text
 
     monkeypatch.chdir(tmp_path)
     for args in (["my_woods"], ["hedge", "--expansion-of", "base"]):
@@ -136,10 +136,10 @@ def test_new_never_overwrites(tmp_path: Path, monkeypatch):
 def test_new_sets_carry_an_icon_that_lints_clean_and_is_drawn(tmp_path: Path, monkeypatch):
     """Icons are card data: a new set carries one, as every shipped edition does, and the
     sheet draws it beside its symbol."""
-    from compiler import cardset
-    from compiler.search_path import search_path
-    from printouts.sheets import icon_lint
-    from printouts.sheets.content import build_sheet
+    from grove.compiler import cardset
+    from grove.compiler.search_path import search_path
+    from grove.printouts.sheets import icon_lint
+    from grove.printouts.sheets.content import build_sheet
 
     monkeypatch.chdir(tmp_path)
     _new(tmp_path, "my_woods")

@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from grove.cli import main
-from printouts.phrases import available_languages
+from grove.printouts.phrases import available_languages
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "grove" / "examples" / "base_three_players.yaml"

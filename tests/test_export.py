@@ -19,8 +19,8 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
-from database.export import TABLES
 from grove.cli import main
+from grove.database.export import TABLES
 
 ROOT = Path(__file__).resolve().parents[1]
 AUTHORS = ROOT / "tests" / "editions"  # meadow (standalone) and hedgerow (an expansion of base)

@@ -18,10 +18,10 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from database import query
-from dsl.diagnostics import DiagnosticError
 from grove import api
 from grove.cli import main
+from grove.database import query
+from grove.dsl.diagnostics import DiagnosticError
 
 ROOT = Path(__file__).resolve().parents[1]
 EDITIONS = ("alpine", "base", "dartmoor", "smoky_mountains", "woodland_edge")
@@ -254,7 +254,7 @@ def test_a_query_echoes_escaped():
 # ---- the parser never breaks ---------------------------------------------------------------
 @pytest.fixture(scope="module")
 def catalog():
-    from database.catalog import load
+    from grove.database.catalog import load
 
     return load(None, "en")
 
@@ -298,7 +298,7 @@ def test_docs_list_every_term_with_a_working_example():
 # ---- the cache -----------------------------------------------------------------------------
 def test_a_warm_query_compiles_nothing(monkeypatch):
     """Asked again, the rows come from the on-disk cache: nothing is built or rendered."""
-    from database import rows
+    from grove.database import rows
 
     api.find("water", ["base"])
 

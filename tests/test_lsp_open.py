@@ -10,8 +10,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from compiler.search_path import search_path
 from grove import api
+from grove.compiler.search_path import search_path
 from grove.lsp.documents import Session, target_of
 
 MEADOW = Path(__file__).parent / "editions" / "meadow"

@@ -262,8 +262,8 @@ def test_editions_lists_a_set_whose_edition_file_is_broken(tmp_path):
 def test_a_set_whose_edition_file_has_a_bad_name_still_loads(tmp_path):
     """One bad name in edition.yaml is one error; the set is listed with its species, not
     dropped as broken, and its names in the other languages are read."""
-    from compiler.search_path import search_path
-    from compiler.universe import load_universe
+    from grove.compiler.search_path import search_path
+    from grove.compiler.universe import load_universe
 
     folder = _edited(tmp_path, [(E, "de: Wiese,", "de: '',")])
     rows = [r for r in api.editions((str(tmp_path),)) if r["folder"].endswith("meadow")]

@@ -23,10 +23,10 @@ import time
 
 import pytest
 
-from engine import record as rec
-from engine import runner
-from engine.action import FaceDown, Play
-from engine.game import Game
+from grove.engine import record as rec
+from grove.engine import runner
+from grove.engine.action import FaceDown, Play
+from grove.engine.game import Game
 from grove.terminal.steps import LIMIT, leaves, rehearse, rehearsed, steps
 from grove.terminal.view import View
 from tests.test_play_terminal import _drive, _screen_text, _until, grove, lines_of
@@ -48,7 +48,7 @@ def _deepest(items, depth: int = 1) -> tuple[int, int]:
 def test_no_list_is_longer_than_25_and_every_action_is_reached(edition, expansions, seed):
     """At every decision of a greedy game: each list holds at most 25 lines, and the lists'
     leaves are the decision's actions, each option once (copies of a card alike are one)."""
-    from compiler import cardset as cs
+    from grove.compiler import cardset as cs
 
     cset = cs.build(edition, expansions)
     game = Game(cset, ["A", "B"], seed)
@@ -74,8 +74,8 @@ def test_a_place_shows_the_points_the_engine_weighs():
     """Each place's points are what the forest's total would gain there (`Tally.weigh`, the
     weight the greedy player plays by); a card laid face down, what the engine's scoring gives
     the forest with it, on a copy of the game itself (the screen weighs it on a world)."""
-    from compiler import cardset as cs
-    from engine.scoring import score
+    from grove.compiler import cardset as cs
+    from grove.engine.scoring import score
 
     base = cs.build("base", [])
     game = Game(base, ["A", "B"], 6)
@@ -107,7 +107,7 @@ def test_a_place_shows_the_points_the_engine_weighs():
 def test_the_world_asks_the_payment_the_game_asks():
     """A paid play settled on a world of the seat's view asks the river and the payments the
     game then asks, option for option, and nothing more."""
-    from compiler import cardset as cs
+    from grove.compiler import cardset as cs
 
     cset = cs.build("smoky_mountains", [])  # rivers lie beneath trees there
     for seed in (1, 2):

@@ -17,13 +17,13 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
-from compiler import cardset as cs_mod
-from compiler.search_path import search_path
 from grove import api
 from grove.cli import main
-from printouts.cards import draw, faces, geometry, pdf, tts
-from printouts.cards import lint as card_lint
-from printouts.cards.output import Options, render
+from grove.compiler import cardset as cs_mod
+from grove.compiler.search_path import search_path
+from grove.printouts.cards import draw, faces, geometry, pdf, tts
+from grove.printouts.cards import lint as card_lint
+from grove.printouts.cards.output import Options, render
 
 REPO = Path(__file__).resolve().parent.parent
 MEADOW = REPO / "tests" / "editions" / "meadow"

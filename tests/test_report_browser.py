@@ -23,8 +23,8 @@ import pytest
 from click.testing import CliRunner
 
 from grove.cli import main
-from simulation.aggregate import read_totals
-from simulation.report import render
+from grove.simulation.aggregate import read_totals
+from grove.simulation.report import render
 
 CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"),
                              "/usr/bin/chromium") if p and Path(p).is_file()), None)

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from compiler import cardset as cs
-from engine import ai
-from engine.action import Action
-from engine.decision import Decision
-from engine.game import Game
-from engine.players import GreedyPlayer
-from engine.restricted import RestrictedPlayer
-from engine.seat import Seat
+from grove.compiler import cardset as cs
+from grove.engine import ai
+from grove.engine.action import Action
+from grove.engine.decision import Decision
+from grove.engine.game import Game
+from grove.engine.players import GreedyPlayer
+from grove.engine.restricted import RestrictedPlayer
+from grove.engine.seat import Seat
 
 
 class Watching:

@@ -13,10 +13,10 @@ from functools import cache
 
 import pytest
 
-from compiler import cardset as cs
-from printouts.sheets import catalog, diagrams, layout, pdf, templates
-from printouts.sheets.content import build_sheet
-from printouts.sheets.thai import SegmentedParagraph
+from grove.compiler import cardset as cs
+from grove.printouts.sheets import catalog, diagrams, layout, pdf, templates
+from grove.printouts.sheets.content import build_sheet
+from grove.printouts.sheets.thai import SegmentedParagraph
 
 EDITIONS = {"base+alpine+woodland_edge": ("base", ("alpine", "woodland_edge")),
             "dartmoor": ("dartmoor", ()), "smoky_mountains": ("smoky_mountains", ())}

@@ -10,9 +10,9 @@ from functools import cache
 import pytest
 from markupsafe import Markup
 
-from compiler import cardset as cs
-from printouts.sheets.content import build_sheet
-from printouts.sheets.templates import render_sheet
+from grove.compiler import cardset as cs
+from grove.printouts.sheets.content import build_sheet
+from grove.printouts.sheets.templates import render_sheet
 
 BASE_ALL = ("base", ("alpine", "woodland_edge"))
 

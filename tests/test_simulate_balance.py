@@ -33,7 +33,7 @@ def run(*args: str | Path, env: dict[str, str] | None = None) -> tuple[int, str,
 
 def planted_copy(top: Path) -> Path:
     """The base game with the goshawk scoring three times its points."""
-    shutil.copytree(REPO / "cards" / "base", top / "base")
+    shutil.copytree(REPO / "grove" / "cards" / "base", top / "base")
     path = top / "base" / "top_bottom.yaml"
     text = path.read_text(encoding="utf-8")
     at = text.index("score: 3 per bird", text.index(f"id: {PLANTED}"))
@@ -201,8 +201,8 @@ def test_compare_reads_a_run_written_before_the_drawn_column(runs, tmp_path):
     played species) is compared as before; only its drawn figures are unknown."""
     import pyarrow as pa
 
-    from simulation.aggregate import read_totals
-    from simulation.summary import SpeciesFacts, summarize
+    from grove.simulation.aggregate import read_totals
+    from grove.simulation.summary import SpeciesFacts, summarize
 
     old = tmp_path / "old"
     shutil.copytree(runs["shipped greedy-greedy"][0], old)

@@ -11,8 +11,8 @@ import subprocess
 import sys
 from dataclasses import dataclass
 
-from simulation.executors import dispatch
-from simulation.plan import Plan
+from grove.simulation.executors import dispatch
+from grove.simulation.plan import Plan
 
 
 @dataclass
@@ -32,7 +32,7 @@ class Recorder:
         return futures[:1]
 
     def outcome(self, future):
-        from simulation.worker import Batch
+        from grove.simulation.worker import Batch
 
         return Batch(future, {}, {}, ())
 
@@ -68,7 +68,7 @@ def _loaded(code: str) -> set[str]:
 
 def test_the_fork_server_can_start_before_the_engine_is_loaded():
     """`api.simulate` starts it first thing: importing what starts it loads no engine."""
-    assert _loaded("from simulation.executors import start_fork_server") == set()
+    assert _loaded("from grove.simulation.executors import start_fork_server") == set()
 
 
 def test_a_runs_folder_is_prepared_without_pyarrow():

@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from simulation.aggregate import SpeciesCounts
-from simulation.strength import MIN_FORESTS, Strength, expectations, flags, strength
+from grove.simulation.aggregate import SpeciesCounts
+from grove.simulation.strength import MIN_FORESTS, Strength, expectations, flags, strength
 
 
 def counts(forests: list[tuple[int, int]]) -> SpeciesCounts:

@@ -10,7 +10,6 @@ import sys
 
 import click
 
-from dsl.diagnostics import echo_text
 from grove.commands.common import (
     card_sets,
     echo_json,
@@ -23,6 +22,7 @@ from grove.commands.common import (
     print_diagnostics,
     usage_error,
 )
+from grove.dsl.diagnostics import echo_text
 
 
 @click.command(short_help="List every species of an edition with its facts and rules.")
@@ -59,7 +59,7 @@ def cards(named: str | None, edition: str | None, with_: str, lang: str | None, 
                                   f"{r['copies']}x, types {', '.join(r['types']) or '-'}"))
         for f in ("effect", "bonus", "trigger", "placement", "modifier", "score"):
             if lang_given and r["text"].get(f):
-                from printouts.rules_text import field_label
+                from grove.printouts.rules_text import field_label
 
                 click.echo(f"    {field_label(f, lang)}: {echo_text(r['text'][f])}")
             elif r["rules"].get(f):
@@ -84,9 +84,9 @@ class _Worded:
     card data and the screen's catalogs name them (grove/card_words.py)."""
 
     def __init__(self, edition: str, exps: list[str], lang: str, roots):
-        from compiler.cardset import build
-        from compiler.universe import load_universe
         from grove.card_words import CardWords
+        from grove.compiler.cardset import build
+        from grove.compiler.universe import load_universe
 
         universe = load_universe(roots)
         ed = universe.editions.get(edition)
@@ -106,8 +106,8 @@ class _Worded:
 
 def _unprintable(listed: list[str], roots) -> list:
     """TEXT-UNPRINTABLE for the editions whose cards are listed."""
-    from compiler.universe import load_universe
-    from printouts.printable import findings
+    from grove.compiler.universe import load_universe
+    from grove.printouts.printable import findings
 
     universe = load_universe(roots)  # the one `api.cards` read (kept per search path)
     return findings(universe.editions[e] for e in dict.fromkeys(listed) if e in universe.editions)

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
-from dsl.diagnostics import echo_text, escape
 from grove.commands.common import display, guarded
+from grove.dsl.diagnostics import echo_text, escape
 
 
 @click.command(short_help="Copy grove's example forest files into a folder, to score and edit.")

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import click
 
-from dsl.diagnostics import echo_text
 from grove.commands.common import card_sets, display, guarded, output_option, print_diagnostics
+from grove.dsl.diagnostics import echo_text
 
 
 @click.command(short_help="Write the card database as SQLite, JSON, CSV or Parquet (docs/export.md).")

@@ -10,7 +10,6 @@ import sys
 
 import click
 
-from dsl.diagnostics import DiagnosticError, echo_text, format_json
 from grove.commands.common import (
     card_sets,
     echo_json,
@@ -21,6 +20,7 @@ from grove.commands.common import (
     language,
     print_diagnostics,
 )
+from grove.dsl.diagnostics import DiagnosticError, echo_text, format_json
 
 
 @click.command(short_help="List the species a query matches, in any language (docs/find.md).")
@@ -33,8 +33,8 @@ from grove.commands.common import (
 @card_sets
 def find(query: str, editions: tuple[str, ...], lang: str | None, as_json: bool, roots) -> None:
     """List the species a query matches: type:bird cost<=1, water -type:fish (docs/find.md)."""
-    from database.query import QUERY, shown
     from grove import api
+    from grove.database.query import QUERY, shown
 
     fmt = "json" if as_json else "text"
     if lang is not None:
@@ -52,7 +52,7 @@ def find(query: str, editions: tuple[str, ...], lang: str | None, as_json: bool,
     if as_json:
         echo_json(rows)
         return
-    from printouts.phrases import words
+    from grove.printouts.phrases import words
 
     fields = sorted({f for r in rows for f in r["text"]})
     labels = words(lang or "en", tuple(f"field.{f}" for f in fields))  # cached: no Babel

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from dsl.diagnostics import echo_text, escape
 from grove.commands.common import card_sets, display, guarded, output_option
+from grove.dsl.diagnostics import echo_text, escape
 
 
 @click.command(short_help="Start a card set of your own, in a folder that works as it is.")

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import click
 
-from dsl.diagnostics import echo_text
 from grove.commands.common import card_sets, expansions, guarded, lang_option, output_option
+from grove.dsl.diagnostics import echo_text
 
 
 @click.command("print", short_help="Print-and-play cards of a card set: a PDF to cut, PNG images, "

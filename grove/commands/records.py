@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from dsl.diagnostics import Diagnostic, DiagnosticError, Severity, Span
+from grove.dsl.diagnostics import Diagnostic, DiagnosticError, Severity, Span
 
 # A record is read whole, so its size is checked first: five random players record 40 KB
 MAX_RECORD_BYTES = 4 * 1024 * 1024
@@ -30,7 +30,7 @@ def record_size(path: str, record: bool) -> None:
     except OSError:
         return  # not there: the reader says so
     if size > MAX_RECORD_BYTES:
-        from compiler.yaml_source import MAX_FOREST_FILE_BYTES
+        from grove.compiler.yaml_source import MAX_FOREST_FILE_BYTES
 
         limits = (f"a game record of at most {MAX_RECORD_BYTES}" if record else
                   f"a forest file of at most {MAX_FOREST_FILE_BYTES} bytes or a game record of "
@@ -112,7 +112,7 @@ def differs_hint(header: dict[str, Any]) -> str:
     """What to do with a record whose game replays otherwise: another grove wrote it (its
     engine or AIs may have changed since), or the file was changed after it was written. Either
     way the game it began as can be played again, from the header, into a new record."""
-    from engine.runner import grove_version
+    from grove.engine.runner import grove_version
 
     players = header.get("players") if isinstance(header.get("players"), list) else []
     kinds = ",".join(str(p.get("ai")) for p in players if isinstance(p, dict))
@@ -131,10 +131,10 @@ def replayed(record_file: str, roots) -> tuple[Any, Any, Any, list[str], list[in
     """A record read, its card set built and checked, and its game replayed: the record, the
     card set, the game, the differences found and the record's line numbers (`replay` and
     `play --resume` alike)."""
-    from compiler import cardset as cs
-    from dsl.diagnostics import error
-    from engine import record as rec
-    from engine import runner
+    from grove.compiler import cardset as cs
+    from grove.dsl.diagnostics import error
+    from grove.engine import record as rec
+    from grove.engine import runner
 
     where = Path(record_file)
     if not where.is_file():  # a file that is not there is a usage error (exit 2), not a bad record

@@ -8,7 +8,6 @@ from typing import Any
 
 import click
 
-from dsl.diagnostics import Diagnostic, Severity, echo_text
 from grove.commands.common import (
     EXIT_FINDINGS,
     EXIT_INTERRUPTED,
@@ -21,6 +20,7 @@ from grove.commands.common import (
     output_option,
     print_diagnostics,
 )
+from grove.dsl.diagnostics import Diagnostic, Severity, echo_text
 
 
 @click.command(short_help="Play a batch of games between AIs into a run folder of Parquet "
@@ -52,7 +52,7 @@ def simulate(edition: str, with_: str, ai: str, games: int, seed: int, rotate: b
     from tqdm import tqdm
 
     from grove import api
-    from simulation.folder import shown
+    from grove.simulation.folder import shown
 
     fmt = "json" if as_json else "text"
     bar = tqdm(total=games if games > 0 else None, unit="game", file=sys.stderr,
@@ -69,7 +69,7 @@ def simulate(edition: str, with_: str, ai: str, games: int, seed: int, rotate: b
         sys.exit(EXIT_INTERRUPTED)
     finally:
         bar.close()
-    from simulation.summary import to_json  # loaded by the run, once its games were given out
+    from grove.simulation.summary import to_json  # loaded by the run, once its games were given out
 
     summary = outcome.summary
     diags = [Diagnostic("SIM-GAME-FAILED", Severity.ERROR, None,
@@ -138,8 +138,8 @@ def compare(run_a: str, run_b: str, correction: str, as_json: bool) -> None:
     """Two runs of `grove simulate` side by side: every seat, AI, turn and species figure, and
     which moved beyond chance."""
     from grove import api
-    from simulation.compare import MISMATCH_HINT
-    from simulation.summary import to_json
+    from grove.simulation.compare import MISMATCH_HINT
+    from grove.simulation.summary import to_json
 
     result = api.compare(run_a, run_b, correction)
     warnings = [Diagnostic("RUN-MISMATCH", Severity.WARNING, None, m, MISMATCH_HINT)

@@ -88,19 +88,19 @@ def species_text(names: Any, facts: Facts, sid: str, edition: str, lang: str,
     head = [f"**{name}** `{edition}:{sid}`", facts_line(facts, lang)]
     body = []
     if rules:
-        from printouts import rules_text
+        from grove.printouts import rules_text
 
         for f, text in rules.items():
             body.append(f"*{rules_text.field_label(f, lang)}*: {text}")
     else:
-        from printouts import rules_text
+        from grove.printouts import rules_text
 
         body = [f"*{rules_text.field_label(f, lang)}*: `{t}`" for f, t in sources.items()]
     return "\n\n".join([*head, *body])
 
 
 def card_rules(species: Any, cardset: Any, lang: str) -> dict[str, str]:
-    from printouts import phrases, rules_text
+    from grove.printouts import phrases, rules_text
 
     if lang not in phrases.available_languages():
         lang = "en"

@@ -12,11 +12,11 @@ import re
 from collections.abc import Callable
 from typing import TextIO
 
-from compiler.search_path import Roots
-from engine.action import Action, Pick
-from engine.game import Decision
-from engine.human import Quit
-from engine.seat import Seat
+from grove.compiler.search_path import Roots
+from grove.engine.action import Action, Pick
+from grove.engine.game import Decision
+from grove.engine.human import Quit
+from grove.engine.seat import Seat
 from grove.report import shown
 from grove.terminal.steps import Step, rehearse, rehearsed, steps
 from grove.terminal.view import Grid, View
@@ -225,9 +225,9 @@ class LinePlayer:
     def _query(self, view: View, query: str) -> None:
         """`show type:bird cost<=1`: the species of this game a query of `grove find` matches
         (docs/find.md), in full when it is one; a query that cannot be asked, with its caret."""
-        from database.query import shown as shown_query
-        from dsl.diagnostics import DiagnosticError
         from grove import api
+        from grove.database.query import shown as shown_query
+        from grove.dsl.diagnostics import DiagnosticError
 
         cs = view.game.cardset
         try:
@@ -282,7 +282,7 @@ def _card_of(action: Action) -> int:
 
 def _paid(game: Seat) -> list[int]:
     """The cards paid so far for the play being paid for: the pays since the last play."""
-    from engine.action import Play
+    from grove.engine.action import Play
 
     out = []
     for a in reversed(game.history):

@@ -19,11 +19,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from engine.action import Action, FaceDown, Play
+from grove.engine.action import Action, FaceDown, Play
 
 if TYPE_CHECKING:
-    from engine.decision import Decision
-    from engine.seat import Seat
+    from grove.engine.decision import Decision
+    from grove.engine.seat import Seat
     from grove.terminal.view import View
 
 LIMIT = 25  # options a list shows at most: the hand and the clearing hold no more
@@ -129,8 +129,8 @@ def face_down_points(seat: Seat, action: FaceDown, player: int) -> int:
     scored there by the engine (`scoring.score`), before and after, against the others."""
     import random
 
-    from engine.scoring import score
-    from engine.worlds import world
+    from grove.engine.scoring import score
+    from grove.engine.worlds import world
 
     g = world(seat, random.Random(0))
     try:
@@ -161,7 +161,7 @@ def _unique(items: Sequence[Step]) -> tuple[Step, ...]:
 
 
 def _card(action: Action) -> int | None:
-    from engine.action import IllegalAction, card_of
+    from grove.engine.action import IllegalAction, card_of
 
     try:
         return card_of(action)
@@ -195,7 +195,7 @@ def rehearse(seat: Seat, action: Action, answers: Sequence[Action]) -> Decision 
     seat's own hand is the same in every world."""
     import random
 
-    from engine.worlds import world
+    from grove.engine.worlds import world
 
     g = world(seat, random.Random(0))
     try:

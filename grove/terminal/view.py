@@ -12,8 +12,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from compiler.cardset import CardSet, Species
-from engine.action import (
+from grove.card_words import CardWords
+from grove.compiler.cardset import CardSet, Species
+from grove.engine.action import (
     Action,
     CaveCard,
     Draw,
@@ -22,10 +23,9 @@ from engine.action import (
     Play,
     Say,
 )
-from engine.decision import Decision
-from engine.scoring import score_rows
-from engine.seat import Seat
-from grove.card_words import CardWords
+from grove.engine.decision import Decision
+from grove.engine.scoring import score_rows
+from grove.engine.seat import Seat
 from grove.report import row_name, shown
 
 SIDES = ("top", "left", "right", "bottom")  # the order a forest's grid shows its sides in
@@ -173,7 +173,7 @@ class View(CardWords):
         scoreboard counts it (each forest against the others as they are now)."""
         g = self.game
         by_player = [score_rows(v, g.cardset) for v in g.views()]
-        from compiler.model import scorepad_names
+        from grove.compiler.model import scorepad_names
 
         names = scorepad_names(g.cardset.editions)
         rows = [(shown(row_name(names.get(r), r, self.lang)),
@@ -228,7 +228,7 @@ class View(CardWords):
     def species_lines(self, sp: Species) -> list[str]:
         """A species as the sheets print it: name, kind (the host it makes, or the sides it
         goes on), cost, types, tree symbols of its cards, and its rules in words."""
-        from printouts.rules_text import card_text, field_label
+        from grove.printouts.rules_text import card_text, field_label
 
         w = self.words
         kind, types = self.kind_name(sp), self.types(sp)
@@ -304,7 +304,7 @@ class View(CardWords):
         top plays with the margin each came to over the other players and how much of the
         search went to it. Asked of the player's seat view, so a hint knows no more than the
         player does."""
-        from engine.mcts import Budget, MctsPlayer
+        from grove.engine.mcts import Budget, MctsPlayer
 
         if decision.kind != "turn" or len(decision.options) < 2:
             return [self.words("hint.none")]
@@ -334,7 +334,7 @@ class View(CardWords):
         sp, sym, _ = self.game.placing(play.place)
         bonus = None
         if sp.bonus is not None:
-            from printouts.rules_text import card_text
+            from grove.printouts.rules_text import card_text
 
             bonus = card_text(sp, self.game.cardset, self.lang).get("bonus", "")
         return Payment(self.card_name(play.card), count, sym, bonus)
