@@ -81,9 +81,9 @@ def bench_compile(opts: Options) -> dict[str, Any]:
 
 
 def _bench_compile(opts: Options) -> dict[str, Any]:
-    from compiler import cardset, universe
-    from compiler.search_path import Roots, search_path, shipped_cards_dir
-    from dsl import parser
+    from grove.compiler import cardset, universe
+    from grove.compiler.search_path import Roots, search_path, shipped_cards_dir
+    from grove.dsl import parser
 
     cards_dir = shipped_cards_dir()
     three = search_path([cards_dir / e for e in (EDITION, *EXPANSIONS)], {}, shipped=False)
@@ -190,9 +190,9 @@ def _ratio(times: dict[str, list[float]], a: str, b: str) -> tuple[float, float,
 def bench_scoring(opts: Options) -> dict[str, Any]:
     from benchmarks import handwritten as hw
     from benchmarks.forests import large_forests
-    from compiler.cardset import build
-    from engine.scoring import score, score_forests, score_rows
-    from forest.model import table
+    from grove.compiler.cardset import build
+    from grove.engine.scoring import score, score_forests, score_rows
+    from grove.forest.model import table
 
     cs = build(EDITION, EXPANSIONS)
     tables = [large_forests(cs, opts.players, seed=1000 + i) for i in range(opts.tables)]

@@ -69,10 +69,10 @@ class _Timed:
 def play_deal(deal: Deal) -> tuple[float, int, float, int]:
     """One deal played with the searching AI in every chair: its wins (ties shared), games,
     CPU seconds of its searched decisions and how many."""
-    from compiler.cardset import build
-    from engine.ai import make
-    from engine.game import Game
-    from engine.scoring import score
+    from grove.compiler.cardset import build
+    from grove.engine.ai import make
+    from grove.engine.game import Game
+    from grove.engine.scoring import score
 
     cardset = build(deal.edition)
     wins = seconds = 0.0
@@ -100,7 +100,7 @@ def play_deal(deal: Deal) -> tuple[float, int, float, int]:
 
 def knobs(text: str | None) -> tuple[tuple[str, float], ...]:
     """`horizon=1,epsilon=0.2` as the settings it changes, each checked against Knobs."""
-    from engine.mcts import Knobs
+    from grove.engine.mcts import Knobs
 
     names = {f.name: f.type for f in dataclasses.fields(Knobs)}
     out = []
@@ -124,7 +124,7 @@ def ladder(names: list[str] | None, games: int, jobs: int, budget: str | None = 
     """The rows named (all without names), `games` games each; `budget` plays the rows of the
     default budget at another (`300`, `2s`) for a quicker look, `settings` the search with other
     knobs."""
-    from simulation.statistics import wilson
+    from grove.simulation.statistics import wilson
 
     changed = knobs(settings)
     rows = []

@@ -21,9 +21,9 @@ import time
 from pathlib import Path
 
 from benchmarks.games import real_game
-from compiler.cardset import build
-from engine.memo import Memo
-from simulation.collector import batch_collector
+from grove.compiler.cardset import build
+from grove.engine.memo import Memo
+from grove.simulation.collector import batch_collector
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = {"random": 1000, "greedy": 200}

@@ -11,9 +11,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from compiler.cardset import CardSet, PhysicalCard, Species
-from compiler.model import HostKind
-from forest.model import Forest
+from grove.compiler.cardset import CardSet, PhysicalCard, Species
+from grove.compiler.model import HostKind
+from grove.forest.model import Forest
 
 HARE = "base:european_hare"
 TOAD = "base:common_toad"

@@ -36,11 +36,11 @@ import random
 import statistics
 import time
 
-from compiler.cardset import build
-from engine.ai import make
-from engine.game import Game
-from engine.memo import Memo
-from simulation.collector import batch_collector
+from grove.compiler.cardset import build
+from grove.engine.ai import make
+from grove.engine.game import Game
+from grove.engine.memo import Memo
+from grove.simulation.collector import batch_collector
 
 
 def null_game(cardset, n: int, seed: int) -> int:

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from forest.host import Host, Placed
-from forest.model import Forest
+from grove.forest.host import Host, Placed
+from grove.forest.model import Forest
 
 ROWS = ("trees", "top", "bottom", "left", "right", "cave")
 CAVE_POINTS = 1

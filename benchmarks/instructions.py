@@ -22,8 +22,8 @@ import sys
 from pathlib import Path
 
 from benchmarks.games import real_game
-from compiler.cardset import build
-from engine.memo import Memo
+from grove.compiler.cardset import build
+from grove.engine.memo import Memo
 
 WARM = 20  # games that fill the memo before the counted ones (seeds 0..19)
 ROOT = Path(__file__).resolve().parent.parent

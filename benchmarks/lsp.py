@@ -28,7 +28,7 @@ SPECIES_FILE = "species.yaml"
 
 def sixty_species(folder: Path) -> Path:
     """A copy of the base game whose species all stand in one file, with three trees more."""
-    base = REPO / "cards" / "base"
+    base = REPO / "grove" / "cards" / "base"
     folder.mkdir(parents=True)
     for f in ("edition.yaml", "deck.yaml"):
         shutil.copy(base / f, folder / f)

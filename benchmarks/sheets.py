@@ -19,9 +19,9 @@ TARGET_S = 2.0
 
 
 def bench_sheets(opts) -> dict:
-    from compiler.cardset import build
-    from printouts.sheets import html, pdf
-    from printouts.sheets.content import build_sheet
+    from grove.compiler.cardset import build
+    from grove.printouts.sheets import html, pdf
+    from grove.printouts.sheets.content import build_sheet
 
     cs = build(EDITION, EXPANSIONS)
     pdf.render(build_sheet(cs, "th"))  # fonts, templates and catalogs loaded once per process

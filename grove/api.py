@@ -12,20 +12,20 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from compiler.search_path import Roots, edition_folders, search_path
-from dsl.diagnostics import Diagnostic, DiagnosticError, Severity, error, sort_key
+from grove.compiler.search_path import Roots, edition_folders, search_path
+from grove.dsl.diagnostics import Diagnostic, DiagnosticError, Severity, error, sort_key
 
 if TYPE_CHECKING:
-    from compiler.cardset import CardSet
-    from compiler.universe import Universe
-    from engine.scoring import PlayerScore
+    from grove.compiler.cardset import CardSet
+    from grove.compiler.universe import Universe
+    from grove.engine.scoring import PlayerScore
 
 FOREST_SUFFIXES = (".yaml", ".yml", ".json")
 
 
 def editions(roots: Roots | None = None) -> list[dict[str, Any]]:
-    from compiler.cardset import errors_by_folder
-    from compiler.universe import load_universe
+    from grove.compiler.cardset import errors_by_folder
+    from grove.compiler.universe import load_universe
 
     universe = load_universe(roots)
     errors = errors_by_folder(universe)
@@ -51,15 +51,15 @@ def editions(roots: Roots | None = None) -> list[dict[str, Any]]:
 
 def load_cardset(edition: str, expansions: list[str] | tuple[str, ...] | None = None,
                  roots: Roots | None = None) -> CardSet:
-    from compiler.cardset import build
+    from grove.compiler.cardset import build
 
     return build(edition, expansions or (), roots)
 
 
 def cards(edition: str, expansions: list[str], lang: str = "en", roots: Roots | None = None
           ) -> list[dict[str, Any]]:
-    from compiler.cardset import build
-    from compiler.universe import load_universe
+    from grove.compiler.cardset import build
+    from grove.compiler.universe import load_universe
 
     universe = load_universe(roots)
     ed = universe.editions.get(edition)
@@ -71,7 +71,7 @@ def cards(edition: str, expansions: list[str], lang: str = "en", roots: Roots | 
         cset = build(edition, expansions, roots, programs=rendered)
         keys = list(cset.species)
     if rendered:
-        from printouts import phrases, rules_text
+        from grove.printouts import phrases, rules_text
 
         rendered = lang in phrases.available_languages()
     rows = []
@@ -107,9 +107,9 @@ def _forest_files_below(folder: Path, skip: set[Path]) -> list[Path]:
 def _lint_forest(path: Path, roots: Roots | None, explicit: bool) -> list[Diagnostic]:
     """A forest file's problems (or a game record's final forests); a file found in a folder
     that is no forest is passed over."""
-    from compiler.yaml_source import MAX_FOREST_FILE_BYTES, load
-    from engine import placement
     from grove import forest_file
+    from grove.compiler.yaml_source import MAX_FOREST_FILE_BYTES, load
+    from grove.engine import placement
 
     if explicit and forest_file.is_record(path):
         try:
@@ -139,8 +139,8 @@ def lint(paths: list[str], provisional: bool = False, roots: Roots | None = None
     A folder may hold editions, forest files, or both: every forest file below it (outside its
     edition folders) is checked as `grove score` would read it. The folders linted go first on
     the search path, ahead of `roots`, so their editions are the ones checked."""
-    from compiler import cache
-    from compiler.universe import load_universe
+    from grove.compiler import cache
+    from grove.compiler.universe import load_universe
 
     out: list[Diagnostic] = []
     card_roots: list[Path] = []  # folders (or a file's folder) that hold editions
@@ -168,7 +168,7 @@ def lint(paths: list[str], provisional: bool = False, roots: Roots | None = None
                         if str(Path(e.folder).resolve()) in asked)
         files = sorted(str(p.resolve()) for p in map(Path, paths)
                        if not p.is_dir() and p.parent.resolve() in {Path(a) for a in asked})
-        from printouts.sheets import icon_lint
+        from grove.printouts.sheets import icon_lint
 
         k = cache.key("lint", universe.key, icon_lint.digest(universe), *wanted, "|", *asked,
                       "|", *files)
@@ -185,7 +185,7 @@ def lint(paths: list[str], provisional: bool = False, roots: Roots | None = None
 def _lint_cards(roots: Roots, wanted: list[str], folders: list[str], files: list[str],
                 universe: Universe | None = None) -> list[Diagnostic]:
     """Every finding for the editions asked: loading, checking, printed sheets, rule-book text."""
-    from compiler import cardset as cs
+    from grove.compiler import cardset as cs
 
     found = cs.lint(roots, wanted, folders, universe)
     if files:  # single card files asked: their findings only
@@ -197,9 +197,9 @@ def _lint_printouts(roots: Roots, wanted: list[str], universe: Universe | None =
                     ) -> list[Diagnostic]:
     """The findings of the printed word: sheets (text that overflows its box, glyphs fonts
     lack, icons) and rule-book text (a phrase, name or lexicon entry missing)."""
-    from printouts import text_lint
-    from printouts.sheets import icon_lint
-    from printouts.sheets import lint as sheet_lint
+    from grove.printouts import text_lint
+    from grove.printouts.sheets import icon_lint
+    from grove.printouts.sheets import lint as sheet_lint
 
     return (sheet_lint.lint(roots, wanted, universe)  # text that overflows, glyphs fonts lack
             + icon_lint.lint(roots, wanted, universe)  # icons a sheet cannot draw, or draws for nothing
@@ -219,7 +219,7 @@ def lint_edition(universe: Universe, folder: str | Path, *, cards: bool = True,
     `universe` is loaded on `lint_roots(folder)`. `cards` (loading and checking) and
     `printouts` (sheets and rules text, the slower part) together are all of lint's findings;
     the language server asks for them one after the other."""
-    from compiler import cardset as cs
+    from grove.compiler import cardset as cs
 
     asked = [str(Path(folder).resolve())]
     wanted = sorted(e.id for e in universe.editions.values()
@@ -234,9 +234,9 @@ def lint_forest_text(path: str | Path, text: str, roots: Roots | None = None
                      ) -> list[Diagnostic]:
     """What `grove lint FILE` finds in a forest file, read from `text` (an editor's buffer);
     a YAML file that holds no `players` is no forest and gets nothing."""
-    from compiler.yaml_source import MAX_FOREST_FILE_BYTES, load_text
-    from engine import placement
     from grove import forest_file
+    from grove.compiler.yaml_source import MAX_FOREST_FILE_BYTES, load_text
+    from grove.engine import placement
 
     try:
         doc = load_text(text, path, MAX_FOREST_FILE_BYTES)
@@ -255,8 +255,8 @@ def lint_forest_text(path: str | Path, text: str, roots: Roots | None = None
 def score_file(path: str, explain: bool = False, roots: Roots | None = None) -> dict[str, Any]:
     """Score a forest file, or the final forests of a grove game record (the end line holds them
     all), so a finished game is scored straight from its record; the forests must be legal."""
-    from engine import placement, scoring
     from grove import forest_file
+    from grove.engine import placement, scoring
 
     reader = forest_file.read_record if forest_file.is_record(path) else forest_file.read
     ff = reader(path, roots)
@@ -269,7 +269,7 @@ def score_file(path: str, explain: bool = False, roots: Roots | None = None) -> 
 
 def result_json(edition: str, expansions, scores: list[PlayerScore], explain: bool
                 ) -> dict[str, Any]:
-    from engine import scoring
+    from grove.engine import scoring
 
     players = []
     for s in scores:
@@ -299,7 +299,7 @@ def sheet(edition: str, expansions: list[str], langs: list[str], out: str | None
 
     Everything is rendered before anything is written, and each file is written to a temporary
     name and renamed, so a failure never leaves a half-written sheet behind."""
-    from printouts.sheets import output
+    from grove.printouts.sheets import output
 
     return output.write_sheets(load_cardset(edition, expansions, roots), langs, out, fmt, paper)
 
@@ -313,14 +313,14 @@ def simulate(edition: str, expansions: list[str], ais: list[str], games: int, se
     game: the AIs, the counts, the card set and its set-up for that many seats, the folder,
     the cluster. `on_warning` receives each warning (a `Diagnostic`) as it arises: `--jobs`
     above what this machine runs at once is cut down to that, and said so."""
-    from compiler.cardset import build
-    from compiler.search_path import shipped_cards_dir
-    from engine import ai as pl
-    from engine.game import Game, SetupError
-    from files.write import Refused
-    from simulation import folder as run_folder
-    from simulation import run as sim
-    from simulation.plan import Plan
+    from grove.compiler.cardset import build
+    from grove.compiler.search_path import shipped_cards_dir
+    from grove.engine import ai as pl
+    from grove.engine.game import Game, SetupError
+    from grove.files.write import Refused
+    from grove.simulation import folder as run_folder
+    from grove.simulation import run as sim
+    from grove.simulation.plan import Plan
 
     def usage(message: str, code: str = "USAGE-BAD-OPTION", hint: str | None = None) -> None:
         raise DiagnosticError([error(code, None, message, hint)])
@@ -406,7 +406,7 @@ def _workers(jobs: int | None, cluster: str | None, on_warning: Any) -> int:
 
 def compare(run_a: str, run_b: str, correction: str = "holm") -> dict[str, Any]:
     """Two runs' figures side by side (`simulation.compare.compare`)."""
-    from simulation.compare import compare as both
-    from simulation.compare import read_run
+    from grove.simulation.compare import compare as both
+    from grove.simulation.compare import read_run
 
     return both(read_run(run_a), read_run(run_b), correction)

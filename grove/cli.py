@@ -14,7 +14,6 @@ from typing import Any
 
 import click
 
-from dsl.diagnostics import Diagnostic, Severity, echo_text
 from grove.commands.cards import cards
 from grove.commands.common import EXIT_USAGE, print_diagnostics
 from grove.commands.editions import editions
@@ -26,6 +25,7 @@ from grove.commands.play import play, replay
 from grove.commands.score import score
 from grove.commands.sheet import sheet
 from grove.commands.simulate import compare, simulate
+from grove.dsl.diagnostics import Diagnostic, Severity, echo_text
 
 
 class _Group(click.Group):

@@ -19,14 +19,14 @@ from typing import Any
 
 from ruamel.yaml.comments import CommentedMap
 
-from compiler import cardset as cs
-from compiler import schemas
-from compiler.cardset import CardSet, Species
-from compiler.search_path import Roots
-from compiler.yaml_source import MAX_FOREST_FILE_BYTES, Document, load, loads
-from dsl.diagnostics import Diagnostic, DiagnosticError, Span, error
-from forest.model import Forest
-from forest.positions import HostPositions, Positions
+from grove.compiler import cardset as cs
+from grove.compiler import schemas
+from grove.compiler.cardset import CardSet, Species
+from grove.compiler.search_path import Roots
+from grove.compiler.yaml_source import MAX_FOREST_FILE_BYTES, Document, load, loads
+from grove.dsl.diagnostics import Diagnostic, DiagnosticError, Span, error
+from grove.forest.model import Forest
+from grove.forest.positions import HostPositions, Positions
 
 _HOST_EXTRA_KEYS = {"symbol", "river"}
 
@@ -233,7 +233,7 @@ def read(path: str | Path, roots: Roots | None = None) -> ForestFile:
     """Load and check a forest file; `DiagnosticError` lists every problem found."""
     import os
 
-    from files.read import is_regular
+    from grove.files.read import is_regular
 
     if os.path.exists(path) and not os.path.isdir(path) and not is_regular(path):
         # a FIFO would hang the read (a device never end it): IO-READ, as for a file unreadable
@@ -362,7 +362,7 @@ def write(path: str | Path, data: dict[str, Any], comment: str = "") -> None:
 
     from ruamel.yaml import YAML
 
-    from files.write import write_text
+    from grove.files.write import write_text
 
     yaml = YAML()
     yaml.default_flow_style = None
@@ -384,7 +384,7 @@ def is_record(path: str | Path) -> bool:
 
     Only the first line is read, so deciding costs nothing for a large record; a file that cannot
     be read is no record, and the forest reader reports why it cannot be read."""
-    from files.read import is_regular
+    from grove.files.read import is_regular
 
     if not is_regular(path):  # a FIFO would hang the open; the forest reader says what it is
         return False
@@ -406,7 +406,7 @@ def read_record(path: str | Path, roots: Roots | None = None) -> ForestFile:
     players (with each player's `ai` from the header), keeping the line and column of every value
     in the record, so a problem is reported at the record line that holds it. A record without an
     end line is a game that never finished: RECORD-UNFINISHED, not a guess at a forest."""
-    from engine import record as rec
+    from grove.engine import record as rec
 
     p = str(path)
     try:

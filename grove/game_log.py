@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from functools import cache
 
-from engine.events import Event
-from engine.game import Game
-from engine.seat import HIDDEN, Seat
+from grove.engine.events import Event
+from grove.engine.game import Game
+from grove.engine.seat import HIDDEN, Seat
 
 
 @cache
@@ -25,7 +25,7 @@ def sentences(lang: str) -> dict[str, str]:
     `play --quiet` and `--json` do not pay for it."""
     from babel.messages.pofile import read_po
 
-    from printouts.phrases import CATALOG_DIR
+    from grove.printouts.phrases import CATALOG_DIR
 
     def read(code: str) -> dict[str, str]:
         path = CATALOG_DIR / code / "LC_MESSAGES" / "game_log.po"

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from compiler.cardset import CardSet
-from compiler.model import scorepad_names
-from dsl.diagnostics import escape
-from printouts import phrases
+from grove.compiler.cardset import CardSet
+from grove.compiler.model import scorepad_names
+from grove.dsl.diagnostics import escape
+from grove.printouts import phrases
 
 _WORDS = ("scoreboard.total", "scoreboard.winner")
 NAME_WIDTH = 100  # characters of a name shown: a forest file's longest (a record's are free)

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from compiler.search_path import Roots
-from dsl.diagnostics import DiagnosticError, error
+from grove.compiler.search_path import Roots
+from grove.dsl.diagnostics import DiagnosticError, error
 
 TEMPLATES = Path(__file__).parent / "templates" / "new"
 ID = re.compile(r"[a-z][a-z0-9_]*")  # matched whole (fullmatch): `$` lets a final newline in
@@ -63,7 +63,7 @@ def _title(name: str) -> str:
 
 def _expansion_context(base_id: str, name: str, roots: Roots | None) -> dict[str, Any]:
     """What the expansion's templates need of the edition it expands."""
-    from compiler.universe import load_universe
+    from grove.compiler.universe import load_universe
 
     universe = load_universe(roots)
     base = universe.editions.get(base_id)
@@ -99,7 +99,7 @@ def create(name: str, out: str | None = None, expansion_of: str | None = None,
     """Write a new card set named `name` into `out` (default: ./NAME); returns what it wrote."""
     import jinja2
 
-    from schema import SCHEMA_DIR
+    from grove.schema import SCHEMA_DIR
 
     if not ID.fullmatch(name):
         raise _usage("USAGE-BAD-NAME", f"{name!r} is not a card-set id",
@@ -108,7 +108,7 @@ def create(name: str, out: str | None = None, expansion_of: str | None = None,
     if name in TEMPLATE_IDS:
         raise _usage("USAGE-BAD-NAME", f"'{name}' is a name the new set's own cards use",
                      "choose another id")
-    from compiler.universe import load_universe
+    from grove.compiler.universe import load_universe
 
     if name in load_universe(roots).editions:
         raise _usage("USAGE-BAD-NAME", f"an edition '{name}' is already on the search path",

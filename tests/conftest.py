@@ -13,7 +13,7 @@ import tempfile
 
 import pytest
 
-from compiler import cardset as cs
+from grove.compiler import cardset as cs
 
 _OWN_CACHE: list[str] = []
 

@@ -156,7 +156,7 @@ def forest_sources() -> list[tuple[str, str]]:
     return out
 
 
-CARD_SETS = {"alpine": REPO / "cards" / "alpine", "meadow": REPO / "tests" / "editions" / "meadow"}
+CARD_SETS = {"alpine": REPO / "grove" / "cards" / "alpine", "meadow": REPO / "tests" / "editions" / "meadow"}
 
 
 def card_sources() -> list[tuple[str, str]]:
@@ -284,7 +284,7 @@ class Bounds:
 
 def _printed_safely(text: str) -> str | None:
     """What grove printed, checked: escaped, and bounded."""
-    from dsl.diagnostics import escape
+    from grove.dsl.diagnostics import escape
 
     if len(text) > OUTPUT_CHARS:
         return f"printed {len(text)} characters"
@@ -307,7 +307,7 @@ class Worker:
         sets = tmp / "sets"
         for name, folder in CARD_SETS.items():
             shutil.copytree(folder, sets / name)
-        (sets / "base").symlink_to(REPO / "cards" / "base", target_is_directory=True)
+        (sets / "base").symlink_to(REPO / "grove" / "cards" / "base", target_is_directory=True)
         self.card_roots = (str(sets),)
         self.originals = {name: text for name, text in self.cards}
         record = tmp / "game.jsonl"
@@ -323,7 +323,7 @@ class Worker:
 
     def checked(self, kind: str, name: str, data: bytes) -> str | None:
         """The case's pipeline; a DiagnosticError is what hostile input should get."""
-        from dsl.diagnostics import DiagnosticError
+        from grove.dsl.diagnostics import DiagnosticError
 
         try:
             return getattr(self, kind)(name, data)
@@ -351,9 +351,9 @@ class Worker:
         return None
 
     def card(self, name: str, data: bytes) -> str | None:
-        from compiler import cardset as cs
-        from compiler import loader
-        from dsl.diagnostics import DiagnosticError, format_text
+        from grove.compiler import cardset as cs
+        from grove.compiler import loader
+        from grove.dsl.diagnostics import DiagnosticError, format_text
 
         set_name, file_name = name.split("/")
         path = self.tmp / "sets" / name

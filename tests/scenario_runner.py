@@ -55,8 +55,8 @@ from typing import Any
 
 from ruamel.yaml import YAML
 
-from compiler import cardset as cs
-from engine.game import Game
+from grove.compiler import cardset as cs
+from grove.engine.game import Game
 
 SCENARIO_DIR = Path(__file__).parent / "scenarios"
 NAMES = ["Ana", "Ben", "Cleo", "Dan", "Eva"]
@@ -318,7 +318,7 @@ def check(sc: Scenario, game: Game, cards: _Cards, events, want: dict | None = N
     if "extra_turns" in want and ana.extra_turns != int(want["extra_turns"]):
         problems.append(f"extra_turns: got {ana.extra_turns}, want {want['extra_turns']}")
     if "score" in want:
-        from engine.scoring import score
+        from grove.engine.scoring import score
 
         total = score(game.views()[0], game.cardset).total
         if total != int(want["score"]):

@@ -21,11 +21,11 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
-from compiler import cardset as cs
-from engine import action as act
-from engine import operations, runner
-from engine import record as rec
-from engine.action import (
+from grove.compiler import cardset as cs
+from grove.engine import action as act
+from grove.engine import operations, runner
+from grove.engine import record as rec
+from grove.engine.action import (
     CaveCard,
     Draw,
     FaceDown,
@@ -37,11 +37,11 @@ from engine.action import (
     parse,
     parse_place,
 )
-from engine.decision import Offers
-from engine.game import Game
-from engine.memo import Memo
-from engine.players import GreedyPlayer, RandomPlayer
-from forest.host import loose
+from grove.engine.decision import Offers
+from grove.engine.game import Game
+from grove.engine.memo import Memo
+from grove.engine.players import GreedyPlayer, RandomPlayer
+from grove.forest.host import loose
 
 ROOT = Path(__file__).resolve().parent.parent
 COMBOS = [("base", ()), ("base", ("alpine", "woodland_edge")), ("dartmoor", ()),
@@ -192,7 +192,7 @@ def test_cli_replay_of_a_bad_action_is_a_diagnostic_not_a_traceback(tmp_path):
 
 
 def test_the_prompt_takes_a_number_or_an_action_text_and_refuses_others():
-    from engine.human import HumanPlayer, describe
+    from grove.engine.human import HumanPlayer, describe
 
     game = Game(cs.build("dartmoor"), ["Ana", "Bob"], 3)
     d = game.decision
@@ -206,7 +206,7 @@ def test_the_prompt_takes_a_number_or_an_action_text_and_refuses_others():
 
 
 def test_every_action_a_turn_offers_is_described():
-    from engine.human import describe
+    from grove.engine.human import describe
 
     game = Game(cs.build("base"), ["Ana", "Bob"], 2)
     rnd = random.Random(0)
@@ -275,7 +275,7 @@ def test_no_module_but_the_action_module_splits_an_action():
     found = []
     for package in ("engine", "grove", "compiler", "dsl", "printouts", "benchmarks"):
         for path in sorted((ROOT / package).rglob("*.py")):
-            if path == ROOT / "engine" / "action.py":
+            if path == ROOT / "grove" / "engine" / "action.py":
                 continue
             found += _splits_an_action(path)
     assert not found, "action texts are read by engine/action.py only:\n" + "\n".join(found)

@@ -120,10 +120,10 @@ def test_new_never_overwrites(tmp_path: Path, monkeypatch):
 def test_new_sets_carry_an_icon_that_lints_clean_and_is_drawn(tmp_path: Path, monkeypatch):
     """Icons are card data: a new set carries one, as every shipped edition does, and the
     sheet draws it beside its symbol."""
-    from compiler import cardset
-    from compiler.search_path import search_path
-    from printouts.sheets import icon_lint
-    from printouts.sheets.content import build_sheet
+    from grove.compiler import cardset
+    from grove.compiler.search_path import search_path
+    from grove.printouts.sheets import icon_lint
+    from grove.printouts.sheets.content import build_sheet
 
     monkeypatch.chdir(tmp_path)
     _new(tmp_path, "my_woods")

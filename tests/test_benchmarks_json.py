@@ -50,8 +50,8 @@ def test_a_shared_memo_is_filled_before_the_games_rows_time_it():
     if str(REPO) not in sys.path:
         sys.path.insert(0, str(REPO))
     from benchmarks.games import warm
-    from compiler.cardset import build
-    from engine.memo import Memo
+    from grove.compiler.cardset import build
+    from grove.engine.memo import Memo
 
     cset = build("base")
     memo = Memo(cset)

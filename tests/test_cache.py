@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from compiler import cache
-from compiler import cardset as cs
-from compiler.search_path import search_path
+from grove.compiler import cache
+from grove.compiler import cardset as cs
+from grove.compiler.search_path import search_path
 
 TEST_EDITIONS = Path(__file__).parent / "editions"
 GROVE = str(Path(sys.executable).parent / "grove")

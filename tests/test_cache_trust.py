@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler import cache
+from grove.compiler import cache
 
 TEST_EDITIONS = Path(__file__).parent / "editions"
 GROVE = str(Path(sys.executable).parent / "grove")

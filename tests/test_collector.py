@@ -8,11 +8,11 @@ import threading
 
 import pytest
 
-from compiler.cardset import build
-from engine.ai import make
-from engine.game import Game
-from engine.memo import Memo
-from simulation.collector import YOUNG, batch_collector
+from grove.compiler.cardset import build
+from grove.engine.ai import make
+from grove.engine.game import Game
+from grove.engine.memo import Memo
+from grove.simulation.collector import YOUNG, batch_collector
 
 
 def test_a_batch_freezes_what_is_loaded_and_collects_the_young_less_often():

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from compiler import cardset as cs
-from compiler.search_path import shipped_cards_dir
+from grove.compiler import cardset as cs
+from grove.compiler.search_path import shipped_cards_dir
 
 # a copy of the reference's per-species tree-symbol counts (facts, not code), kept with the tests
 REFERENCE = Path(__file__).parent / "fixtures"

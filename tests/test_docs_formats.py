@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from dsl.diagnostics import DiagnosticError
 from grove import api
+from grove.dsl.diagnostics import DiagnosticError
 
 REPO = Path(__file__).resolve().parents[1]
 DOC = REPO / "docs" / "formats.md"

@@ -10,8 +10,8 @@ import re
 
 import pytest
 
-from dsl.diagnostics import DiagnosticError
-from dsl.parser import parse_rule
+from grove.dsl.diagnostics import DiagnosticError
+from grove.dsl.parser import parse_rule
 
 
 def _hint(field: str, text: str) -> str:

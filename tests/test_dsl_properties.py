@@ -15,13 +15,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from compiler import cardset as cs
-from compiler.checker import Checker
-from compiler.model import SpeciesDef
-from compiler.names import NameScope
-from compiler.universe import load_universe
-from dsl.diagnostics import Diagnostic, DiagnosticError
-from dsl.parser import FIELDS, parse_rule
+from grove.compiler import cardset as cs
+from grove.compiler.checker import Checker
+from grove.compiler.model import SpeciesDef
+from grove.compiler.names import NameScope
+from grove.compiler.universe import load_universe
+from grove.dsl.diagnostics import Diagnostic, DiagnosticError
+from grove.dsl.parser import FIELDS, parse_rule
 
 SETTINGS = settings(max_examples=400, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -15,11 +15,11 @@ from pathlib import Path
 
 from babel.messages.pofile import read_po
 
-from compiler import cardset as cs
-from compiler.model import scorepad_names
 from grove import api, report
-from printouts import phrases, text_lint
-from printouts import rules_text as rt
+from grove.compiler import cardset as cs
+from grove.compiler.model import scorepad_names
+from grove.printouts import phrases, text_lint
+from grove.printouts import rules_text as rt
 
 REPO = Path(__file__).resolve().parent.parent
 MEADOW = REPO / "tests" / "editions" / "meadow"
@@ -35,7 +35,7 @@ def test_catalogs_hold_no_noun_of_an_edition():
 
 
 def test_schema_article_classes_are_the_catalogs():
-    common = json.loads((REPO / "schema" / "common.schema.json").read_text(encoding="utf-8"))
+    common = json.loads((REPO / "grove" / "schema" / "common.schema.json").read_text(encoding="utf-8"))
     props = common["$defs"]["article"]["properties"]
     for lang in ("en", "de", "it"):
         assert sorted(props[lang]["enum"]) == list(rt.article_classes(lang)), lang
@@ -95,5 +95,5 @@ def test_a_scorepad_row_without_a_name_points_at_its_edition_file():
     assert [str(f.gap) for f in found] == ["name of scorepad row moors"]
     d, = text_lint.diagnostics(found)
     assert d.hint.startswith("add 'it: ...' to 'names' of scorepad row 'moors' in ")
-    assert d.hint.endswith("cards/dartmoor/edition.yaml")
+    assert d.hint.endswith("grove/cards/dartmoor/edition.yaml")
 

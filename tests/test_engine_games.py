@@ -21,19 +21,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compiler import cardset as cs
-from compiler.universe import load_universe
-from engine import placement, runner
-from engine import record as rec
-from engine.action import parse
-from engine.ai import make
-from engine.game import Game, IllegalAction
-from engine.memo import Memo
-from engine.players import GreedyPlayer, RandomPlayer
-from engine.setup import shuffle
-from forest.host import Host
-from forest.model import Forest
 from grove import api
+from grove.compiler import cardset as cs
+from grove.compiler.universe import load_universe
+from grove.engine import placement, runner
+from grove.engine import record as rec
+from grove.engine.action import parse
+from grove.engine.ai import make
+from grove.engine.game import Game, IllegalAction
+from grove.engine.memo import Memo
+from grove.engine.players import GreedyPlayer, RandomPlayer
+from grove.engine.setup import shuffle
+from grove.forest.host import Host
+from grove.forest.model import Forest
 
 GAMES = int(os.environ.get("GROVE_GAMES", "300"))
 _SEED = os.environ.get("GROVE_SEED", "0")
@@ -344,7 +344,7 @@ def test_bonus_gate_and_tree_reveal():
 
 
 def test_human_player_through_stdin():
-    from engine.human import HumanPlayer
+    from grove.engine.human import HumanPlayer
 
     cset = cs.build("base")
     game = Game(cset, ["Ana", "Bot"], 9)

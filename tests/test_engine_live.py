@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import pytest
 
-from compiler import cardset as cs
-from engine import placement
-from engine.game import Game
-from engine.memo import Memo
-from engine.players import GreedyPlayer, RandomPlayer
-from engine.scoring import score, score_rows
-from forest.host import Placed
-from forest.model import Forest
+from grove.compiler import cardset as cs
+from grove.engine import placement
+from grove.engine.game import Game
+from grove.engine.memo import Memo
+from grove.engine.players import GreedyPlayer, RandomPlayer
+from grove.engine.scoring import score, score_rows
+from grove.forest.host import Placed
+from grove.forest.model import Forest
 
 
 def _fresh(game: Game, i: int, play: str | None = None) -> Forest:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from compiler import cardset as cs
-from engine.game import Game
+from grove.compiler import cardset as cs
+from grove.engine.game import Game
 
 
 @pytest.fixture(scope="module")

@@ -117,7 +117,7 @@ def serve(spec: dict) -> None:
 # ---- the test ----------------------------------------------------------------------------------
 def _stopped_halfway(tmp: Path) -> Path:
     """A record of two random players stopped after half the game's actions."""
-    from engine import record as rec
+    from grove.engine import record as rec
 
     whole = tmp / "whole.jsonl"
     subprocess.run([sys.executable, "-c", "from grove.cli import main; main()", "play", "--ai",
@@ -169,8 +169,8 @@ def _verdict(t: dict, held: list[str]) -> str | None:
     held, which a replaced one must begin with."""
     from click.testing import CliRunner
 
-    from engine import record as rec
     from grove.cli import main
+    from grove.engine import record as rec
 
     cwd = Path(t["cwd"])
     target, before = cwd / "r.jsonl", cwd / "before"
@@ -195,7 +195,7 @@ def _verdict(t: dict, held: list[str]) -> str | None:
 
 
 def test_killed_records_are_as_they_were_or_whole(tmp_path: Path) -> None:
-    from engine import record as rec
+    from grove.engine import record as rec
 
     rnd = random.Random(34)
     stopped = _stopped_halfway(tmp_path)
@@ -233,7 +233,7 @@ def test_killed_records_are_as_they_were_or_whole(tmp_path: Path) -> None:
 def _states(t: dict) -> list[str]:
     """How a try ended, for the summary: the record absent, as it was, stopped or finished (a
     kill after the end is `late`), and a temporary file that SIGKILL left beside it."""
-    from engine import record as rec
+    from grove.engine import record as rec
 
     cwd = Path(t["cwd"])
     target, before = cwd / "r.jsonl", cwd / "before"

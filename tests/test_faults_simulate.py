@@ -32,8 +32,8 @@ import pyarrow.parquet as pq
 import pytest
 from processes import session
 
-from simulation.aggregate import read_totals
-from simulation.summary import summarize
+from grove.simulation.aggregate import read_totals
+from grove.simulation.summary import summarize
 
 GROVE = Path(sys.executable).parent / "grove"
 KILLS = int(os.environ.get("GROVE_FAULT_KILLS", "50"))

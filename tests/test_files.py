@@ -8,8 +8,8 @@ import stat
 
 import pytest
 
-from files.read import NotRegular, read_bytes, read_text
-from files.write import Refused, refusal, replacing, sweep, write_bytes, write_text
+from grove.files.read import NotRegular, read_bytes, read_text
+from grove.files.write import Refused, refusal, replacing, sweep, write_bytes, write_text
 
 
 def test_a_write_replaces_whole_and_keeps_the_old_mode(tmp_path):
@@ -93,7 +93,7 @@ def test_two_folders_change_places_in_one_step(tmp_path):
     cannot and changes nothing."""
     import sys
 
-    from files.folders import exchange, sync_folder
+    from grove.files.folders import exchange, sync_folder
 
     a, b = tmp_path / "a", tmp_path / "b"
     a.mkdir()

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from compiler import cardset as cs
-from dsl.diagnostics import DiagnosticError
-from engine import record as rec
-from engine import runner
 from grove import api
+from grove.compiler import cardset as cs
+from grove.dsl.diagnostics import DiagnosticError
+from grove.engine import record as rec
+from grove.engine import runner
 
 
 def score(tmp_path: Path, text: str) -> dict:

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler.formats import CURRENT, FORMATS, migrate_text
-from compiler.loader import read_document
 from grove.cli import main
+from grove.compiler.formats import CURRENT, FORMATS, migrate_text
+from grove.compiler.loader import read_document
 
 EDITIONS = Path(__file__).parent / "editions"
 OLD = EDITIONS / "formats" / "meadow_1202"
@@ -209,7 +209,7 @@ def test_the_changelog_in_docs_lists_every_step():
     that replaced it, and a row for every format grove reads."""
     import re
 
-    from compiler.formats import STEPS
+    from grove.compiler.formats import STEPS
 
     doc = (Path(__file__).resolve().parents[1] / "docs" / "formats.md").read_text(encoding="utf-8")
     rows = [ln for ln in doc.splitlines() if re.match(r"\| \d{4}-\d\d-\d\d", ln)]

@@ -26,8 +26,8 @@ from pathlib import Path
 import fuzz_worker as fw
 import pytest
 
-from dsl.diagnostics import DiagnosticError
 from grove import api
+from grove.dsl.diagnostics import DiagnosticError
 
 REPO = Path(__file__).resolve().parents[1]
 SCALE = max(1, int(os.environ.get("GROVE_FUZZ", "1") or 1))

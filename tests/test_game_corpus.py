@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from compiler import cardset as cs
-from engine import runner
+from grove.compiler import cardset as cs
+from grove.engine import runner
 
 CORPUS = Path(__file__).parent / "games" / "corpus.json"
 COMBOS = [("base", ()), ("base", ("alpine",)), ("base", ("woodland_edge",)),

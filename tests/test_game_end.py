@@ -16,16 +16,16 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler import cardset as cs
-from compiler.search_path import search_path
-from engine import game as game_module
-from engine import runner
-from engine.action import STOP
-from engine.ai import make
-from engine.game import Game, TurnLimit
-from engine.setup import turn_limit
 from grove import scaffold
 from grove.cli import main
+from grove.compiler import cardset as cs
+from grove.compiler.search_path import search_path
+from grove.engine import game as game_module
+from grove.engine import runner
+from grove.engine.action import STOP
+from grove.engine.ai import make
+from grove.engine.game import Game, TurnLimit
+from grove.engine.setup import turn_limit
 
 
 def _scaffold(tmp: Path, name: str, trees: int, split: int, stuck: str | None = None) -> Path:

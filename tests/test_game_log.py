@@ -7,10 +7,10 @@ from collections import Counter
 import pytest
 from click.testing import CliRunner
 
-from compiler import cardset as cs
-from engine.game import Game
-from engine.players import GreedyPlayer, RandomPlayer
 from grove.cli import main
+from grove.compiler import cardset as cs
+from grove.engine.game import Game
+from grove.engine.players import GreedyPlayer, RandomPlayer
 from grove.game_log import GameLog
 
 EDITIONS = [("base", ["alpine", "woodland_edge"]), ("dartmoor", []), ("smoky_mountains", [])]

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from grove.cli import main
 from grove.game_log import sentences
-from printouts.phrases import CATALOG_DIR, available_languages
+from grove.printouts.phrases import CATALOG_DIR, available_languages
 
 LANGS = ("de", "it", "th")
 # words of the English sentences that no other language's log should hold

@@ -23,10 +23,10 @@ except ImportError:  # pytest run from elsewhere: the repository root holds `ben
 
 from benchmarks import handwritten as hw
 from benchmarks.forests import HARE, TOAD, random_forests
-from compiler.cardset import CardSet, build
-from engine.placement import check_forests
-from engine.scoring import score_forests
-from forest.model import Forest, table
+from grove.compiler.cardset import CardSet, build
+from grove.engine.placement import check_forests
+from grove.engine.scoring import score_forests
+from grove.forest.model import Forest, table
 
 COMBOS = [(), ("alpine",), ("woodland_edge",), ("alpine", "woodland_edge")]
 FOREST_SETS = 200
@@ -223,8 +223,8 @@ def test_rows_only_scoring_matches_the_explaining_one():
     records (`--explain`): both must give the same rows, and the records must add up to them."""
     from pathlib import Path
 
-    from engine.scoring import score
     from grove import forest_file
+    from grove.engine.scoring import score
 
     for path in sorted((Path(__file__).parents[1] / "examples").glob("*.yaml")):
         ff = forest_file.read(path)

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cards import __file__ as _cards_init
-from compiler.search_path import search_path
 from grove import api
+from grove.cards import __file__ as _cards_init
 from grove.cli import main
-from printouts.sheets import icon_lint, icons
+from grove.compiler.search_path import search_path
+from grove.printouts.sheets import icon_lint, icons
 
 CARDS = Path(_cards_init).parent
 HEDGEROW = Path(__file__).parent / "editions" / "hedgerow"

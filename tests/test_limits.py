@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from compiler import schemas
-from compiler import yaml_source as ys
-from dsl import parser
-from dsl.diagnostics import DiagnosticError, Span, error, format_json, format_text
 from grove import forest_file
+from grove.compiler import schemas
+from grove.compiler import yaml_source as ys
+from grove.dsl import parser
+from grove.dsl.diagnostics import DiagnosticError, Span, error, format_json, format_text
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "base_three_players.yaml"
@@ -114,8 +114,8 @@ def test_nesting_that_crashed_libyaml_is_refused(text: str) -> None:
     # about 30,000 levels (60 KB, within a forest file's limit) crashed libyaml's composer, which
     # recurses in C, with a segmentation fault before the depth check ran: in a child, so that a
     # crash fails this test instead of ending the suite
-    code = ("import sys; from compiler import yaml_source as ys\n"
-            "from dsl.diagnostics import DiagnosticError\n"
+    code = ("import sys; from grove.compiler import yaml_source as ys\n"
+            "from grove.dsl.diagnostics import DiagnosticError\n"
             "try:\n    ys.loads(sys.stdin.read(), 'deep.yaml')\n"
             "except DiagnosticError as exc:\n    print(exc.diagnostics[0].code)\n")
     ran = subprocess.run([sys.executable, "-c", code], input=text, capture_output=True,
@@ -165,7 +165,7 @@ def test_forest_file_size_limit(tmp_path: Path) -> None:
 
 
 def test_largest_shipped_files_are_far_below_the_limits() -> None:
-    cards = max(p.stat().st_size for p in (ROOT / "cards").rglob("*.yaml"))
+    cards = max(p.stat().st_size for p in (ROOT / "grove" / "cards").rglob("*.yaml"))
     forests = max(p.stat().st_size for p in (ROOT / "examples").glob("*.yaml"))
     assert cards * 20 < ys.MAX_CARD_FILE_BYTES and forests * 20 < ys.MAX_FOREST_FILE_BYTES
 
@@ -358,8 +358,8 @@ _ODD_RECORD = {  # (the line to change: 0 the header, 1 an action, -1 the end; o
 def plain_record() -> list[str]:
     import io
 
-    from compiler import cardset as cs
-    from engine import runner
+    from grove.compiler import cardset as cs
+    from grove.engine import runner
 
     out = io.StringIO()
     runner.play(cs.build("base"), ["random", "random"], 1, record=out)

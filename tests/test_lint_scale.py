@@ -56,8 +56,8 @@ def test_cold_lint_grows_with_the_species_not_their_square(tmp_path, monkeypatch
 
 def test_checking_the_rules_grows_with_the_species_not_their_square(tmp_path, monkeypatch):
     """Counted before it was fixed: 1.8 (50, 200, 800 species); after, 1.0."""
-    from compiler import cardset
-    from compiler.universe import load_universe
+    from grove.compiler import cardset
+    from grove.compiler.universe import load_universe
 
     monkeypatch.setenv("GROVE_NO_CACHE", "1")
     calls = {}
@@ -87,6 +87,6 @@ def test_the_generated_sets_lint_clean(tmp_path, monkeypatch, species):
 
 
 def _editions(folder: Path):
-    from compiler.universe import load_universe
+    from grove.compiler.universe import load_universe
 
     return load_universe((str(folder.resolve()),)).editions.values()

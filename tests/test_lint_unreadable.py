@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from compiler import universe
-from compiler.search_path import edition_files, edition_folders, stray_files
+from grove.compiler import universe
+from grove.compiler.search_path import edition_files, edition_folders, stray_files
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
 
@@ -34,8 +34,8 @@ def _grove(*args: str, tmp: Path) -> subprocess.CompletedProcess:
 
 def _edition(folder: Path, eid: str) -> Path:
     """`grove new`'s card set, which lints clean."""
-    from compiler.search_path import search_path
     from grove import scaffold
+    from grove.compiler.search_path import search_path
 
     return scaffold.create(eid, str(folder), roots=search_path(env={})).folder
 

@@ -38,7 +38,7 @@ TYPO_LINE = "    score: 2 per european_hair"
 def edition(tmp_path_factory) -> Path:
     """A copy of the base game whose Red Fox scores per 'european_hair'."""
     folder = tmp_path_factory.mktemp("lsp") / "base"
-    shutil.copytree(ROOT / "cards" / "base", folder)
+    shutil.copytree(ROOT / "grove" / "cards" / "base", folder)
     f = folder / "left_right.yaml"
     text = f.read_text(encoding="utf-8")
     fox = text.index("- id: red_fox")

@@ -25,8 +25,8 @@ from lsp_helpers import (
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from compiler.search_path import search_path
 from grove import api
+from grove.compiler.search_path import search_path
 
 ROOT = Path(__file__).resolve().parents[1]
 # The server is started with GROVE_CARDS naming this folder; the editions are copied in before

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from dsl.diagnostics import Span
+from grove.dsl.diagnostics import Span
 from grove.lsp.completion import accepted, schema_keys
 from grove.lsp.text import char_col, context, sibling_keys, span_range, utf16_col
 

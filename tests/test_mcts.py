@@ -10,12 +10,12 @@ import sys
 
 import pytest
 
-from compiler import cardset as cs
-from engine import runner
-from engine.ai import make, problem
-from engine.game import Game
-from engine.mcts import Budget, MctsPlayer
-from engine.scoring import score
+from grove.compiler import cardset as cs
+from grove.engine import runner
+from grove.engine.ai import make, problem
+from grove.engine.game import Game
+from grove.engine.mcts import Budget, MctsPlayer
+from grove.engine.scoring import score
 
 
 @pytest.mark.parametrize("spec, budget", [("mcts", Budget()), ("mcts:300", Budget(300, None)),
@@ -71,7 +71,7 @@ def test_mcts_plays_an_authors_own_card_sets_unchanged():
     compiled rules alone."""
     from pathlib import Path
 
-    from compiler.search_path import search_path
+    from grove.compiler.search_path import search_path
 
     roots = search_path([Path(__file__).parent / "editions"])
     for edition, expansions in (("meadow", []), ("base", ["hedgerow"])):

@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler.search_path import shipped_cards_dir
 from grove.cli import main
+from grove.compiler.search_path import shipped_cards_dir
 
 TEST_EDITIONS = Path(__file__).parent / "editions"
 GROVE = str(Path(sys.executable).parent / "grove")
@@ -195,8 +195,8 @@ def test_a_copy_of_a_shipped_edition_shadows_it(tmp_path: Path, monkeypatch):
 
 def test_generated_scoring_code_names_the_card_file_and_line():
     """A traceback inside a compiled rule (there should be none) points at the card's rule."""
-    from compiler.cardset import build
-    from compiler.search_path import search_path
+    from grove.compiler.cardset import build
+    from grove.compiler.search_path import search_path
 
     cset = build("base", ["hedgerow"], search_path([TEST_EDITIONS]))
     sp = cset.species["hedgerow:yellowhammer"]

@@ -13,8 +13,8 @@ from itertools import count
 
 import pytest
 
-from dsl.diagnostics import DiagnosticError
 from grove import api
+from grove.dsl.diagnostics import DiagnosticError
 
 _ids = count()
 

@@ -22,12 +22,12 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from engine import record as rec
-from engine import runner
-from engine.action import Pick, Play
-from engine.game import Game
+from grove.engine import record as rec
+from grove.engine import runner
+from grove.engine.action import Pick, Play
+from grove.engine.game import Game
+from grove.printouts.phrases import CATALOG_DIR
 from grove.terminal.view import View
-from printouts.phrases import CATALOG_DIR
 
 GROVE = [sys.executable, "-c", "from grove.cli import main; main()"]
 LANGS = ("en", "de", "it", "th")

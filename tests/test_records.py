@@ -22,9 +22,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from engine import record as rec
 from grove import api
 from grove.cli import main
+from grove.engine import record as rec
 
 GROVE = [sys.executable, "-c", "from grove.cli import main; main()"]
 
@@ -192,7 +192,7 @@ def test_ctrl_c_after_the_last_action_finishes_the_game(tmp_path, monkeypatch):
     end line is written first and the game ends as if never stopped."""
     import signal as signals
 
-    from engine import runner
+    from grove.engine import runner
 
     whole = tmp_path / "whole.jsonl"
     code, board, _ = run("play", "--ai", "random,random", "--seed", "2", "--quiet",
@@ -250,7 +250,7 @@ def stopped(game, tmp_path) -> Path:
 def test_a_resume_stopped_before_it_caught_up_leaves_the_record(stopped, monkeypatch, calls):
     """Ctrl-C while the resumed actions are taken again (once: the record cut to those taken
     so far, 403 actions to 110): the record stays byte for byte, and is the one to go on with."""
-    from engine import runner
+    from grove.engine import runner
 
     before = stopped.read_bytes()
     _interrupt_at(monkeypatch, runner, "_resumed", calls)
@@ -383,8 +383,8 @@ def test_a_full_disk_leaves_the_old_forest_file_whole(tmp_path, monkeypatch):
     text and no temporary file is left beside it."""
     import errno
 
-    from dsl.diagnostics import DiagnosticError
     from grove import forest_file
+    from grove.dsl.diagnostics import DiagnosticError
 
     target = tmp_path / "final.yaml"
     target.write_text("kept\n", encoding="utf-8")
@@ -420,9 +420,9 @@ def test_every_copy_of_a_kept_record_is_whole(tmp_path, monkeypatch):
     whose stop line counts its actions and that replays (none after the game's last action, which
     needs the end line), and the last is the finished game's; a resume's copies never hold fewer
     actions than its record."""
-    from compiler import cardset as cs
-    from engine import runner
-    from files import write as fw
+    from grove.compiler import cardset as cs
+    from grove.engine import runner
+    from grove.files import write as fw
 
     cset = cs.build("base")
     copies: list[str] = []

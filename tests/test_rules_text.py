@@ -14,15 +14,15 @@ from babel.core import Locale
 from click.testing import CliRunner
 from ruamel.yaml import YAML
 
-from compiler import cardset as cs
-from compiler.search_path import search_path
-from compiler.universe import load_universe
-from dsl import ast
-from dsl.parser import parse_rule
 from grove import api
 from grove.cli import main
-from printouts import rules_text as rt
-from printouts import text_lint
+from grove.compiler import cardset as cs
+from grove.compiler.search_path import search_path
+from grove.compiler.universe import load_universe
+from grove.dsl import ast
+from grove.dsl.parser import parse_rule
+from grove.printouts import rules_text as rt
+from grove.printouts import text_lint
 
 GOLDEN = Path(__file__).parent / "golden"
 CORPUS = Path(__file__).parent / "corpus" / "editions"

@@ -8,9 +8,9 @@ from functools import cache
 
 import pytest
 
-from compiler import cardset as cs
-from dsl.parser import parse_rule
-from printouts import rules_text as rt
+from grove.compiler import cardset as cs
+from grove.dsl.parser import parse_rule
+from grove.printouts import rules_text as rt
 
 
 @cache

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from scenario_runner import load_all, run
 
-from compiler import cardset as cs
+from grove.compiler import cardset as cs
 
 SCENARIOS = load_all()
 # the card sets whose rules must all be exercised: each standalone with every expansion

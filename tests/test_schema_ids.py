@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler import schemas
-from compiler.yaml_source import load_text
 from grove.cli import main
+from grove.compiler import schemas
+from grove.compiler.yaml_source import load_text
 
-CARDS = Path(__file__).resolve().parents[1] / "cards"
+CARDS = Path(__file__).resolve().parents[1] / "grove" / "cards"
 
 
 def _run(*args: str) -> tuple[int, str, str]:

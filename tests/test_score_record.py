@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler import cardset as cs
-from dsl.diagnostics import DiagnosticError
-from engine import runner
 from grove import api, forest_file
 from grove.cli import main
+from grove.compiler import cardset as cs
+from grove.dsl.diagnostics import DiagnosticError
+from grove.engine import runner
 
 
 def run(*args: str) -> tuple[int, str, str]:

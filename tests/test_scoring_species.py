@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from scoring_helpers import C, P, cats, each, player, pts, score_doc, total
 
-from dsl.diagnostics import DiagnosticError
 from grove import api
+from grove.dsl.diagnostics import DiagnosticError
 
 EXPANSIONS = {
     "base": [],

@@ -8,12 +8,12 @@ import random
 
 import pytest
 
-from compiler import cardset as cs
-from engine.action import FaceDown
-from engine.ai import make
-from engine.game import Game
-from engine.seat import HIDDEN
-from engine.worlds import redeal, world
+from grove.compiler import cardset as cs
+from grove.engine.action import FaceDown
+from grove.engine.ai import make
+from grove.engine.game import Game
+from grove.engine.seat import HIDDEN
+from grove.engine.worlds import redeal, world
 
 EDITIONS = ["base", "dartmoor", "smoky_mountains"]
 

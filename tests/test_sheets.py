@@ -20,13 +20,13 @@ from reportlab.pdfbase import ttfonts
 from reportlab.platypus import ListFlowable, Paragraph, Table
 from reportlab.platypus.paragraph import _HSFrag
 
-from compiler import cardset as cs
-from dsl.diagnostics import DiagnosticError
 from grove import api
 from grove.cli import main
-from printouts.sheets import catalog, fonts, html, layout, lint, pdf, templates, thai
-from printouts.sheets.content import build_sheet, sort_key
-from printouts.sheets.diagrams import layout as diagram_layout
+from grove.compiler import cardset as cs
+from grove.dsl.diagnostics import DiagnosticError
+from grove.printouts.sheets import catalog, fonts, html, layout, lint, pdf, templates, thai
+from grove.printouts.sheets.content import build_sheet, sort_key
+from grove.printouts.sheets.diagrams import layout as diagram_layout
 
 EDITIONS = {
     "base": ("base", ()),

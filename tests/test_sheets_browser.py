@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from compiler.cardset import build
 from grove import api
+from grove.compiler.cardset import build
 
 CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"),
                              "/usr/bin/chromium") if p and Path(p).is_file()), None)

@@ -13,13 +13,13 @@ import re
 
 import pytest
 
-from compiler import cardset as cs
-from engine.placement import accepts
-from printouts.sheets import html, pdf, templates
-from printouts.sheets.content import build_sheet
-from printouts.sheets.diagrams import hatch, water_corner
-from printouts.sheets.diagrams import layout as diagram_layout
-from printouts.sheets.draw import svg
+from grove.compiler import cardset as cs
+from grove.engine.placement import accepts
+from grove.printouts.sheets import html, pdf, templates
+from grove.printouts.sheets.content import build_sheet
+from grove.printouts.sheets.diagrams import hatch, water_corner
+from grove.printouts.sheets.diagrams import layout as diagram_layout
+from grove.printouts.sheets.draw import svg
 
 LANGS = ("en", "de", "it", "th")
 

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from cards import __file__ as _cards_init
-from compiler import cardset as cs
-from compiler.search_path import search_path
 from grove import api
-from printouts.sheets import html, icons, pdf
-from printouts.sheets.content import build_sheet
+from grove.cards import __file__ as _cards_init
+from grove.compiler import cardset as cs
+from grove.compiler.search_path import search_path
+from grove.printouts.sheets import html, icons, pdf
+from grove.printouts.sheets.content import build_sheet
 
 CARDS = Path(_cards_init).parent
 EDITIONS = {"base+alpine+woodland_edge": ("base", ("alpine", "woodland_edge")),
@@ -135,8 +135,8 @@ def test_html_icon_is_written_from_numbers(cardsets):
 def test_diagrams_show_their_hosts_type(cardsets):
     """A host card in a slot diagram shows the icon of the type it is (tree, shrub, river...),
     drawn on the PDF canvas and nested in the HTML page's SVG."""
-    from printouts.sheets import templates
-    from printouts.sheets.diagrams import layout as diagram_layout
+    from grove.printouts.sheets import templates
+    from grove.printouts.sheets.diagrams import layout as diagram_layout
 
     sheet = build_sheet(cardsets["smoky_mountains"], "en")
     hosts = {h.id: h for h in sheet.hosts}

@@ -8,9 +8,9 @@ import re
 
 import pytest
 
-from compiler import cardset as cs
-from printouts.sheets import columns, layout, pdf, templates
-from printouts.sheets.content import build_sheet
+from grove.compiler import cardset as cs
+from grove.printouts.sheets import columns, layout, pdf, templates
+from grove.printouts.sheets.content import build_sheet
 
 LANGS = ("en", "de", "it", "th")
 EDITIONS = {"base+alpine+woodland_edge": ("base", ("alpine", "woodland_edge")),

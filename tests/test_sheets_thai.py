@@ -12,9 +12,9 @@ import xml.etree.ElementTree as ET
 import pytest
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from compiler import cardset as cs
-from printouts.sheets import fonts, lint, pdf, thai
-from printouts.sheets.content import build_sheet
+from grove.compiler import cardset as cs
+from grove.printouts.sheets import fonts, lint, pdf, thai
+from grove.printouts.sheets.content import build_sheet
 
 EDITIONS = {"base+alpine+woodland_edge": ("base", ("alpine", "woodland_edge")),
             "dartmoor": ("dartmoor", ()), "smoky_mountains": ("smoky_mountains", ())}
@@ -122,7 +122,7 @@ def test_the_name_column_widens_only_for_a_name_that_cannot_break(sheets):
     """A Latin name breaks at its spaces, so the name column keeps its share (and the sheets
     their pages); Smoky's Thai salamander, one word, gets the room it needs; the sapsucker,
     wider than the largest share, does not widen it further."""
-    from printouts.sheets import templates
+    from grove.printouts.sheets import templates
 
     cards = cs.build("smoky_mountains", [])
     assert templates.name_share(build_sheet(cards, "en")) == templates.NAME_SHARE[0]

@@ -24,8 +24,8 @@ import pytest
 from click.testing import CliRunner
 
 from grove.cli import main
-from simulation.aggregate import Totals, read_totals
-from simulation.summary import summarize
+from grove.simulation.aggregate import Totals, read_totals
+from grove.simulation.summary import summarize
 
 REPO = Path(__file__).resolve().parents[1]
 GROVE = Path(sys.executable).parent / "grove"
@@ -49,7 +49,7 @@ def grove(*args: str, env: dict[str, str] | None = None, timeout: float = 300
 def changed_copy(top: Path) -> Path:
     """A copy of the base game in which the red fox scores 12 points flat instead of 2 per
     hare: an author's changed card, found through GROVE_CARDS."""
-    shutil.copytree(REPO / "cards" / "base", top / "base")
+    shutil.copytree(REPO / "grove" / "cards" / "base", top / "base")
     path = top / "base" / "left_right.yaml"
     text = path.read_text(encoding="utf-8")
     at = text.index("score: 2 per hare", text.index("id: red_fox"))
@@ -392,11 +392,11 @@ def test_fork_server_tracebacks_alone_are_set_aside():
 
 def test_a_game_that_fails_is_reported_with_its_seed(tmp_path):
     """A game the engine cannot finish is reported and the chunk's other games still count."""
-    from compiler.cardset import build
-    from compiler.search_path import search_path
-    from simulation.folder import stage
-    from simulation.plan import Plan
-    from simulation.run import engine_for, simulate
+    from grove.compiler.cardset import build
+    from grove.compiler.search_path import search_path
+    from grove.simulation.folder import stage
+    from grove.simulation.plan import Plan
+    from grove.simulation.run import engine_for, simulate
 
     cardset = build("base")
     plan = Plan("base", (), ("random", "no_such_ai"), 4, 3, True, search_path())
@@ -518,12 +518,12 @@ def test_a_disk_that_fills_up_is_io_write_and_leaves_the_old_run(tmp_path, runs)
 def test_a_worker_that_reads_other_cards_refuses_its_games(tmp_path):
     """On a cluster a machine may hold other card files than the one that started the run: the
     worker compares the card set's digest with the run's and plays nothing on a difference."""
-    from compiler.cardset import build
-    from compiler.search_path import search_path
-    from simulation.executors import InProcess
-    from simulation.folder import stage
-    from simulation.plan import Plan
-    from simulation.run import simulate
+    from grove.compiler.cardset import build
+    from grove.compiler.search_path import search_path
+    from grove.simulation.executors import InProcess
+    from grove.simulation.folder import stage
+    from grove.simulation.plan import Plan
+    from grove.simulation.run import simulate
 
     cardset = build("base")
     plan = Plan("base", (), ("random", "random"), 3, 0, False, search_path())

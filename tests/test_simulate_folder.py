@@ -101,8 +101,8 @@ def test_a_run_folder_with_a_link_or_read_only_is_refused(tmp_path):
 def test_a_file_put_into_the_folder_during_the_run_is_kept(tmp_path):
     """The folder is checked again at the very end: a file the user put there while the games
     were played is not taken away with the old run; the new run is not kept and says so."""
-    from dsl.diagnostics import DiagnosticError
     from grove import api
+    from grove.dsl.diagnostics import DiagnosticError
 
     out = tmp_path / "run"
     assert run(*SIM, "--out", out)[0] == 0
@@ -121,9 +121,9 @@ def test_a_file_put_into_the_folder_during_the_run_is_kept(tmp_path):
 
 def test_without_an_exchange_the_files_are_renamed_one_by_one(tmp_path, monkeypatch):
     """Where folders cannot change places (and for `--out .`), the files move one by one."""
-    import simulation.folder
+    import grove.simulation.folder
 
-    monkeypatch.setattr(simulation.folder, "exchange", lambda a, b: False)
+    monkeypatch.setattr(grove.simulation.folder, "exchange", lambda a, b: False)
     out = tmp_path / "run"
     assert run(*SIM, "--seed", "1", "--out", out)[0] == 0
     (out / "games.parquet.part").write_bytes(b"left by an older grove, killed")
@@ -158,7 +158,7 @@ def test_odd_characters_in_a_species_name_cannot_fail_the_run(tmp_path):
     --json) write them as escapes, which read back as the very name; report.html shows U+FFFD
     in their place; an earlier run in the folder is replaced, not lost."""
     cards = tmp_path / "cards"
-    shutil.copytree(REPO / "cards" / "base", cards / "base")
+    shutil.copytree(REPO / "grove" / "cards" / "base", cards / "base")
     path = cards / "base" / "left_right.yaml"
     text = path.read_text(encoding="utf-8")
     path.write_text(text.replace("names: {en: Red Fox,",

@@ -12,8 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy import stats
 
-from simulation.plan import Plan, game_seed
-from simulation.statistics import (
+from grove.simulation.plan import Plan, game_seed
+from grove.simulation.statistics import (
     benjamini_hochberg,
     difference_interval,
     holm,

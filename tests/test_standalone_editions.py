@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from compiler import cardset as cs
-from dsl.diagnostics import DiagnosticError
-from engine.game import Game
-from engine.players import RandomPlayer
 from grove import api
+from grove.compiler import cardset as cs
+from grove.dsl.diagnostics import DiagnosticError
+from grove.engine.game import Game
+from grove.engine.players import RandomPlayer
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -121,7 +121,7 @@ def test_no_edition_or_card_named_in_code():
         names |= {h for h in cset.hosts if h not in ("tree", "shrub")}
         names |= {e.id for e in cset.editions}
     # words of the forest-file format itself (DESIGN: `river: true` under a tree) are not names
-    schema = json.loads((ROOT / "schema" / "forest.schema.json").read_text())
+    schema = json.loads((ROOT / "grove" / "schema" / "forest.schema.json").read_text())
     names -= set(schema["$defs"]["host"]["properties"])
     pattern = re.compile(r"[\"']([a-z_]+)[\"']")
     for folder in ("compiler", "dsl", "engine"):

@@ -13,13 +13,13 @@ import re
 
 import pytest
 
-from engine import runner
-from engine.action import Draw
-from engine.game import Game
+from grove.engine import runner
+from grove.engine.action import Draw
+from grove.engine.game import Game
+from grove.printouts.rules_text import card_text, field_label
 from grove.report import final_words
 from grove.terminal.view import View
 from grove.terminal.words import Words
-from printouts.rules_text import card_text, field_label
 from tests.test_play_terminal import SCRIPT, grove, lines_of
 
 TURN = re.compile(r"^Turn (\d+): (.+)$")
@@ -228,7 +228,7 @@ def test_final_words_of_a_tie_and_a_lone_player():
 def test_show_finds_every_species_and_words_it_in_every_language(edition, expansions):
     """Every species, by its name in each language, or by its key where two editions share a
     name (Squeaker in base and woodland_edge); each shown with its kind and all its rules."""
-    from compiler import cardset as cs
+    from grove.compiler import cardset as cs
 
     cset = cs.build(edition, expansions)
     seat = Game(cset, ["A", "B"], 1).seats[0]

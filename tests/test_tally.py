@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import pytest
 
-from compiler import cardset as cs
-from engine.action import Play
-from engine.game import Game
-from engine.players import GreedyPlayer, RandomPlayer
-from engine.scoring import score
-from engine.tally import Tally
+from grove.compiler import cardset as cs
+from grove.engine.action import Play
+from grove.engine.game import Game
+from grove.engine.players import GreedyPlayer, RandomPlayer
+from grove.engine.scoring import score
+from grove.engine.tally import Tally
 
 EDITIONS = [("base", ["alpine", "woodland_edge"]), ("base", []), ("dartmoor", []),
             ("smoky_mountains", [])]

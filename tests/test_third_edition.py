@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from compiler.search_path import search_path
-from dsl.diagnostics import DiagnosticError
-from engine import placement, scoring
 from grove import api, forest_file
+from grove.compiler.search_path import search_path
+from grove.dsl.diagnostics import DiagnosticError
+from grove.engine import placement, scoring
 
 MEADOW = Path(__file__).parent / "editions"
 

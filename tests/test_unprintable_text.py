@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from dsl.diagnostics import escape, escape_json
-from printouts import printable
+from grove.dsl.diagnostics import escape, escape_json
+from grove.printouts import printable
 
 TEST_EDITIONS = Path(__file__).parent / "editions"
 GROVE = str(Path(sys.executable).parent / "grove")

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from dsl.diagnostics import escape
+from grove.dsl.diagnostics import escape
 
 ROOT = Path(__file__).resolve().parents[1]
 GROVE = Path(sys.executable).with_name("grove")

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from compiler.yaml_source import loads
-from dsl.diagnostics import DiagnosticError
+from grove.compiler.yaml_source import loads
+from grove.dsl.diagnostics import DiagnosticError
 
 
 def _diagnostic(text: str):

@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
-from compiler import yaml_source as ys
-from dsl.diagnostics import DiagnosticError
+from grove.compiler import yaml_source as ys
+from grove.dsl.diagnostics import DiagnosticError
 
 REPO = Path(__file__).resolve().parents[1]
 FILES = sorted(p for p in REPO.rglob("*.yaml") if ".venv" not in p.parts)

@@ -10,7 +10,6 @@ import sys
 
 import click
 
-from dsl.diagnostics import echo_text
 from grove.commands.common import (
     card_sets,
     echo_json,
@@ -20,6 +19,7 @@ from grove.commands.common import (
     language,
     print_diagnostics,
 )
+from grove.dsl.diagnostics import echo_text
 
 
 @click.command()
@@ -46,7 +46,7 @@ def cards(edition: str, with_: str, lang: str | None, as_json: bool, roots) -> N
                               f"{r['copies']}x, types {', '.join(r['types']) or '-'}"))
         for f in ("effect", "bonus", "trigger", "placement", "modifier", "score"):
             if lang_given and r["text"].get(f):
-                from printouts.rules_text import field_label
+                from grove.printouts.rules_text import field_label
 
                 click.echo(f"    {field_label(f, lang)}: {echo_text(r['text'][f])}")
             elif r["rules"].get(f):
@@ -56,8 +56,8 @@ def cards(edition: str, with_: str, lang: str | None, as_json: bool, roots) -> N
 
 def _unprintable(listed: list[str], roots) -> list:
     """TEXT-UNPRINTABLE for the editions whose cards are listed."""
-    from compiler.universe import load_universe
-    from printouts.printable import findings
+    from grove.compiler.universe import load_universe
+    from grove.printouts.printable import findings
 
     universe = load_universe(roots)  # the one `api.cards` read (kept per search path)
     return findings(universe.editions[e] for e in dict.fromkeys(listed) if e in universe.editions)

@@ -16,7 +16,8 @@ from typing import Any, NoReturn
 
 import click
 
-from dsl.diagnostics import (
+from grove.commands.records import positioned
+from grove.dsl.diagnostics import (
     Diagnostic,
     DiagnosticError,
     Severity,
@@ -24,8 +25,7 @@ from dsl.diagnostics import (
     format_json,
     format_text,
 )
-from files.read import is_regular
-from grove.commands.records import positioned
+from grove.files.read import is_regular
 
 # The exit-code table, one for every command (README, docs/diagnostics.md):
 #   0  fine (warnings alone, unless `lint --strict`)
@@ -92,7 +92,7 @@ def _source_of(d: Diagnostic) -> dict[str, list[str]] | None:
     printer would read the whole file, and a file of 400 MB (refused at 1:1 as too large) then
     took 840 MB to say so. A line longer than the window around the caret is read only as far as
     the window, and one character more so the printer still marks it as cut."""
-    from dsl.diagnostics import WINDOW
+    from grove.dsl.diagnostics import WINDOW
 
     if d.span is None:
         return None
@@ -153,7 +153,7 @@ def card_sets(fn: Callable[..., Any]) -> Callable[..., Any]:
                   "GROVE_CARDS=DIR:DIR)")
     @wraps(fn)
     def wrapper(*args: Any, cards_dirs: tuple[str, ...] = (), **kwargs: Any) -> Any:
-        from compiler.search_path import search_path
+        from grove.compiler.search_path import search_path
 
         return fn(*args, roots=search_path(cards_dirs), **kwargs)
 
@@ -175,7 +175,7 @@ def writable(path: str) -> None:
     """IO-WRITE before any work when `path` may not be an output file (`files.write.refusal`):
     its folder is missing or not writable, or it is there and not the user's regular file to
     replace (a folder, a device, a symlink, a read-only file). Such a target is left alone."""
-    from files.write import refusal
+    from grove.files.write import refusal
 
     why = refusal(path)
     if why is not None:
@@ -191,7 +191,7 @@ def language(lang: str) -> str:
     """`lang` if grove has a catalog for it: an unknown one would quietly print English, so it
     is a usage error (exit 2) that lists the languages. Reads the catalog folder only, so a
     command that renders no rules text does not pay for the renderer."""
-    from printouts.phrases import available_languages
+    from grove.printouts.phrases import available_languages
 
     known = available_languages()
     if lang not in known:

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from dsl.diagnostics import echo_text
 from grove.commands.common import card_sets, display, echo_json, guarded
+from grove.dsl.diagnostics import echo_text
 
 
 @click.command()
@@ -37,6 +37,6 @@ def editions(as_json: bool, roots) -> None:
 
 
 def _shipped(folder: str) -> bool:
-    from compiler.search_path import shipped_cards_dir
+    from grove.compiler.search_path import shipped_cards_dir
 
     return Path(folder).resolve().parent == shipped_cards_dir().resolve()

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import click
 
-from dsl.diagnostics import Diagnostic, DiagnosticError, Severity, Span, sort_key
-from files.read import is_regular
 from grove.commands.common import card_sets, exit_code, guarded, print_diagnostics
 from grove.commands.records import record_size
+from grove.dsl.diagnostics import Diagnostic, DiagnosticError, Severity, Span, sort_key
+from grove.files.read import is_regular
 
 
 @click.command()

@@ -14,8 +14,6 @@ from pathlib import Path
 
 import click
 
-from compiler.limits import MAX_CARD_FILE_BYTES
-from dsl.diagnostics import Diagnostic, DiagnosticError, Severity, Span, sort_key
 from grove.commands.common import (
     EXIT_FINDINGS,
     EXIT_OK,
@@ -24,16 +22,18 @@ from grove.commands.common import (
     guarded,
     print_diagnostics,
 )
+from grove.compiler.limits import MAX_CARD_FILE_BYTES
+from grove.dsl.diagnostics import Diagnostic, DiagnosticError, Severity, Span, sort_key
 
 
 def _edition_files(folder: Path) -> list[Path]:
-    from compiler.search_path import EDITION_FILE, edition_folders
+    from grove.compiler.search_path import EDITION_FILE, edition_folders
 
     return [f / EDITION_FILE for f in edition_folders(folder) if (f / EDITION_FILE).exists()]
 
 
 def _read(path: Path) -> str:
-    from files.read import NotRegular, read_text
+    from grove.files.read import NotRegular, read_text
 
     try:
         return read_text(path, MAX_CARD_FILE_BYTES)
@@ -49,8 +49,8 @@ def _read(path: Path) -> str:
 @guarded
 def migrate(folder: str, check: bool) -> None:
     """Rewrite the card sets in FOLDER in the current format, keeping comments and layout."""
-    from compiler.formats import CURRENT, migrate_text
-    from files.write import Refused, write_text
+    from grove.compiler.formats import CURRENT, migrate_text
+    from grove.files.write import Refused, write_text
 
     root = Path(folder)
     if not root.is_dir():

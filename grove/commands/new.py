@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from dsl.diagnostics import echo_text, escape
 from grove.commands.common import card_sets, display, guarded
+from grove.dsl.diagnostics import echo_text, escape
 
 
 @click.command()

@@ -14,7 +14,6 @@ from typing import Any
 
 import click
 
-from dsl.diagnostics import Diagnostic, DiagnosticError, Severity, Span, echo_text
 from grove.commands.common import (
     EXIT_INTERRUPTED,
     card_sets,
@@ -27,6 +26,7 @@ from grove.commands.common import (
     writable,
 )
 from grove.commands.records import FINISHABLE, difference, replayed
+from grove.dsl.diagnostics import Diagnostic, DiagnosticError, Severity, Span, echo_text
 
 
 @click.command()
@@ -54,11 +54,11 @@ def play(edition: str, with_: str, n_players: int | None, ai: str | None, seed: 
          final_path: str | None = None, plain: bool = False,
          resume_path: str | None = None) -> None:
     """Play a complete game and print its log and scoreboard."""
-    from compiler import cardset as cs
-    from engine import ai as pl
-    from engine import runner
-    from engine.game import SetupError
     from grove import api, report
+    from grove.compiler import cardset as cs
+    from grove.engine import ai as pl
+    from grove.engine import runner
+    from grove.engine.game import SetupError
     from grove.game_log import GameLog
 
     language(lang)
@@ -124,7 +124,7 @@ def play(edition: str, with_: str, n_players: int | None, ai: str | None, seed: 
         for line in lines:
             click.echo(echo_text(line), err=True)  # card names from an author's card files
 
-    from engine.record import Keeper
+    from grove.engine.record import Keeper
 
     # the record file is whole at every moment; a resume's stays as it was until the new one
     # holds every action it held
@@ -251,9 +251,9 @@ def _resumable(path: str, roots) -> tuple[Any, Any]:
 @card_sets
 def replay(record_file: str, verify: bool, roots, as_json: bool = False) -> None:
     """Re-run a game record."""
-    from dsl.diagnostics import error
-    from engine import runner
     from grove import api, report
+    from grove.dsl.diagnostics import error
+    from grove.engine import runner
 
     r, cset, game, problems, lines = replayed(record_file, roots)
     if problems and problems[0].startswith("the record ends"):  # cut short: never verified

@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from dsl.diagnostics import Diagnostic, DiagnosticError, Severity, Span
+from grove.dsl.diagnostics import Diagnostic, DiagnosticError, Severity, Span
 
 # A record is read whole, so its size is checked first: five random players record 40 KB
 MAX_RECORD_BYTES = 4 * 1024 * 1024
@@ -30,7 +30,7 @@ def record_size(path: str, record: bool) -> None:
     except OSError:
         return  # not there: the reader says so
     if size > MAX_RECORD_BYTES:
-        from compiler.yaml_source import MAX_FOREST_FILE_BYTES
+        from grove.compiler.yaml_source import MAX_FOREST_FILE_BYTES
 
         limits = (f"a game record of at most {MAX_RECORD_BYTES}" if record else
                   f"a forest file of at most {MAX_FOREST_FILE_BYTES} bytes or a game record of "
@@ -110,10 +110,10 @@ def replayed(record_file: str, roots) -> tuple[Any, Any, Any, list[str], list[in
     """A record read, its card set built and checked, and its game replayed: the record, the
     card set, the game, the differences found and the record's line numbers (`replay` and
     `play --resume` alike)."""
-    from compiler import cardset as cs
-    from dsl.diagnostics import error
-    from engine import record as rec
-    from engine import runner
+    from grove.compiler import cardset as cs
+    from grove.dsl.diagnostics import error
+    from grove.engine import record as rec
+    from grove.engine import runner
 
     where = Path(record_file)
     if not where.is_file():  # a file that is not there is a usage error (exit 2), not a bad record

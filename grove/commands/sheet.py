@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import click
 
-from dsl.diagnostics import echo_text
 from grove.commands.common import card_sets, expansions, guarded
+from grove.dsl.diagnostics import echo_text
 
 
 @click.command()
@@ -38,9 +38,9 @@ def sheet(edition: str, with_: str, langs: str, out: str | None, fmt: str, paper
 def _refuse_unprintable(edition: str, exps: list[str], roots) -> None:
     """TEXT-UNPRINTABLE for any edition of the card set to print (the base game's words are
     printed too): a sheet cannot hold such a word, so none is rendered."""
-    from compiler.universe import load_universe
-    from dsl.diagnostics import DiagnosticError
-    from printouts.printable import findings
+    from grove.compiler.universe import load_universe
+    from grove.dsl.diagnostics import DiagnosticError
+    from grove.printouts.printable import findings
 
     universe = load_universe(roots)  # the one `api.sheet` reads (kept per search path)
     found = findings(universe.editions[e] for e in dict.fromkeys([edition, *exps])

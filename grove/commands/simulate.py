@@ -8,7 +8,6 @@ from typing import Any
 
 import click
 
-from dsl.diagnostics import Diagnostic, Severity, echo_text
 from grove.commands.common import (
     EXIT_FINDINGS,
     EXIT_INTERRUPTED,
@@ -19,7 +18,8 @@ from grove.commands.common import (
     guarded,
     print_diagnostics,
 )
-from simulation.folder import shown
+from grove.dsl.diagnostics import Diagnostic, Severity, echo_text
+from grove.simulation.folder import shown
 
 
 @click.command()
@@ -48,7 +48,7 @@ def simulate(edition: str, with_: str, ai: str, games: int, seed: int, rotate: b
     from tqdm import tqdm
 
     from grove import api
-    from simulation.summary import to_json
+    from grove.simulation.summary import to_json
 
     fmt = "json" if as_json else "text"
     bar = tqdm(total=games if games > 0 else None, unit="game", file=sys.stderr,
@@ -128,8 +128,8 @@ def compare(run_a: str, run_b: str, correction: str, as_json: bool) -> None:
     """Two runs of `grove simulate` side by side: every seat, AI, turn and species figure, and
     which moved beyond chance."""
     from grove import api
-    from simulation.compare import MISMATCH_HINT
-    from simulation.summary import to_json
+    from grove.simulation.compare import MISMATCH_HINT
+    from grove.simulation.summary import to_json
 
     result = api.compare(run_a, run_b, correction)
     warnings = [Diagnostic("RUN-MISMATCH", Severity.WARNING, None, m, MISMATCH_HINT)

@@ -16,9 +16,9 @@ from typing import Any
 
 from lsprotocol import types
 
-from compiler.names import NameScope
-from dsl.parser import _START, FIELDS
-from schema import SCHEMA_DIR
+from grove.compiler.names import NameScope
+from grove.dsl.parser import _START, FIELDS
+from grove.schema import SCHEMA_DIR
 
 SCHEMA_OF_FILE = {"edition.yaml": "edition", "deck.yaml": "deck"}
 _PARTIAL = re.compile(r"[a-z0-9_:]*$")
@@ -108,7 +108,7 @@ def schema_for(file_name: str, text: str) -> str:
 @cache
 def _keyword_terminals() -> dict[str, str]:
     """terminal name -> keyword text, for every keyword of the grammar."""
-    from dsl.parser import _lark
+    from grove.dsl.parser import _lark
 
     out = {}
     for t in _lark().terminals:
@@ -127,7 +127,7 @@ def accepted(field: str, text: str) -> tuple[set[str], list[Any]] | None:
     where `text` itself does not parse as the start of a rule."""
     from lark.exceptions import LarkError
 
-    from dsl.parser import _lark
+    from grove.dsl.parser import _lark
 
     if field not in _START:
         return None

@@ -19,12 +19,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from compiler.search_path import EDITION_FILE, Roots, edition_files, search_path
-from dsl.diagnostics import Diagnostic, DiagnosticError
+from grove.compiler.search_path import EDITION_FILE, Roots, edition_files, search_path
+from grove.dsl.diagnostics import Diagnostic, DiagnosticError
 
 if TYPE_CHECKING:
-    from compiler.cardset import CardSet
-    from compiler.universe import Universe
+    from grove.compiler.cardset import CardSet
+    from grove.compiler.universe import Universe
 
 log = logging.getLogger("grove.lsp")
 
@@ -92,7 +92,7 @@ class Session:
         """The editor's text of `path`, else the file's, else None (unreadable, not text, not a
         regular file, or larger than the server reads: a FIFO or /dev/zero named by a request
         must neither hang the server nor fill its memory)."""
-        from files.read import read_text
+        from grove.files.read import read_text
 
         p = str(path.resolve())
         if p in self.texts:
@@ -104,8 +104,8 @@ class Session:
 
     # -- reading an edition with the editor's texts
     def _reader(self):
-        from compiler.cache import file_digest
-        from compiler.loader import read_document
+        from grove.compiler.cache import file_digest
+        from grove.compiler.loader import read_document
 
         def read(path: Path, schema: str):
             p = str(path.resolve())
@@ -129,7 +129,7 @@ class Session:
 
     def _folder_digest(self, folder: Path) -> str:
         """A digest of the folder's files as the editor sees them."""
-        from compiler.cache import file_digest
+        from grove.compiler.cache import file_digest
 
         h = hashlib.sha256()
         for f in edition_files(folder):
@@ -148,8 +148,8 @@ class Session:
 
     def universe(self, folder: Path) -> Universe:
         """The universe `grove lint FOLDER` reads, with the folder as the editor holds it."""
-        from compiler.loader import load_edition
-        from compiler.universe import folder_digests, with_unsaved
+        from grove.compiler.loader import load_edition
+        from grove.compiler.universe import folder_digests, with_unsaved
 
         folder = folder.resolve()
         roots = self.roots_for(folder)
@@ -202,7 +202,7 @@ class Session:
 
     def scope(self, folder: Path):
         """The names a card of this edition can see (`NameScope`), or None if it does not load."""
-        from compiler.names import NameScope
+        from grove.compiler.names import NameScope
 
         universe = self.universe(folder)
         eid = self.edition_id(folder)
@@ -228,7 +228,7 @@ class Session:
         return self._last_good.get(str(folder.resolve()))
 
     def forest_cardset(self, edition: str, expansions: Iterable[str]) -> CardSet | None:
-        from compiler.universe import load_universe
+        from grove.compiler.universe import load_universe
 
         try:
             universe = load_universe(self.roots)
@@ -237,7 +237,7 @@ class Session:
         return self._build(universe, edition, tuple(expansions))
 
     def _build(self, universe: Universe, root: str, exps: tuple[str, ...]) -> CardSet | None:
-        from compiler import cardset as cs
+        from grove.compiler import cardset as cs
 
         k = (universe.roots, universe.key, root, exps)
         if k in self._cardsets:

@@ -53,7 +53,7 @@ def species_text(names: Any, kind: str, cost: int, copies: int, types: tuple[str
             + (f" · {', '.join(types)}" if types else "")]
     body = []
     if rules:
-        from printouts import rules_text
+        from grove.printouts import rules_text
 
         for f, text in rules.items():
             body.append(f"*{rules_text.field_label(f, lang)}*: {text}")
@@ -63,7 +63,7 @@ def species_text(names: Any, kind: str, cost: int, copies: int, types: tuple[str
 
 
 def card_rules(species: Any, cardset: Any, lang: str) -> dict[str, str]:
-    from printouts import phrases, rules_text
+    from grove.printouts import phrases, rules_text
 
     if lang not in phrases.available_languages():
         lang = "en"

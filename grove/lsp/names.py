@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from dsl.diagnostics import Span
+from grove.dsl.diagnostics import Span
 from grove.lsp.documents import Session, Target
 from grove.lsp.text import word_at
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from lsprotocol import types
 
-from dsl.diagnostics import Span
+from grove.dsl.diagnostics import Span
 from grove.lsp.text import MAX_LINE, span_range, utf16_col
 
 _ENTRY = re.compile(r"^(?P<lead>\s*-\s+)(?P<key>id|name):\s*(?P<value>[^\s#{}\[\],]+)")

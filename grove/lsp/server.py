@@ -22,8 +22,8 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
-from dsl.diagnostics import Diagnostic, Severity
 from grove import __version__
+from grove.dsl.diagnostics import Diagnostic, Severity
 from grove.lsp import actions, completion, hover, names, navigation, wire
 from grove.lsp.documents import Session, Target, target_of
 from grove.lsp.text import (
@@ -188,7 +188,7 @@ SETTLE_S = 0.05
 
 
 def _merged(*parts: list[Diagnostic]) -> list[Diagnostic]:
-    from dsl.diagnostics import sort_key
+    from grove.dsl.diagnostics import sort_key
 
     return sorted(dict.fromkeys(d for p in parts for d in p), key=sort_key)
 
@@ -337,7 +337,7 @@ def build_server(session: Session | None = None) -> GroveServer:
 
     @on(types.INITIALIZE)
     def initialize(params: types.InitializeParams) -> None:
-        from printouts import phrases
+        from grove.printouts import phrases
 
         opts = params.initialization_options if isinstance(
             params.initialization_options, dict) else {}

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from lsprotocol import types
 
-from dsl.diagnostics import Span
+from grove.dsl.diagnostics import Span
 
 # The longest line the features look at around a cursor, and how far up they look for its
 # parents: a hostile text costs the same bounded work as a real card file.

@@ -29,14 +29,14 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, OptionList, RichLog, SelectionList, Static
 
-from compiler.cardset import CardSet
-from engine import runner
-from engine.action import Action, Pick
-from engine.decision import Decision
-from engine.game import Game
-from engine.human import Quit
-from engine.record import Sink
-from engine.seat import Seat
+from grove.compiler.cardset import CardSet
+from grove.engine import runner
+from grove.engine.action import Action, Pick
+from grove.engine.decision import Decision
+from grove.engine.game import Game
+from grove.engine.human import Quit
+from grove.engine.record import Sink
+from grove.engine.seat import Seat
 from grove.game_log import GameLog
 from grove.terminal.view import Grid, Option, Payment, View, edition_name
 from grove.terminal.words import Words

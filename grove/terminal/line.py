@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TextIO
 
-from engine.action import Action
-from engine.game import Decision
-from engine.human import Quit
-from engine.seat import Seat
+from grove.engine.action import Action
+from grove.engine.game import Decision
+from grove.engine.human import Quit
+from grove.engine.seat import Seat
 from grove.report import shown
 from grove.terminal.view import Grid, View
 
@@ -167,7 +167,7 @@ class LinePlayer:
 
 def _paid(game: Seat) -> list[int]:
     """The cards paid so far for the play being paid for: the pays since the last play."""
-    from engine.action import Pick, Play
+    from grove.engine.action import Pick, Play
 
     out = []
     for a in reversed(game.history):

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from compiler.cardset import CardSet, Species
-from engine.action import (
+from grove.compiler.cardset import CardSet, Species
+from grove.engine.action import (
     Action,
     CaveCard,
     Draw,
@@ -22,9 +22,9 @@ from engine.action import (
     Play,
     Say,
 )
-from engine.decision import Decision
-from engine.scoring import score_rows
-from engine.seat import Seat
+from grove.engine.decision import Decision
+from grove.engine.scoring import score_rows
+from grove.engine.seat import Seat
 from grove.game_log import sentences
 from grove.report import row_name, shown
 from grove.terminal.words import Words
@@ -180,7 +180,7 @@ class View:
         scoreboard counts it (each forest against the others as they are now)."""
         g = self.game
         by_player = [score_rows(v, g.cardset) for v in g.views()]
-        from compiler.model import scorepad_names
+        from grove.compiler.model import scorepad_names
 
         names = scorepad_names(g.cardset.editions)
         rows = [(shown(row_name(names.get(r), r, self.lang)),
@@ -235,7 +235,7 @@ class View:
     def species_lines(self, sp: Species) -> list[str]:
         """A species as the sheets print it: name, kind (the host it makes, or the sides it
         goes on), cost, types, tree symbols of its cards, and its rules in words."""
-        from printouts.rules_text import card_text, field_label
+        from grove.printouts.rules_text import card_text, field_label
 
         w = self.words
         host = next((h.id for h in self.game.cardset.hosts.values() if h.from_kind == sp.kind),
@@ -319,7 +319,7 @@ class View:
         top plays with the margin each came to over the other players and how much of the
         search went to it. Asked of the player's seat view, so a hint knows no more than the
         player does."""
-        from engine.mcts import Budget, MctsPlayer
+        from grove.engine.mcts import Budget, MctsPlayer
 
         if decision.kind != "turn" or len(decision.options) < 2:
             return [self.words("hint.none")]
@@ -347,7 +347,7 @@ class View:
         sp, sym, _ = self.game.placing(play.place)
         bonus = None
         if sp.bonus is not None:
-            from printouts.rules_text import card_text
+            from grove.printouts.rules_text import card_text
 
             bonus = card_text(sp, self.game.cardset, self.lang).get("bonus", "")
         return Payment(self.card_name(play.card), count, sym, bonus)

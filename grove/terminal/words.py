@@ -13,7 +13,7 @@ DOMAIN = "screen"
 def _read(lang: str) -> dict[str, str]:
     from babel.messages.pofile import read_po
 
-    from printouts.phrases import CATALOG_DIR
+    from grove.printouts.phrases import CATALOG_DIR
 
     path = CATALOG_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
     if not path.is_file():

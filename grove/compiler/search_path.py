@@ -1,0 +1,89 @@
+"""Where grove looks for card sets: the author's folders first, then the shipped `cards/`.
+
+An author's card set is a folder anywhere: `--cards DIR` (repeatable) and `GROVE_CARDS` (folders
+separated like `PATH`) put it on the search path, ahead of the editions grove ships, so an
+edition id found twice is the author's (lint says which one it hides). A folder on the path is
+either one edition folder (it holds an `edition.yaml`) or a folder of edition folders.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from grove.dsl.diagnostics import DiagnosticError, error
+
+Roots = tuple[str, ...]
+ENV = "GROVE_CARDS"
+EDITION_FILE = "edition.yaml"
+
+
+def shipped_cards_dir() -> Path:
+    from grove.cards import CARDS_DIR
+
+    return CARDS_DIR
+
+
+def search_path(cards: Iterable[str | Path] = (), env: Mapping[str, str] | None = None,
+                *, shipped: bool = True) -> Roots:
+    """`--cards` folders in the order given, then `GROVE_CARDS`, then the shipped editions.
+
+    A folder that does not exist is a usage error, not a silent miss: an author who mistypes
+    the path would otherwise be told that their edition is unknown."""
+    env = os.environ if env is None else env
+    given = [str(c) for c in cards]
+    from_env = [p for p in env.get(ENV, "").split(os.pathsep) if p.strip()]
+    out: list[str] = []
+    for p, origin in [*((g, "--cards") for g in given), *((e, ENV) for e in from_env)]:
+        folder = Path(p).expanduser()
+        if not folder.is_dir():
+            raise DiagnosticError([error(
+                "IO-NOT-FOUND", None, f"{origin} names '{p}', which is not a folder",
+                "give a card-set folder (one holding edition.yaml) or a folder of them")])
+        out.append(str(folder.resolve()))
+    if shipped:
+        out.append(str(shipped_cards_dir().resolve()))
+    return tuple(dict.fromkeys(out))
+
+
+def edition_folders(root: Path) -> list[Path]:
+    """The edition folders at `root`: itself if it holds an edition.yaml, else its children.
+    An edition.yaml that is there but no regular file (a FIFO, a device) makes a folder an
+    edition folder all the same, so the loader says it cannot read it (and nothing reads it
+    as a forest file, which would wait on a FIFO forever)."""
+    if _has_edition_file(root):
+        return [root]
+    try:
+        children = sorted(root.iterdir())
+    except OSError:
+        return []
+    return [f for f in children if _has_edition_file(f)]
+
+
+def _has_edition_file(folder: Path) -> bool:
+    path = folder / EDITION_FILE
+    try:
+        return path.exists() and not path.is_dir()
+    except OSError:
+        return False
+
+
+def edition_files(folder: Path) -> list[Path]:
+    """The files an edition is read from: every YAML file of its folder that is a regular file,
+    by name (the others are `stray_files`: nothing reads them)."""
+    return sorted(p for p in folder.glob("*.yaml") if p.is_file())
+
+
+def stray_files(folder: Path) -> list[Path]:
+    """The YAML names of an edition folder that are no regular file and no folder: a FIFO,
+    device or socket (or a link to one), which a read would wait on or never finish. They are
+    reported, not read, and their names are part of the folder's digest (universe.py)."""
+    out = []
+    for p in sorted(folder.glob("*.yaml")):
+        try:
+            if p.exists() and not p.is_file() and not p.is_dir():
+                out.append(p)
+        except OSError:
+            continue
+    return out

@@ -1,0 +1,284 @@
+"""`mcts`: a player that searches, information-set Monte Carlo tree search over a seat's view.
+
+Each iteration deals the cards the seat cannot see anew (a world, engine/worlds.py), so the
+search never plays on the real deck or the real hands; walks the tree of the seat's own turn
+choices, the other seats' turns in between played by the rollout policy; and plays on from the
+last new node for a few turns with an epsilon-greedy policy, then scores what it reached. The
+tree is keyed by the seat's own choices, so every world that agrees with what the seat saw
+shares one tree (Cowling, Powley and Whitehouse's information sets, seen by one observer).
+
+It knows the cards only through the compiled rules (the greedy policy weighs a play with the
+tally of the forest it would join), so it plays every edition and an author's set unchanged.
+The small decisions (which cards pay, where a free card goes, a second draw) are answered by
+the policy: searching them gained nothing measurable (docs/ai.md).
+
+With an iteration budget and a seed a choice is the same every time: each search draws from a
+generator seeded by the player's seed and the decision alone, so a resumed game needs no search
+of the choices it replays.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+
+from grove.engine.action import DRAW_DECK, Action, Draw
+from grove.engine.decision import Decision
+from grove.engine.players import GreedyPlayer, RandomPlayer
+from grove.engine.seat import Seat
+from grove.engine.worlds import world
+
+DEFAULT_ITERATIONS = 1200  # about a second a decision on one core of this machine (docs/ai.md)
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How long a search runs: a number of iterations, or a time in seconds."""
+
+    iterations: int | None = DEFAULT_ITERATIONS
+    seconds: float | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> Budget:
+        """`mcts`'s argument: `300` iterations or `2s` (also `0.5s`, `1500ms`)."""
+        t = text.strip().lower()
+        try:
+            if t.endswith("ms"):
+                value = float(t[:-2]) / 1000
+            elif t.endswith("s"):
+                value = float(t[:-1])
+            else:
+                n = int(t)
+                if not 1 <= n <= 10_000_000:
+                    raise ValueError(t)
+                return cls(n, None)
+        except ValueError:
+            raise ValueError(f"mcts budget {text!r}: give iterations (mcts:300) or a time "
+                             "(mcts:2s, mcts:500ms)") from None
+        if not 0.001 <= value <= 3600 or not math.isfinite(value):
+            raise ValueError(f"mcts budget {text!r}: a time from 1 ms to an hour")
+        return cls(None, value)
+
+    def __str__(self) -> str:
+        return f"{self.seconds:g}s" if self.seconds is not None else str(self.iterations)
+
+
+@dataclass(frozen=True)
+class Knobs:
+    """The search's settings; docs/ai.md says how each was chosen."""
+
+    horizon: int = 2  # rounds the rollout plays past the choice, then the evaluation
+    epsilon: float = 0.1  # how often a rollout's player answers at random instead of greedily
+    explore: float = 0.7  # UCB's exploration constant, on rewards in [0, 1]
+    widen: float = 2.0  # the search considers ceil(widen * sqrt(visits)) choices at a node ...
+    first: int = 6  # ... and at least this many, best prior first
+    scale: float = 12.0  # a margin of this many points is worth tanh(1) of a win
+    hand: float = 0.6  # points a card in hand is worth at the horizon (what it can still pay)
+
+
+@dataclass
+class Node:
+    """One of the seat's decisions in the tree: its choices, best prior first, and their
+    statistics (`visits`, summed `reward` and `margin`), by action text."""
+
+    order: list[str]
+    visits: dict[str, int] = field(default_factory=dict)
+    reward: dict[str, float] = field(default_factory=dict)
+    margin: dict[str, float] = field(default_factory=dict)
+    children: dict[str, Node] = field(default_factory=dict)
+    n: int = 0
+    weighed: set[str] = field(default_factory=set)  # every text ordered or left out as a copy
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """A choice the search weighed: how often it was tried and what it came to."""
+
+    text: str
+    visits: int
+    win: float  # the mean reward, in [0, 1]
+    margin: float  # the mean margin over the other players at the horizon, in points
+
+
+class MctsPlayer:
+    """The search player; `choose(seat, decision)` like every player."""
+
+    drawing = False  # no state from one choice to the next: a resume need not search again
+
+    def __init__(self, seed: int = 0, budget: Budget | None = None, knobs: Knobs | None = None):
+        self.seed = seed
+        self.budget = budget or Budget()
+        self.knobs = knobs or Knobs()
+        self.policy = GreedyPlayer(seed)
+
+    def choose(self, seat: Seat, decision: Decision) -> Action:
+        if decision.kind == "turn" and len(decision.options) > 1:
+            ranked = self.search(seat, decision)
+            return decision.read(ranked[0].text)
+        if decision.kind == "draw":
+            return self._second_draw(seat, decision)
+        return self.policy.choose(seat, decision)
+
+    # ---- the search ------------------------------------------------------------------------------
+    def search(self, seat: Seat, decision: Decision) -> list[Ranked]:
+        """Every choice of a turn decision the search tried, the most visited first."""
+        rng = random.Random(f"{self.seed}:{seat.turn}:{decision.player}:{len(decision.options)}")
+        k = self.knobs
+        root = Node(self._prior(seat, decision))
+        budget = self.budget
+        deadline = (time.perf_counter() + budget.seconds) if budget.seconds is not None else None
+        done = 0
+        policies = {}
+        while True:
+            if budget.iterations is not None and done >= budget.iterations:
+                break
+            if deadline is not None and done and time.perf_counter() >= deadline:
+                break
+            self._iterate(seat, root, rng, policies, k)
+            done += 1
+        ranked = [Ranked(t, n, root.reward[t] / n, root.margin[t] / n)
+                  for t, n in root.visits.items()]
+        ranked.sort(key=lambda r: (-r.visits, -r.win, r.text))
+        return ranked
+
+    def _iterate(self, seat: Seat, root: Node, rng: random.Random, policies: dict,
+                 k: Knobs) -> None:
+        me = seat.seat
+        w = world(seat, rng)
+        players = [_Rollout(policies, j, rng, k.epsilon) for j in range(len(w.players))]
+        path: list[tuple[Node, str]] = []
+        node: Node | None = root
+        stop = w.turn + k.horizon * len(w.players)
+        while w.decision is not None:
+            d = w.decision
+            if node is not None and d.player == me and d.kind == "turn" and len(d.options) > 1:
+                legal = None
+                if node is not root:
+                    # a later turn's choices differ from world to world (the seat's draws
+                    # do): the ones this world offers first join the node's order, best first
+                    legal = set(d.options)
+                    new = legal - node.weighed
+                    if new:
+                        node.order += self._prior(w.seats[me], d, new)
+                        node.weighed |= new
+                text = _select(node, legal, k)
+                path.append((node, text))
+                w.apply(d.read(text))
+                child = node.children.get(text)
+                if child is None:  # a new node: the rest of this iteration is the rollout
+                    node.children[text] = Node([])
+                    node = None
+                else:
+                    node = child
+                continue
+            if w.turn >= stop and node is None:
+                break
+            w.apply(players[d.player].choose(w.seats[d.player], d))
+        margin, reward = _value(w, me, k)
+        for n, text in path:
+            n.n += 1
+            n.visits[text] = n.visits.get(text, 0) + 1
+            n.reward[text] = n.reward.get(text, 0.0) + reward
+            n.margin[text] = n.margin.get(text, 0.0) + margin
+        w.release()
+
+    def _prior(self, seat: Seat, decision: Decision, only: set[str] | None = None
+               ) -> list[str]:
+        """A turn's choices (or those of them in `only`), the likeliest first: plays by what
+        greedy sees them gain now (a card into one of several places that gain the same once),
+        the draws between."""
+        i = decision.player
+        tally = seat.tally(i)
+        base = tally.total
+        scored: list[tuple[float, str]] = []
+        seen: set[tuple] = set()
+        for text in decision.options:
+            if only is not None and text not in only:
+                continue
+            play = seat.play_of(text)
+            if play is None:
+                scored.append((0.5 if text == DRAW_DECK.text else 0.3, text))
+                continue
+            sp, sym, at, free, key = play
+            gain = tally.weigh(sp, sym, at, key) - base - (0 if free else 0.75 * sp.cost)
+            same = (text.split(" ", 2)[1], gain)  # the card, and what it gains there
+            if same in seen:
+                continue
+            seen.add(same)
+            scored.append((gain, text))
+        scored.sort(key=lambda x: -x[0])
+        return [t for _, t in scored]
+
+    def _second_draw(self, seat: Seat, decision: Decision) -> Action:
+        """The clearing card whose best play now gains most, else the deck's top card."""
+        best, best_gain = None, 0.5
+        tally = seat.tally(decision.player)
+        base = tally.total
+        for text in decision.options:
+            action = decision.read(text)
+            if not isinstance(action, Draw) or action.card is None:
+                continue
+            for sp, side, sym in seat.halves(action.card):
+                if side is None:
+                    for h in seat.memo.hosts_from.get(sp.kind, ()):
+                        gain = tally.weigh(sp, sym, h, None) - base - 0.75 * sp.cost
+                        if gain > best_gain:
+                            best, best_gain = action, gain
+        if best is not None:
+            return best
+        return DRAW_DECK if DRAW_DECK.text in decision.options else decision.actions[0]
+
+
+class _Rollout:
+    """A rollout's player: greedy, or with probability epsilon any legal action."""
+
+    __slots__ = ("greedy", "rand", "rng", "epsilon")
+
+    def __init__(self, policies: dict, seat: int, rng: random.Random, epsilon: float):
+        if seat not in policies:  # greedy's payment cache is worth keeping across worlds
+            policies[seat] = (GreedyPlayer(seat), RandomPlayer(seat))
+        self.greedy, self.rand = policies[seat]
+        self.rng = rng
+        self.epsilon = epsilon
+
+    def choose(self, seat: Seat, decision: Decision) -> Action:
+        if decision.kind == "turn" and self.rng.random() < self.epsilon:
+            self.rand.rng.seed(self.rng.getrandbits(32))
+            return self.rand.choose(seat, decision)
+        return self.greedy.choose(seat, decision)
+
+
+def _select(node: Node, legal: set[str] | None, k: Knobs) -> str:
+    """UCB1 among the first choices the node's visits allow (progressive widening), counting
+    for each the visits in which it was legal (its availability)."""
+    width = max(k.first, math.ceil(k.widen * math.sqrt(node.n + 1)))
+    best, best_score = None, -1.0
+    considered = 0
+    total = math.log(node.n + 1)
+    for text in node.order:
+        if legal is not None and text not in legal:
+            continue
+        considered += 1
+        if considered > width:
+            break
+        n = node.visits.get(text, 0)
+        if n == 0:
+            return text
+        score = node.reward[text] / n + k.explore * math.sqrt(total / n)
+        if score > best_score:
+            best, best_score = text, score
+    assert best is not None
+    return best
+
+
+def _value(w, me: int, k: Knobs) -> tuple[float, float]:
+    """The margin of the searching seat over the others' mean where the rollout stopped (the
+    scores so far, and what each hand can still pay for), and that as a reward in [0, 1]."""
+    values = []
+    for j, p in enumerate(w.players):
+        values.append(w.tally(j).total + (k.hand * len(p.hand) if not w.over else 0.0))
+    others = [v for j, v in enumerate(values) if j != me]
+    margin = values[me] - sum(others) / len(others) if others else values[me]
+    return margin, 0.5 + 0.5 * math.tanh(margin / k.scale)

@@ -1,0 +1,312 @@
+"""What a sheet says, as frozen values read from the compiled `CardSet` and the rules text.
+
+Numbers (hand limit, clearing limit, cards removed ...) and names come from the card data only;
+the sentences around them live in the templates and the `sheet` catalog. Nothing here knows an
+edition by name.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass, replace
+from types import MappingProxyType
+from typing import Any
+
+from grove.compiler.cardset import CardSet, Species
+from grove.compiler.model import SIDES, Setup, scorepad_names
+from grove.dsl.diagnostics import Span
+from grove.printouts import rules_text
+from grove.printouts.sheets.icons import Icon
+from grove.printouts.sheets.icons import find as find_icon
+from grove.printouts.sheets.thai import dictionary_words
+
+TEXT_FIELDS = ("effect", "trigger", "placement", "modifier")  # the "effect" column, in order
+
+
+@dataclass(frozen=True)
+class Slot:
+    id: str
+    side: str
+    capacity: int
+    water: bool  # takes only cards with the water requirement
+    dry: bool  # takes only cards without it
+    either: bool = False  # takes both, in a card set where the requirement matters at all
+
+
+@dataclass(frozen=True)
+class Host:
+    id: str
+    name: str
+    face_down: bool
+    play: str | None  # None: from a species card; "action", "effect", "with_tree"
+    reveal: int
+    counts_as: tuple[str, ...]  # type names the face-down card counts as
+    base: str | None  # for a host played with a card beneath: the host it is played as
+    slots: tuple[Slot, ...]
+    span: Span | None
+    icon: str | None = None  # the type symbol its diagram shows (Sheet.icons)
+
+    @property
+    def water_slots(self) -> bool:
+        return any(s.water for s in self.slots)
+
+
+@dataclass(frozen=True)
+class Symbol:
+    id: str
+    name: str
+    also: tuple[str, ...]  # names of the types it implies (a butterfly is an insect)
+    members: tuple[str, ...]  # for a group: names of the species that belong to it
+    span: Span | None
+    icon: bool = False  # the sheet has an icon for it (Sheet.icons)
+
+
+@dataclass(frozen=True)
+class Removal:
+    players: int
+    cards: int
+
+
+@dataclass(frozen=True)
+class Field:
+    id: str
+    label: str
+    text: str
+
+
+@dataclass(frozen=True)
+class SpeciesRow:
+    key: str
+    id: str
+    name: str
+    kind: str
+    host: str | None  # the host a card of this kind becomes, by name
+    sides: tuple[str, ...]
+    water: bool
+    cost: int
+    copies: int
+    effect: tuple[Field, ...]  # effect, permanent effect, placement, special
+    bonus: str
+    score: str
+    span: Span | None
+    icons: tuple[str, ...] = ()  # ids of the symbols it shows that have icons: tree, types
+
+
+@dataclass(frozen=True)
+class SpeciesGroup:
+    kind: str  # a host kind, "cave", or "dweller"
+    sides: tuple[str, ...]  # for dwellers: the sides its halves go to
+    host: str | None  # for host kinds: the host's name
+    plural: str | None  # for host kinds: the type symbol's plural ("Trees"), if the edition has one
+    rows: tuple[SpeciesRow, ...]
+
+
+@dataclass(frozen=True)
+class ScoreRow:
+    id: str
+    name: str  # the row's name from the card data (`scorepad:` in edition.yaml)
+    hosts: tuple[str, ...]  # names of the hosts scored in this row (a category of hosts)
+
+
+@dataclass(frozen=True)
+class Sheet:
+    lang: str
+    edition: str
+    expansions: tuple[str, ...]
+    setup: Setup  # the edition's numbers, read by the templates as they are
+    removal: tuple[Removal, ...]
+    bonus_needs_payment: bool
+    stuck_cards: int
+    stuck_to: str | None
+    hosts: tuple[Host, ...]
+    revealing: tuple[str, ...]  # names of the hosts whose play reveals a clearing card
+    reveal: int
+    tree_symbols: tuple[Symbol, ...]
+    type_symbols: tuple[Symbol, ...]
+    groups: tuple[Symbol, ...]
+    scorepad: tuple[ScoreRow, ...]
+    species: tuple[SpeciesGroup, ...]
+    labels: Any  # field id -> column label from the rules-text catalog
+    words: frozenset[str] = frozenset()  # Thai names a line never breaks inside (thai.py)
+    icons: Any = None  # symbol id -> (icons.Icon, its name): the tree and type symbols drawn
+
+    @property
+    def all_species(self) -> tuple[SpeciesRow, ...]:
+        return tuple(r for g in self.species for r in g.rows)
+
+
+def _name(names: Any, lang: str, fallback: str) -> str:
+    return (names or {}).get(lang) or (names or {}).get("en") or fallback.replace("_", " ")
+
+
+def sort_key(text: str, lang: str) -> str:
+    """A dictionary order good enough for a card list: accents folded; in Thai a leading vowel
+    (เ แ โ ใ ไ) sorts after the consonant it is written before."""
+    folded = "".join(c for c in unicodedata.normalize("NFD", text.casefold())
+                     if not unicodedata.combining(c))
+    if lang == "th":
+        chars = list(folded)
+        for i in range(len(chars) - 1):
+            if chars[i] in "เแโใไ":
+                chars[i], chars[i + 1] = chars[i + 1], chars[i]
+        folded = "".join(chars)
+    return folded
+
+
+def _hosts(cs: CardSet, lang: str, icons: dict) -> tuple[Host, ...]:
+    """The hosts with their slots. Where the water requirement matters in a card set (a slot
+    takes only water or only dry cards, or a species has the requirement), a slot that says
+    neither takes both, and the sheet says so (`Slot.either`): left unmarked beside slots marked
+    "dry", a reader cannot tell "any card" from "not stated" (Smoky Mountains' tree with a river
+    takes any card at the top, left and right, rules.md §5.4)."""
+    water_matters = any(s.water or s.dry for h in cs.hosts.values() for s in h.slots) or any(
+        sp.water for sp in cs.species.values())
+    out = []
+    for h in cs.hosts.values():
+        counts = tuple(_name(s.names, lang, s.id) for t in h.types if (s := cs.symbol(t)))
+        slots = tuple(Slot(s.id, s.side, s.capacity, s.water, s.dry,
+                           water_matters and not (s.water or s.dry)) for s in h.slots)
+        base = next((b for b in cs.hosts.values() if h.play == "with_tree"
+                     and b.from_kind == h.from_kind and b.play is None), None)
+        icon = next((t for t in (h.from_kind, *h.types) if t in icons), None)
+        out.append(Host(h.id, _name(h.names, lang, h.id), h.face_down, h.play, h.reveal, counts,
+                        _name(base.names, lang, base.id) if base else None, slots, h.span,
+                        icon))
+    return tuple(out)
+
+
+def species_names(cs: CardSet, lang: str) -> dict[str, str]:
+    """Species key -> the name the sheet prints. Two species of one card set may carry the same
+    published name (the base game's Squeaker and Woodland Edge's); a reader could not tell their
+    rows apart, so each one that shares its name and comes from an expansion is named with
+    its edition as well: "Squeaker (Woodland Edge)"."""
+    plain = {k: sp.name(lang) for k, sp in cs.species.items()}
+    count: dict[str, int] = {}
+    for name in plain.values():
+        count[name] = count.get(name, 0) + 1
+    editions = {e.id: e for e in cs.editions}
+    out = {}
+    for k, name in plain.items():
+        ed = editions.get(k.split(":", 1)[0])
+        if count[name] > 1 and ed is not None and ed is not cs.root:
+            name = f"{name} ({_name(ed.names, lang, ed.id)})"
+        out[k] = name
+    return out
+
+
+def _icons(cs: CardSet, lang: str) -> dict[str, tuple[Icon, str]]:
+    """Tree and type symbols with an icon: from the `icons/` folders beside the card set's
+    edition files (a later edition's first, so an expansion may draw a base symbol its way)."""
+    folders = [e.folder for e in reversed(cs.editions) if getattr(e, "folder", None)]
+    out = {}
+    for s in cs.symbols:
+        if s.kind in ("tree", "type"):
+            icon = find_icon(folders, s.id)
+            if icon is not None:
+                out[s.id] = (icon, _name(s.names, lang, s.id))
+    return out
+
+
+def _symbols(cs: CardSet, lang: str, kind: str,
+             icons: dict | None = None) -> tuple[Symbol, ...]:
+    card_symbols = {e.card_symbol for e in cs.editions if e.card_symbol}
+    printed = species_names(cs, lang)
+    out = []
+    for s in cs.symbols:
+        if s.kind != kind:
+            continue
+        also = tuple(_name(o.names, lang, o.id) for i in s.implies if (o := cs.symbol(i)))
+        members: tuple[str, ...] = ()
+        if kind == "group" or s.id in card_symbols:
+            names = {printed[k] for k, sp in cs.species.items() if s.id in sp.tags}
+            members = tuple(sorted(names, key=lambda n: sort_key(n, lang)))
+        out.append(Symbol(s.id, _name(s.names, lang, s.id), also, members, s.span,
+                          s.id in (icons or {})))
+    if kind == "type":  # a reader looks a symbol up by its name; the files' order is no order
+        out.sort(key=lambda sym: sort_key(sym.name, lang))
+    return tuple(out)
+
+
+def _removal(cs: CardSet) -> tuple[Removal, ...]:
+    exps = frozenset(cs.expansions)
+    for row in cs.setup.removed:
+        if row.with_ == exps:
+            return tuple(Removal(int(p), int(n)) for p, n in sorted(row.counts.items()))
+    return ()
+
+
+def _row(sp: Species, cs: CardSet, lang: str, name: str, icons: dict) -> SpeciesRow:
+    texts = rules_text.card_text(sp, cs, lang)
+    effect = tuple(Field(f, rules_text.field_label(f, lang), texts[f])
+                   for f in TEXT_FIELDS if texts.get(f))
+    host = cs.host_for_kind(sp.kind)
+    return SpeciesRow(
+        key=sp.key, id=sp.id, name=name, kind=sp.kind,
+        host=_name(host.names, lang, host.id) if host else None,
+        sides=sp.sides, water=sp.water, cost=sp.cost, copies=sp.copies, effect=effect,
+        bonus=texts.get("bonus", ""), score=texts.get("score", ""), span=sp.span,
+        icons=tuple(i for i in dict.fromkeys((*((sp.symbol,) if sp.kind == "tree" else ()),
+                                              *sp.types)) if i in icons))
+
+
+def _species(cs: CardSet, lang: str, icons: dict) -> tuple[SpeciesGroup, ...]:
+    kinds = list(dict.fromkeys(h.from_kind for h in cs.hosts.values() if h.from_kind))
+    order = {k: i for i, k in enumerate([*kinds, "cave"])}
+    side_order = {s: i for i, s in enumerate(SIDES)}
+    buckets: dict[tuple[str, tuple[str, ...]], list[SpeciesRow]] = {}
+    printed = species_names(cs, lang)
+    for sp in cs.species.values():
+        key = (sp.kind, sp.sides if sp.kind == "dweller" else ())
+        buckets.setdefault(key, []).append(_row(sp, cs, lang, printed[sp.key], icons))
+
+    def group_order(key: tuple[str, tuple[str, ...]]) -> tuple:
+        kind, sides = key
+        return (order.get(kind, len(order)), len(sides), [side_order[s] for s in sides])
+
+    out = []
+    for key in sorted(buckets, key=group_order):
+        rows = tuple(sorted(buckets[key], key=lambda r: sort_key(r.name, lang)))
+        sym = cs.symbol(key[0])
+        plural = _name(sym.plural, lang, "") if sym and sym.plural else None
+        out.append(SpeciesGroup(key[0], key[1], rows[0].host, plural or None, rows))
+    return tuple(out)
+
+
+def _scorepad(cs: CardSet, lang: str) -> tuple[ScoreRow, ...]:
+    names = scorepad_names(cs.editions)
+    return tuple(ScoreRow(row, _name(names.get(row), lang, row),
+                          tuple(_name(h.names, lang, h.id) for h in cs.hosts.values()
+                                if h.category == row))
+                 for row in cs.scorepad)
+
+
+def build_sheet(cs: CardSet, lang: str) -> Sheet:
+    """Everything one sheet prints, in one language."""
+    setup = cs.setup
+    stuck = dict(cs.flags.get("stuck_turn") or {})
+    icons = _icons(cs, lang)
+    hosts = _hosts(cs, lang, icons)
+    revealing = tuple(h for h in hosts if h.reveal > 0)
+    sheet = Sheet(
+        lang=lang,
+        edition=_name(cs.root.names, lang, cs.root.id),
+        expansions=tuple(_name(e.names, lang, e.id) for e in cs.editions[1:]),
+        setup=setup,
+        removal=_removal(cs),
+        bonus_needs_payment=bool(cs.flags.get("bonus_needs_payment", True)),
+        stuck_cards=int(stuck.get("cards", 0)), stuck_to=stuck.get("to"),
+        hosts=hosts, revealing=tuple(h.name for h in revealing),
+        reveal=max((h.reveal for h in revealing), default=0),
+        tree_symbols=_symbols(cs, lang, "tree", icons),
+        type_symbols=_symbols(cs, lang, "type", icons),
+        groups=_symbols(cs, lang, "group"), scorepad=_scorepad(cs, lang),
+        species=_species(cs, lang, icons),
+        labels={f: rules_text.field_label(f, lang) for f in rules_text.FIELDS},
+        icons=MappingProxyType(icons),
+    )
+    if lang != "th":
+        return sheet
+    names = [sheet.edition, *sheet.expansions, *(h.name for h in hosts),
+             *(s.name for s in (*sheet.tree_symbols, *sheet.type_symbols, *sheet.groups)),
+             *(r.name for r in sheet.all_species), *(sp.name(lang) for sp in cs.species.values())]
+    return replace(sheet, words=dictionary_words(names))

@@ -1,0 +1,140 @@
+"""Slot diagrams of hosts as geometry: a host card, the card tucked beneath it, its slots.
+
+Pure layout in points with the origin at the top left (y grows downwards); `draw.py` paints it
+on a reportlab canvas (PDF) or as SVG (HTML). Sizes are fixed, so `lint.py` can tell whether a
+label fits its box before anything is drawn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from grove.printouts.sheets.content import Host, Slot
+
+CARD = (40.0, 56.0)  # a host card standing (it has left/right slots)
+CARD_WIDE = (56.0, 40.0)  # a host card played sideways (slots only above and below)
+HALF = (40.0, 20.0)  # a top or bottom slot
+SIDE = (34.0, 40.0)  # a left or right slot
+GAP = 3.0
+LABEL_SIZE = 6.5  # points
+LABEL_PAD = 2.0  # each side of a label inside its box
+ICON_SIZE = 12.0  # a host's type icon, at the top of its card
+ICON_TOP = 4.0
+HATCH_STEP = 5.0  # between the strokes across a face-down card
+
+
+@dataclass(frozen=True)
+class Box:
+    x: float
+    y: float
+    w: float
+    h: float
+    role: str  # "host", "under" (the face-down card beneath), "slot"
+    water: bool = False
+    face_down: bool = False
+    either: bool = False  # a slot that takes cards with or without the water requirement
+    slot: str | None = None  # the id of the slot a slot box stands for
+    lines: tuple[str, ...] = ()  # centred text lines
+    icon: str | None = None  # a symbol icon drawn at the top of the box (ICON_SIZE)
+
+    @property
+    def text_width(self) -> float:
+        """Room for a label line."""
+        return self.w - 2 * LABEL_PAD
+
+
+@dataclass(frozen=True)
+class Diagram:
+    host: str
+    width: float
+    height: float
+    boxes: tuple[Box, ...]
+
+
+@dataclass(frozen=True)
+class Labels:
+    """The words a diagram prints, in the sheet's language (from the templates' catalog)."""
+
+    sides: dict  # side id -> short name
+    water: str
+    dry: str
+    either: str
+    face_down: str
+    capacity: str  # "×%(n)s"-style, already formatted per capacity via `times`
+
+    def times(self, n: int) -> str:
+        return self.capacity.replace("{n}", str(n))
+
+
+def _row(n: int, w: float) -> float:
+    return n * w + max(0, n - 1) * GAP
+
+
+def _slot_lines(slot, labels: Labels) -> tuple[str, ...]:
+    lines = [labels.sides.get(slot.side, slot.side)]
+    if slot.capacity > 1:
+        lines[0] = f"{lines[0]} {labels.times(slot.capacity)}"
+    if slot.water:
+        lines.append(labels.water)
+    elif slot.dry:
+        lines.append(labels.dry)
+    elif slot.either:
+        lines.append(labels.either)
+    return tuple(lines)
+
+
+def hatch(box: Box) -> tuple[tuple[float, float, float, float], ...]:
+    """The strokes across a face-down card, rising to the right at 45°: (x1, y1, x2, y2) in the
+    diagram's coordinates, each running past the box; both painters clip them to its outline,
+    so the PDF and the HTML page draw the same lines."""
+    out, x = [], -box.h
+    while x < box.w:
+        out.append((box.x + x, box.y + box.h, box.x + x + box.h, box.y))
+        x += HATCH_STEP
+    return tuple(out)
+
+
+def water_corner(box: Box) -> tuple[tuple[float, float], ...]:
+    """The half of an "either" slot painted as water: the triangle below its rising diagonal
+    (clipped to the box's outline by the painters)."""
+    return ((box.x + box.w, box.y), (box.x + box.w, box.y + box.h), (box.x, box.y + box.h))
+
+
+def layout(host: Host, labels: Labels) -> Diagram:
+    by_side = {s: [x for x in host.slots if x.side == s] for s in ("top", "bottom", "left", "right")}
+    standing = bool(by_side["left"] or by_side["right"])
+    cw, ch = CARD if standing else CARD_WIDE
+    under = host.play == "with_tree"
+    left_w = SIDE[0] + GAP if by_side["left"] else 0.0
+    right_w = SIDE[0] + GAP if by_side["right"] else 0.0
+    top_w, bottom_w = _row(len(by_side["top"]), HALF[0]), _row(len(by_side["bottom"]), HALF[0])
+    width = max(left_w + cw + right_w, top_w, bottom_w, CARD_WIDE[0] if under else 0.0)
+    cx = left_w + cw / 2 + (width - (left_w + cw + right_w)) / 2  # the host card's centre
+
+    def half_row(slots: list[Slot], row_w: float, y: float) -> float:
+        """A row of half-card slots above or below the host, centred; the y after it."""
+        for i, s in enumerate(slots):
+            boxes.append(Box(cx - row_w / 2 + i * (HALF[0] + GAP), y, *HALF, "slot", s.water,
+                             either=s.either, slot=s.id, lines=_slot_lines(s, labels)))
+        return y + HALF[1] + GAP if slots else y
+
+    boxes: list[Box] = []
+    y = half_row(by_side["top"], top_w, 0.0)
+    card_y = y
+    boxes.append(Box(cx - cw / 2, card_y, cw, ch, "host", face_down=host.face_down,
+                     lines=(labels.face_down,) if host.face_down else (), icon=host.icon))
+    for side, x in (("left", cx - cw / 2 - GAP - SIDE[0]), ("right", cx + cw / 2 + GAP)):
+        slots = by_side[side]
+        total = _row(len(slots), SIDE[1])
+        for i, s in enumerate(slots):
+            sy = card_y + (ch - total) / 2 + i * (SIDE[1] + GAP)
+            boxes.append(Box(x, sy, *SIDE, "slot", s.water, either=s.either, slot=s.id,
+                             lines=_slot_lines(s, labels)))
+    y = card_y + ch + GAP
+    if under:  # the face-down card beneath a tree: shown sideways under it
+        uw, uh = CARD_WIDE[0], CARD_WIDE[1] / 2
+        boxes.append(Box(cx - uw / 2, y, uw, uh, "under", water=True, face_down=True,
+                         lines=(labels.face_down,)))
+        y += uh + GAP
+    y = half_row(by_side["bottom"], bottom_w, y)
+    return Diagram(host.id, width, y - GAP, tuple(boxes))

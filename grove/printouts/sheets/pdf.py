@@ -1,0 +1,387 @@
+"""The sheet's XHTML blocks -> reportlab flowables -> PDF bytes.
+
+The templates decide what is said and in which order; this module only maps a handful of block
+elements (h1-h3, p, ul/ol, table, figure) onto reportlab's own flowables and page templates.
+Inline markup (b, i, br) is passed through to `Paragraph` unchanged.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from io import BytesIO
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+from reportlab.lib import colors
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfgen import canvas as canvas_mod
+from reportlab.platypus import (
+    BaseDocTemplate,
+    Flowable,
+    Frame,
+    KeepTogether,
+    ListFlowable,
+    ListItem,
+    NextPageTemplate,
+    PageBreak,
+    PageTemplate,
+    Spacer,
+    Table,
+    TableStyle,
+)
+
+from grove.printouts.sheets import layout, templates, textlayer
+from grove.printouts.sheets.content import Sheet
+from grove.printouts.sheets.diagrams import Diagram
+from grove.printouts.sheets.diagrams import layout as diagram_layout
+from grove.printouts.sheets.draw import DiagramFlowable
+from grove.printouts.sheets.fonts import register, require_shaping, with_fallback
+from grove.printouts.sheets.icons import draw as draw_icon
+from grove.printouts.sheets.thai import SegmentedParagraph
+
+_ICON_SPAN = re.compile(r'<span class="icon" data-icon="([^"]+)"\s*(?:/>|></span>)')
+PIXEL = Path(__file__).resolve().parent / "pixel.png"
+_icon_uris: dict[str, str] = {}  # symbol id -> the placeholder image that stands for its icon
+_uri_icons: dict[str, str] = {}  # and back
+
+
+def _placeholder(symbol: str) -> str:
+    """The file name of a one-pixel image that stands for a symbol's icon in paragraph markup:
+    reportlab lays out <img> inline with the text, and `_Canvas` draws the icon in its place.
+    Every symbol spells the path of the same file its own way ("sheets/./././pixel.png"), so
+    the name tells the canvas which icon it is."""
+    uri = _icon_uris.get(symbol)
+    if uri is None:
+        uri = str(PIXEL.parent) + "/." * (len(_icon_uris) + 1) + "/" + PIXEL.name
+        _icon_uris[symbol], _uri_icons[uri] = uri, symbol
+    return uri
+
+
+def with_icons(markup: str, size: float) -> str:
+    """Paragraph markup with the template's icon spans as inline images of `size` points
+    (and a little room after each)."""
+    if 'class="icon"' not in markup:
+        return markup
+    return _ICON_SPAN.sub(lambda m: f'<img src="{_placeholder(m.group(1))}" '
+                          f'width="{size * ICON_ROOM:.2f}" height="{size:.2f}" valign="middle"/>',
+                          markup)
+
+
+ICON_SCALE = 1.2  # an icon's size, in font sizes
+ICON_ROOM = 1.2  # the width it takes on its line, in icon sizes
+
+
+class _Canvas(canvas_mod.Canvas):
+    """The sheet's canvas: it draws the icon a placeholder image stands for, each icon once
+    per document as a form that every place it appears refers to."""
+
+    icons: dict = {}
+
+    def drawImage(self, image, x, y, width=None, height=None, *args, **kw):  # noqa: N802
+        symbol = _uri_icons.get(getattr(image, "fileName", None) or "")
+        icon = self.icons.get(symbol) if symbol else None
+        if icon is None:
+            return super().drawImage(image, x, y, width, height, *args, **kw)
+        forms = self.__dict__.setdefault("_icon_forms", set())
+        name = "icon_" + re.sub(r"[^A-Za-z0-9]", "_", symbol)
+        if name not in forms:
+            self.beginForm(name, 0, 0, 24, 24)
+            draw_icon(self, icon[0], 0, 0, 24)
+            self.endForm()
+            forms.add(name)
+        self.saveState()
+        self.translate(x, y)
+        self.scale(height / 24, height / 24)
+        self.doForm(name)
+        self.restoreState()
+        return (width, height)
+
+
+def inner(elem: ET.Element) -> str:
+    """An element's content as paragraph markup (its own tag left out)."""
+    return escape(elem.text or "") + "".join(ET.tostring(c, encoding="unicode") for c in elem)
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A table cell, kept for the overflow check: its markup, style and the width it has."""
+
+    markup: str
+    style: ParagraphStyle
+    width: float
+    table: str
+    row: int
+    col: int
+    key: str | None  # the species of the row, where the template says (data-key)
+    text: str  # the plain text
+
+    words: frozenset[str] = frozenset()  # the sheet's names (thai.dictionary_words)
+
+    def paragraph(self) -> SegmentedParagraph:
+        return SegmentedParagraph(with_icons(self.markup, self.style.fontSize * ICON_SCALE),
+                                  layout.for_text(self.style, self.markup), words=self.words)
+
+
+@dataclass(frozen=True)
+class Story:
+    flowables: tuple[Flowable, ...]
+    cells: tuple[Cell, ...]  # every paragraph in a fixed-width table column
+    diagrams: tuple[Diagram, ...]
+    page: layout.Page
+    xhtml: str
+    rows_drawn: list = dataclasses.field(default_factory=list, compare=False)
+    blocks_drawn: list = dataclasses.field(default_factory=list, compare=False)
+
+
+class _Noted(SegmentedParagraph):
+    """A paragraph that notes the page it is drawn on under a key (a row of the species table,
+    a block of the rules section), so the HTML page can start its pages where the PDF does."""
+
+    def __init__(self, markup: str, style, sink: list, key, words: frozenset[str]):
+        super().__init__(with_icons(markup, style.fontSize * ICON_SCALE), style, words=words)
+        self._sink, self._key = sink, key
+
+    def draw(self) -> None:
+        self._sink.append((self._key, self.canv.getPageNumber()))
+        super().draw()
+
+
+class _Builder:
+    """Blocks -> flowables; with `measure_only`, just the table cells and diagrams (for lint)."""
+
+    def __init__(self, sheet: Sheet, page: layout.Page, measure_only: bool = False):
+        self.sheet = sheet
+        self.page = page
+        self.measure_only = measure_only
+        self.st = layout.styles()
+        self.cells: list[Cell] = []
+        self.diagrams: list[Diagram] = []
+        self.rows_drawn: list[tuple[int, int]] = []  # (body row of the long table, page)
+        self.blocks_drawn: list[tuple[tuple[int, int], int]] = []  # ((block, item), page)
+        self.at: tuple[int, int] | None = None  # the rules block (and list item) being built
+        self.top: ET.Element | None = None  # that block
+
+    def para(self, markup: str, style) -> SegmentedParagraph:
+        if self.at is not None:
+            return _Noted(markup, layout.for_text(style, markup), self.blocks_drawn, self.at,
+                          self.sheet.words)
+        return SegmentedParagraph(with_icons(markup, style.fontSize * ICON_SCALE),
+                                  layout.for_text(style, markup), words=self.sheet.words)
+
+    def blocks(self, parent: ET.Element, width: float) -> list[Flowable]:
+        out: list[Flowable] = []
+        for e in parent:
+            out.extend(self.block(e, width))
+        return out
+
+    def block(self, e: ET.Element, width: float) -> list[Flowable]:
+        st = self.st
+        tag, cls = e.tag, e.get("class", "")
+        if self.measure_only and tag in ("h1", "h2", "h3", "p", "ul", "ol"):
+            return []
+        if tag == "header":
+            return self.blocks(e, width)
+        if tag == "h1":
+            return [self.para(inner(e), st.title)]
+        if tag in ("h2", "h3"):
+            return [self.para(inner(e), getattr(st, tag))]
+        if tag == "p":
+            return [self.para(inner(e), st.subtitle if cls == "subtitle" else st.body)]
+        if tag in ("ul", "ol"):
+            items = []
+            for j, li in enumerate(x for x in e if x.tag == "li"):
+                if self.at is not None and e is self.top:  # a list of the rules section
+                    self.at = (self.at[0], j)
+                items.append(ListItem(self.para(inner(li), st.bullet)))
+            kind = dict(bulletType="1", bulletFormat="%s.") if tag == "ol" else dict(
+                bulletType="bullet", start="•")
+            return [ListFlowable(items, leftIndent=11, bulletFontName=st.body.fontName,
+                                 bulletFontSize=st.body.fontSize - 1, spaceAfter=3, **kind)]
+        if tag == "table":
+            return [self.table(e, width)]
+        if tag == "div" and "figures" in cls:
+            return [self.figures(e, width)]
+        if tag == "div" and "keep" in cls:
+            return [KeepTogether(self.blocks(e, width))]
+        return self.blocks(e, width)
+
+    def table(self, e: ET.Element, width: float) -> Table:
+        st = self.st
+        fractions = [float(x) for x in (e.get("data-widths") or "").split()]
+        widths = [width * f for f in fractions]
+        name = e.get("class", "table")
+        rows: list[list] = []
+        style: list[tuple] = [
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ("LEFTPADDING", (0, 0), (-1, -1), layout.CELL_PAD),
+            ("RIGHTPADDING", (0, 0), (-1, -1), layout.CELL_PAD),
+            ("TOPPADDING", (0, 0), (-1, -1), 1.6),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), 2.2),
+            ("LINEBELOW", (0, 0), (-1, -1), 0.3, layout.RULE),
+        ]
+        head_rows = 0
+        for section in e:
+            for tr in section:
+                r = len(rows)
+                row: list = []
+                for c, cell in enumerate(tr):
+                    numeric = "num" in cell.get("class", "")
+                    if section.tag == "thead":
+                        pst = st.head_num if numeric else st.head
+                    elif "group" in tr.get("class", ""):
+                        pst = st.group
+                    else:
+                        pst = st.cell_num if numeric else st.cell
+                    span = int(cell.get("colspan", "1"))
+                    markup = inner(cell)
+                    cw = sum(widths[c:c + span]) - 2 * layout.CELL_PAD
+                    self.cells.append(Cell(markup, pst, cw, name, r, c, tr.get("data-key"),
+                                           "".join(cell.itertext()), self.sheet.words))
+                    if self.measure_only:
+                        row.append(None)
+                    elif c == 0 and section.tag == "tbody" and e.get("data-repeat"):
+                        row.append(_Noted(markup, layout.for_text(pst, markup),
+                                          self.rows_drawn, r - head_rows, self.sheet.words))
+                    else:
+                        row.append(self.para(markup, pst))
+                    row.extend([""] * (span - 1))
+                    if span > 1:
+                        style.append(("SPAN", (c, r), (c + span - 1, r)))
+                if section.tag == "thead":
+                    head_rows += 1
+                    style.append(("BACKGROUND", (0, r), (-1, r), layout.ACCENT))
+                elif "group" in tr.get("class", ""):
+                    style.append(("BACKGROUND", (0, r), (-1, r), layout.BAND))
+                rows.append(row)
+        repeat = head_rows if e.get("data-repeat") else 0
+        t = Table(rows, colWidths=widths, repeatRows=repeat, hAlign="LEFT", splitByRow=1)
+        t.setStyle(TableStyle(style))
+        return t
+
+    def figures(self, e: ET.Element, width: float) -> Flowable:
+        labels = templates.labels(self.sheet.lang)
+        hosts = {h.id: h for h in self.sheet.hosts}
+        font = register().regular
+        cells = []
+        for fig in e.iter("figure"):
+            host = hosts.get(fig.get("data-host", ""))
+            if host is None:
+                continue
+            d = diagram_layout(host, labels)
+            self.diagrams.append(d)
+            caption = next((c for c in fig if c.tag == "figcaption"), None)
+            parts: list[Flowable] = [DiagramFlowable(d, font, self.sheet.icons)]
+            if caption is not None and not self.measure_only:
+                parts += [Spacer(1, 4), self.para(inner(caption), self.st.caption)]
+            cells.append(parts)
+        if not cells:
+            return KeepTogether([])
+        widest = max(d.width for d in self.diagrams[-len(cells):]) + 10
+        per_row = max(1, min(len(cells), int(width // widest)))
+        cw = width / per_row
+        grid = [cells[i:i + per_row] for i in range(0, len(cells), per_row)]
+        grid[-1] += [""] * (per_row - len(grid[-1]))
+        t = Table(grid, colWidths=[cw] * per_row, hAlign="LEFT")
+        t.setStyle(TableStyle([("ALIGN", (0, 0), (-1, -1), "CENTER"),
+                               ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
+                               ("BOTTOMPADDING", (0, 0), (-1, -1), 6)]))
+        return t
+
+
+def story(sheet: Sheet, paper: str = "a4", measure_only: bool = False) -> Story:
+    """The flowables of a sheet, and what the overflow check needs to know about them
+    (`measure_only`: no flowables, only that)."""
+    page = layout.page(paper)
+    xhtml = with_fallback(templates.render_sheet(sheet))
+    root = ET.fromstring(xhtml)
+    b = _Builder(sheet, page, measure_only)
+    out: list[Flowable] = []
+    for part in root:
+        if part.tag == "section" and "species" in part.get("class", ""):
+            out += [NextPageTemplate("wide"), PageBreak()]
+            out += b.blocks(part, page.frame_width)
+        elif part.tag == "section":
+            for i, child in enumerate(part):
+                b.at, b.top = (i, -1), child
+                out += b.block(child, page.column_width)
+            b.at = None
+        else:
+            out += b.blocks(part, page.column_width)
+    return Story(tuple(out), tuple(b.cells), tuple(b.diagrams), page, xhtml, b.rows_drawn,
+                 b.blocks_drawn)
+
+
+def _footer(sheet: Sheet, page: layout.Page):
+    font = register().regular
+
+    def draw(canvas, doc) -> None:
+        canvas.saveState()
+        canvas.setFont(font, 6.8)
+        canvas.setFillColor(colors.HexColor("#6b786a"))
+        y = layout.MARGIN - 14
+        canvas.drawString(layout.MARGIN, y, sheet.edition, shaping=True)
+        canvas.drawRightString(page.width - layout.MARGIN, y, str(doc.page))
+        canvas.restoreState()
+
+    return draw
+
+
+def render(sheet: Sheet, paper: str = "a4") -> bytes:
+    """The PDF of one sheet. Invariant mode: the same sheet gives the same bytes."""
+    return _build(sheet, paper)[0]
+
+
+@dataclass(frozen=True)
+class Pages:
+    """Where the PDF starts its pages, for the HTML page's print styles: `rows`, body rows of
+    the species table that start a page (other than the table's first); `blocks`, (child of
+    the rules section, item of that child's list or -1) that start one (other than the first)."""
+
+    count: int
+    rows: frozenset[int]
+    blocks: frozenset[tuple[int, int]]
+
+
+def _starts(drawn: list) -> frozenset:
+    first: dict[int, int] = {}
+    for item, page in drawn:
+        first.setdefault(item, page)
+    items = sorted(first.items())
+    return frozenset(i for (i, p), (_, before) in zip(items[1:], items, strict=False)
+                     if p > before)
+
+
+def page_starts(sheet: Sheet, paper: str = "a4") -> Pages:
+    _, count, rows, blocks = _build(sheet, paper)
+    return Pages(count, _starts(rows), _starts(blocks))
+
+
+def _build(sheet: Sheet, paper: str) -> tuple[bytes, int, list, list]:
+    require_shaping()
+    s = story(sheet, paper)
+    page = s.page
+    buf = BytesIO()
+    doc = BaseDocTemplate(buf, pagesize=(page.width, page.height), invariant=1,
+                          leftMargin=layout.MARGIN, rightMargin=layout.MARGIN,
+                          topMargin=layout.MARGIN, bottomMargin=layout.MARGIN,
+                          title=sheet.edition, author="grove", creator="grove", producer="grove",
+                          subject="quick reference", lang=sheet.lang)
+    x, y, h = layout.MARGIN, layout.MARGIN, page.frame_height
+    cw = page.column_width
+    on_page = _footer(sheet, page)
+    doc.addPageTemplates([
+        PageTemplate("rules", [Frame(x, y, cw, h, id="left", leftPadding=0, rightPadding=0),
+                               Frame(x + cw + layout.GUTTER, y, cw, h, id="right",
+                                     leftPadding=0, rightPadding=0)], onPage=on_page),
+        PageTemplate("wide", [Frame(x, y, page.frame_width, h, id="wide", leftPadding=0,
+                                    rightPadding=0)], onPage=on_page),
+    ])
+    canvas_class = type("SheetCanvas", (_Canvas,), {"icons": dict(sheet.icons or {})})
+    try:
+        doc.build(list(s.flowables), canvasmaker=canvas_class)
+    finally:
+        textlayer.forget()
+    return buf.getvalue(), doc.page, s.rows_drawn, s.blocks_drawn

@@ -1,0 +1,246 @@
+"""Where a run's chunks are played: in this process, on worker processes of this machine
+(`concurrent.futures`), or on a Dask cluster (`distributed`, a local one or a running one).
+
+`dispatch` feeds chunks to an engine and yields their results as they finish. It keeps a bounded
+number of chunks in flight and never runs ahead of the oldest unfinished chunk by more than a
+window, so the rows waiting to be written in game order stay few however long the run.
+
+A worker that dies takes its chunks with it. On this machine they are run once more on a fresh
+pool; on a cluster the scheduler does that itself (`allowed-failures`, set to 1 for a local
+cluster). A chunk lost a second time is reported game by game, and the run goes on.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import multiprocessing
+from collections import deque
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, Protocol
+
+from grove.simulation.plan import Chunk, Plan
+from grove.simulation.worker import Batch, Failure, Fingerprint, play_chunk, start_worker
+
+WAKE = 0.25  # seconds a wait for the next chunk lasts at most, so that a stop is seen soon
+
+
+class WorkerLost(Exception):
+    """The process playing a chunk died: the chunk may be run again."""
+
+
+class ChunkFailed(Exception):
+    """A chunk that raised, or whose worker was lost as often as allowed: not run again."""
+
+
+class Engine(Protocol):
+    retries: int  # how many more times `dispatch` runs a chunk whose worker was lost
+    workers: int  # how many chunks it plays at once
+
+    def submit(self, chunk: Chunk) -> Any: ...
+    def wait(self, futures: list[Any], timeout: float) -> list[Any]: ...
+    def outcome(self, future: Any) -> Batch: ...
+    def close(self) -> None: ...
+
+
+def lost_games(plan: Plan, chunk: Chunk, reason: str) -> Batch:
+    """A chunk given up on: no rows, each of its games reported with its seed."""
+    failed = tuple(Failure(i, plan.game_seed(i), plan.seating(i), reason)
+                   for i in range(chunk.start, chunk.stop))
+    return Batch(chunk, {}, {}, failed)
+
+
+def dispatch(engine: Engine, plan: Plan, chunks: list[Chunk], in_flight: int, window: int,
+             stopped: Callable[[], bool] = lambda: False) -> Iterator[Batch]:
+    """Every chunk's `Batch`, in the order they finish; `in_flight` chunks at most are given out
+    at once, and none more than `window` chunks after the oldest one not yet back. Once
+    `stopped()` says so, no chunk is given out or played again; the chunks in flight are
+    waited for, so that every game begun is kept."""
+    todo = deque(chunks)
+    again: deque[Chunk] = deque()
+    lost: dict[int, int] = {}
+    running: dict[Any, Chunk] = {}
+    try:
+        while running or (not stopped() and (todo or again)):
+            oldest = min([c.index for c in (*running.values(), *again)] +
+                         ([todo[0].index] if todo else []))
+            while not stopped() and len(running) < in_flight and (
+                    again or (todo and todo[0].index < oldest + window)):
+                chunk = again.popleft() if again else todo.popleft()
+                running[engine.submit(chunk)] = chunk
+            for future in engine.wait(list(running), WAKE):
+                chunk = running.pop(future)
+                try:
+                    yield engine.outcome(future)
+                except WorkerLost as exc:
+                    lost[chunk.index] = lost.get(chunk.index, 0) + 1
+                    if lost[chunk.index] <= engine.retries and not stopped():
+                        again.append(chunk)
+                    elif lost[chunk.index] > engine.retries:
+                        yield lost_games(plan, chunk, f"its worker was lost {lost[chunk.index]} "
+                                         f"times ({exc})")
+                except ChunkFailed as exc:
+                    yield lost_games(plan, chunk, str(exc))
+    finally:
+        engine.close()
+
+
+class InProcess:
+    """`--jobs 1`: the chunks played here, one after the other (no process to lose)."""
+
+    retries = 0
+    workers = 1
+
+    def __init__(self, plan: Plan, fingerprint: Fingerprint):
+        self.plan, self.fingerprint = plan, fingerprint
+
+    def submit(self, chunk: Chunk) -> Chunk:
+        return chunk
+
+    def wait(self, futures: list[Any], timeout: float) -> list[Any]:
+        return futures[:1]
+
+    def outcome(self, future: Chunk) -> Batch:
+        try:
+            return play_chunk(self.plan, future, self.fingerprint)
+        except Exception as exc:  # noqa: BLE001 - the card set failed to load: say so per game
+            raise ChunkFailed(f"{type(exc).__name__}: {exc}") from None
+
+    def close(self) -> None:
+        pass
+
+
+class Processes:
+    """`--jobs J`: J worker processes of this machine. They are started by a fork server, a
+    clean process that has imported the engine and nothing else (no threads of pyarrow or of the
+    progress bar to copy), and each reads the card set once from the on-disk cache. Each holds
+    the reading end of a pipe whose writing end this process alone holds (`start_worker`), so
+    the workers end when the run does, however it ends; with them go the fork server and the
+    resource tracker, which wait only for the run and its workers."""
+
+    retries = 1
+
+    def __init__(self, plan: Plan, fingerprint: Fingerprint, jobs: int):
+        self.plan, self.fingerprint, self.jobs, self.workers = plan, fingerprint, jobs, jobs
+        methods = multiprocessing.get_all_start_methods()
+        self.context = multiprocessing.get_context("forkserver" if "forkserver" in methods
+                                                   else "spawn")
+        if "forkserver" in methods:
+            self.context.set_forkserver_preload(["grove.simulation.worker"])
+        self.pool: ProcessPoolExecutor | None = None
+        self.owner: dict[Future, ProcessPoolExecutor] = {}
+        self.lifeline, self.alive = self.context.Pipe(duplex=False)
+
+    def _pool(self) -> ProcessPoolExecutor:
+        if self.pool is None:
+            self.pool = ProcessPoolExecutor(self.jobs, mp_context=self.context,
+                                            initializer=start_worker,
+                                            initargs=(self.lifeline,))
+        return self.pool
+
+    def _replace(self, broken: ProcessPoolExecutor | None) -> None:
+        if broken is not None and broken is self.pool:
+            with contextlib.suppress(OSError):  # its wake-up pipe may be closed already
+                broken.shutdown(wait=False, cancel_futures=True)
+            self.pool = None
+
+    def submit(self, chunk: Chunk) -> Future:
+        pool = self._pool()
+        try:
+            future = pool.submit(play_chunk, self.plan, chunk, self.fingerprint)
+        except (BrokenProcessPool, OSError) as exc:
+            # broke since the last chunk came back: lost at once. A pool that breaks while the
+            # chunk is handed over says so with the closed pipe it wakes its manager through
+            # ("handle is closed"), not as a broken pool
+            future = Future()
+            future.set_exception(exc if isinstance(exc, BrokenProcessPool)
+                                 else BrokenProcessPool(f"the pool broke: {exc}"))
+        self.owner[future] = pool
+        return future
+
+    def wait(self, futures: list[Future], timeout: float) -> list[Future]:
+        done, _ = wait(futures, timeout, return_when=FIRST_COMPLETED)
+        return sorted(done, key=futures.index)
+
+    def outcome(self, future: Future) -> Batch:
+        pool = self.owner.pop(future, None)
+        try:
+            return future.result()
+        except BrokenProcessPool as exc:
+            self._replace(pool)
+            raise WorkerLost("a worker process ended abruptly") from exc
+        except Exception as exc:  # noqa: BLE001 - raised inside the worker
+            raise ChunkFailed(f"{type(exc).__name__}: {exc}") from None
+
+    def close(self) -> None:
+        if self.pool is not None:
+            # chunks not begun are dropped; the few running finish (a second or two) first
+            self.pool.shutdown(wait=True, cancel_futures=True)
+            self.pool = None
+        self.lifeline.close()
+        self.alive.close()
+
+
+class Cluster:
+    """`--cluster local` starts a Dask LocalCluster of J single-threaded worker processes;
+    `--cluster ADDRESS` joins a running scheduler, whose workers need grove installed and the
+    card-set folders at the same paths (a worker that reads other cards refuses the chunk)."""
+
+    retries = 0  # the scheduler runs a task again itself when its worker dies
+
+    def __init__(self, plan: Plan, fingerprint: Fingerprint, jobs: int, address: str,
+                 connect_timeout: float = 10.0):
+        import dask
+        from distributed import Client, LocalCluster
+
+        self.plan, self.fingerprint = plan, fingerprint
+        # the cluster's chatter is not grove's output. Not even at ERROR: a worker whose last
+        # heartbeat meets a scheduler already closed at the end of a run logs a traceback
+        # (seen once in a CI run); a chunk that really fails reaches grove through its future
+        for name in ("distributed", "tornado"):
+            logging.getLogger(name).setLevel(logging.CRITICAL)
+        self.cluster = None
+        if address == "local":
+            with dask.config.set({"distributed.scheduler.allowed-failures": 1}):
+                # the status page on a free port: None still takes 8787, and a second cluster
+                # on the machine (another run, a parallel test) then warns on stderr
+                self.cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
+                                            dashboard_address=":0", silence_logs=logging.CRITICAL)
+            self.client = Client(self.cluster)
+        else:
+            self.client = Client(address, timeout=connect_timeout)
+        self.workers = max(1, sum(self.client.nthreads().values()))
+        self.run = f"grove-simulate-{plan.seed}-{id(self)}"
+
+    def submit(self, chunk: Chunk) -> Any:
+        return self.client.submit(play_chunk, self.plan, chunk, self.fingerprint, pure=False,
+                                  key=f"{self.run}-{chunk.index}")
+
+    def wait(self, futures: list[Any], timeout: float) -> list[Any]:
+        from distributed import wait as dwait
+
+        try:
+            done = dwait(futures, timeout=timeout, return_when="FIRST_COMPLETED").done
+        except TimeoutError:
+            return []
+        return sorted(done, key=futures.index)
+
+    def outcome(self, future: Any) -> Batch:
+        from distributed import KilledWorker
+
+        try:
+            return future.result()
+        except KilledWorker as exc:
+            raise ChunkFailed(f"its worker was lost twice ({exc})") from None
+        except Exception as exc:  # noqa: BLE001 - raised on the worker, or the connection lost
+            raise ChunkFailed(f"{type(exc).__name__}: {exc}") from None
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.client.close()
+        if self.cluster is not None:
+            cluster, self.cluster = self.cluster, None
+            with contextlib.suppress(Exception):
+                cluster.close()
