@@ -63,7 +63,7 @@ SECRET = "key"  # the file, in the cache folder, that holds the per-user secret
 _SECRET_BYTES = 32
 _MAC_BYTES = hashlib.sha256().digest_size
 # Packages whose code decides what a cached entry holds.
-_PACKAGES = ("grove", "dsl", "compiler", "engine", "printouts", "schema")
+_PACKAGES = ("grove",)
 _SOURCE_SUFFIXES = {".py", ".lark", ".json", ".po", ".j2", ".css", ".ttf"}
 
 
