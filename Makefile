@@ -12,7 +12,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/grove lint cards
+	$(BIN)/grove lint grove/cards
 	@for f in examples/*.yaml; do echo "== $$f"; $(BIN)/grove score $$f || exit 1; done
 	@echo "== a full game: three greedy players, base game"
 	$(BIN)/grove play --edition base --ai greedy,greedy,greedy --seed 1 --quiet

@@ -30,7 +30,7 @@ COMMANDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("editions", ("editions",)),
     ("cards base", ("cards", "base")),
     ("score base_three_players", ("score", "examples/base_three_players.yaml")),
-    ("lint cards", ("lint", "cards")),
+    ("lint cards", ("lint", "grove/cards")),
 )
 TARGETS = {"editions": 2.5, "cards base": 2.5, "score base_three_players": 2.5, "lint cards": 4.0}
 

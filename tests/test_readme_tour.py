@@ -2,7 +2,7 @@
 
 Every `$ grove ...` line of the tour's block runs, in order, through the installed `grove`
 executable in a fresh working folder (so the `game.jsonl` that `play` records is there for
-`replay` and `score`), with `cards` and `examples` linked to the repository's folders so the
+`replay` and `score`), with `grove` and `examples` linked to the repository's folders so the
 paths the tour names resolve. Trailing `# comments` and continuation-comment lines are not part
 of a command. Each command must exit 0 without a traceback; `lint` must be clean; `editions` must
 print exactly the lines the README shows under it; `sheet` must write the files it names.
@@ -61,7 +61,7 @@ def test_tour_block_is_found():
 
 def test_tour_runs_as_written(tmp_path: Path):
     assert GROVE.exists(), f"{GROVE}: grove is not installed in this environment"
-    for folder in ("cards", "examples"):
+    for folder in ("grove", "examples"):
         (tmp_path / folder).symlink_to(REPO / folder, target_is_directory=True)
     for step in tour():
         where = f"README.md:{step.line}: grove {shlex.join(step.args)}"
