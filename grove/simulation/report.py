@@ -152,7 +152,7 @@ def species_plots(species: list[dict[str, Any]]) -> tuple[dict[str, Any], dict[s
 
 @lru_cache(maxsize=1)
 def _template() -> jinja2.Template:
-    env = jinja2.Environment(loader=jinja2.PackageLoader("simulation", "templates"),
+    env = jinja2.Environment(loader=jinja2.PackageLoader("grove.simulation", "templates"),
                              autoescape=True, trim_blocks=True, lstrip_blocks=True,
                              undefined=jinja2.StrictUndefined)
     return env.get_template("report.html.j2")
