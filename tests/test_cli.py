@@ -41,13 +41,13 @@ def test_cards_lang():
 
 
 def test_lint_shipped_cards_clean():
-    code, _, err = run("lint", "cards")
+    code, _, err = run("lint", "grove/cards")
     assert code == 0, err
     assert "0 error(s), 0 warning(s)" in err
 
 
 def test_lint_provisional_lists_with_position():
-    code, _, err = run("lint", "cards", "--provisional")
+    code, _, err = run("lint", "grove/cards", "--provisional")
     assert code == 0
     lines = [line for line in err.splitlines() if "PROVISIONAL" in line]
     assert lines and all(line.split(":")[1].isdigit() for line in lines)

@@ -180,7 +180,7 @@ def test_subprocess_runs():
     jobs = [(c, "lint", _lint_args(c)) for c in cases]
     jobs += [(c, "score", ["score", str(c.target.relative_to(REPO))])
              for c in cases if c.kind == "forest"]
-    jobs.append((None, "cards", ["lint", "cards"]))
+    jobs.append((None, "cards", ["lint", "grove/cards"]))
     before = {c.id: _snapshot(c.folder) for c in cases}
     with ThreadPoolExecutor(max_workers=2) as pool:
         results = list(pool.map(lambda j: _run(j[2]), jobs))
@@ -202,6 +202,6 @@ def test_subprocess_runs():
 
 
 def test_shipped_cards_lint_clean(in_repo):
-    res = CliRunner().invoke(main, ["lint", "cards"])
+    res = CliRunner().invoke(main, ["lint", "grove/cards"])
     assert "Traceback" not in res.output
     assert res.exit_code == 0, res.stderr[-3000:]
