@@ -1,0 +1,69 @@
+"""The AI kinds a seat may be played by, as `--ai` spells them: `random`, `greedy`, `mcts`,
+`mcts:N` (N iterations a decision) and `mcts:2s` (a time a decision), each optionally barred
+from playing species: `greedy!red_fox` never plays a red fox (engine/restricted.py), and
+`mcts:100!red_fox!oak` neither a fox nor an oak."""
+
+from __future__ import annotations
+
+import re
+
+from grove.engine.game import Player
+from grove.engine.mcts import Budget, MctsPlayer
+from grove.engine.players import GreedyPlayer, RandomPlayer
+from grove.engine.restricted import RestrictedPlayer
+
+KINDS = ("random", "greedy", "mcts")
+BAR = "!"  # between an AI kind and each species it never plays
+# a species as a run's rows name it: its id, or `edition:id` where the plain id is ambiguous
+_SPECIES = re.compile(r"[a-z0-9_]+(:[a-z0-9_]+)?")
+
+
+def barred(kind: str) -> tuple[str, ...]:
+    """The species an AI spec never plays (`greedy!red_fox` -> `("red_fox",)`)."""
+    return tuple(kind.split(BAR)[1:])
+
+
+def problem(kind: str) -> str | None:
+    """What is wrong with an AI spec, or None when it names one (`human` is no AI). Whether a
+    barred species exists is for the card set to say (`unknown_species`)."""
+    base, *species = kind.split(BAR)
+    name, colon, arg = base.partition(":")
+    if name not in KINDS:
+        return f"unknown AI {kind!r}"
+    if colon and name != "mcts":
+        return f"{name} takes no budget ({kind!r})"
+    if colon:
+        try:
+            Budget.parse(arg)
+        except ValueError as exc:
+            return str(exc)
+    for sp in species:
+        if not _SPECIES.fullmatch(sp):
+            return (f"{kind!r} bars {sp!r}, which is no species id (greedy!red_fox never "
+                    "plays a red fox)")
+    return None
+
+
+def unknown_species(kind: str, known: set[str]) -> str | None:
+    """The first species an AI spec bars that is not among `known` (the ids and keys of a
+    card set), or None."""
+    return next((sp for sp in barred(kind) if sp not in known), None)
+
+
+def make(kind: str, seed: int) -> Player:
+    """A player of `kind` (an AI spec, or `human` for a person at the prompt), seeded."""
+    if kind == "human":
+        from grove.engine.human import HumanPlayer
+
+        return HumanPlayer()
+    why = problem(kind)
+    if why is not None:
+        raise ValueError(why)
+    base, *species = kind.split(BAR)
+    name, colon, arg = base.partition(":")
+    player: Player
+    if name == "mcts":
+        player = MctsPlayer(seed, Budget.parse(arg) if colon else None)
+    else:
+        player = (RandomPlayer if name == "random" else GreedyPlayer)(seed)
+    return RestrictedPlayer(player, frozenset(species)) if species else player
