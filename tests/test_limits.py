@@ -23,7 +23,7 @@ from grove.dsl import parser
 from grove.dsl.diagnostics import DiagnosticError, Span, error, format_json, format_text
 
 ROOT = Path(__file__).resolve().parents[1]
-EXAMPLE = ROOT / "examples" / "base_three_players.yaml"
+EXAMPLE = ROOT / "grove" / "examples" / "base_three_players.yaml"
 GROVE = Path(sys.executable).with_name("grove")
 
 
@@ -166,7 +166,7 @@ def test_forest_file_size_limit(tmp_path: Path) -> None:
 
 def test_largest_shipped_files_are_far_below_the_limits() -> None:
     cards = max(p.stat().st_size for p in (ROOT / "grove" / "cards").rglob("*.yaml"))
-    forests = max(p.stat().st_size for p in (ROOT / "examples").glob("*.yaml"))
+    forests = max(p.stat().st_size for p in (ROOT / "grove" / "examples").glob("*.yaml"))
     assert cards * 20 < ys.MAX_CARD_FILE_BYTES and forests * 20 < ys.MAX_FOREST_FILE_BYTES
 
 

@@ -1249,7 +1249,8 @@ def test_blueberry_counts_expansion_birds(tmp_path):
 
 
 def test_example_file_by_hand():
-    res = api.score_file(str(Path(__file__).resolve().parents[1] / "examples" / "base_three_players.yaml"))
+    example = Path(__file__).resolve().parents[1] / "grove" / "examples" / "base_three_players.yaml"
+    res = api.score_file(str(example))
     # Ana as in the whole-forest test: 45.
     assert total(res, "Ana") == 45
     # Ben: 20 + (5 + 6) + 2 + 10 + 20 + cave 5

@@ -60,7 +60,7 @@ def test_nothing_is_begun_when_the_run_is_stopped_before_its_first_chunk():
 
 def _loaded(code: str) -> set[str]:
     out = subprocess.run([sys.executable, "-c", code + "; import sys; print(' '.join(m for m in "
-                          "('engine.game', 'numpy', 'pyarrow', 'jinja2', 'scipy') "
+                          "('grove.engine.game', 'numpy', 'pyarrow', 'jinja2', 'scipy') "
                           "if m in sys.modules))"],
                          capture_output=True, text=True, timeout=60, check=True).stdout
     return set(out.split())
@@ -73,4 +73,5 @@ def test_the_fork_server_can_start_before_the_engine_is_loaded():
 
 def test_a_runs_folder_is_prepared_without_pyarrow():
     """The run's folder is staged, and its chunks given out, before pyarrow is imported."""
-    assert "pyarrow" not in _loaded("import simulation.folder, simulation.sinks, simulation.run")
+    assert "pyarrow" not in _loaded(
+        "import grove.simulation.folder, grove.simulation.sinks, grove.simulation.run")
