@@ -56,6 +56,7 @@ class Options:
     ai_rows: list[str] | None = None
     ai_budget: str | None = None
     ai_knobs: str | None = None
+    ai_journal: str | None = None
 
 
 def _ms(seconds: float) -> str:
@@ -371,10 +372,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ai-budget", help="play the ladder's default-budget rows at this budget "
                     "instead (300 iterations, 2s)")
     ap.add_argument("--ai-knobs", help="the search's settings for every row, to measure a choice "
-                    "(horizon=1,epsilon=0.2: engine/mcts.py's Knobs)")
+                    "(horizon=1,epsilon=0.2: grove/engine/mcts.py's Knobs)")
+    ap.add_argument("--ai-journal", metavar="PATH", help="the file that keeps every deal the "
+                    "ladder played, so a row goes on where an earlier run stopped "
+                    "(default benchmarks/ladder.jsonl; `none` keeps nothing)")
     a = ap.parse_args(argv)
     opts = Options(a.rounds, a.players, a.tables, a.batch_ms, a.baseline, a.ai_games,
-                   a.ai_rows.split(",") if a.ai_rows else None, a.ai_budget, a.ai_knobs)
+                   a.ai_rows.split(",") if a.ai_rows else None, a.ai_budget, a.ai_knobs,
+                   a.ai_journal)
     figures: dict[str, Any] = {"python": sys.version.split()[0]}
     with contextlib.redirect_stdout(sys.stderr) if a.json else contextlib.nullcontext():
         print(f"grove benchmarks  (Python {sys.version.split()[0]})")

@@ -18,10 +18,14 @@ other search settings, so each choice of docs/ai.md is measured on the same deal
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import json
 import os
+import subprocess
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 # (name, edition, players, the searching AI)
@@ -37,6 +41,8 @@ ROWS = [
 ]
 AGAINST = "greedy"
 SEED = 20261204  # the deals: the same in every run, never those of the tests
+JOURNAL = Path(__file__).with_name("ladder.jsonl")
+PROBE = "mcts:20"  # cheap, yet it runs every part of the search a row's games run
 
 
 @dataclass(frozen=True)
@@ -66,28 +72,34 @@ class _Timed:
         return action
 
 
-def play_deal(deal: Deal) -> tuple[float, int, float, int]:
-    """One deal played with the searching AI in every chair: its wins (ties shared), games,
-    CPU seconds of its searched decisions and how many."""
+def _game(deal: Deal, me: int) -> tuple[Any, list[int], _Timed]:
+    """The deal played out with the searching AI in chair `me`: the game, its totals and the
+    searching seat's timer."""
     from grove.compiler.cardset import build
     from grove.engine.ai import make
     from grove.engine.game import Game
     from grove.engine.scoring import score
 
     cardset = build(deal.edition)
+    kinds = [deal.ai if j == me else AGAINST for j in range(deal.players)]
+    game = Game(cardset, [f"P{j + 1}" for j in range(deal.players)], deal.seed, events=False)
+    players = [make(k, deal.seed * 31 + j) for j, k in enumerate(kinds)]
+    if deal.knobs:
+        search = players[me]
+        search.knobs = dataclasses.replace(search.knobs, **dict(deal.knobs))  # type: ignore[attr-defined]
+    timed = _Timed(players[me])
+    players[me] = timed  # type: ignore[call-overload]
+    game.play_out(players)
+    return game, [score(v, cardset).total for v in game.views()], timed
+
+
+def play_deal(deal: Deal) -> tuple[float, int, float, int]:
+    """One deal played with the searching AI in every chair: its wins (ties shared), games,
+    CPU seconds of its searched decisions and how many."""
     wins = seconds = 0.0
     games = decisions = 0
     for me in range(deal.players):
-        kinds = [deal.ai if j == me else AGAINST for j in range(deal.players)]
-        game = Game(cardset, [f"P{j + 1}" for j in range(deal.players)], deal.seed, events=False)
-        players = [make(k, deal.seed * 31 + j) for j, k in enumerate(kinds)]
-        if deal.knobs:
-            search = players[me]
-            search.knobs = dataclasses.replace(search.knobs, **dict(deal.knobs))  # type: ignore[attr-defined]
-        timed = _Timed(players[me])
-        players[me] = timed  # type: ignore[call-overload]
-        game.play_out(players)
-        totals = [score(v, cardset).total for v in game.views()]
+        game, totals, timed = _game(deal, me)
         best = max(totals)
         if totals[me] == best:
             wins += 1 / totals.count(best)
@@ -96,6 +108,66 @@ def play_deal(deal: Deal) -> tuple[float, int, float, int]:
         decisions += timed.decisions
         game.release()
     return wins, games, seconds, decisions
+
+
+def probe(deal: Deal) -> str:
+    """The hash of a short game's moves and totals, played as the row's games are but at the
+    probe's budget: the same hash, the same play (docstring above)."""
+    game, totals, _ = _game(dataclasses.replace(deal, ai=PROBE, seed=SEED - 1), 0)
+    text = "\n".join(a.text for a in game.history) + "\n" + repr(totals)
+    game.release()
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _resolved(ai: str) -> str:
+    """`mcts` as the budget it stands for today, so a new default starts its rows afresh."""
+    from grove.engine.mcts import DEFAULT_ITERATIONS
+
+    return f"mcts:{DEFAULT_ITERATIONS}" if ai == "mcts" else ai
+
+
+def _key(deal: Deal, fingerprint: str) -> str:
+    return json.dumps([deal.edition, deal.players, _resolved(deal.ai), dict(deal.knobs),
+                       deal.seed, fingerprint])
+
+
+def read_journal(path: Path | None) -> dict[str, list[float]]:
+    """Every deal the journal holds, by key: [wins, games, seconds, decisions]. A line a killed
+    run left half-written is passed over."""
+    done: dict[str, list[float]] = {}
+    if path is None or not path.exists():
+        return done
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            entry = json.loads(line)
+            done[entry["key"]] = entry["result"]
+        except (ValueError, KeyError, TypeError):
+            continue
+    return done
+
+
+def _commit() -> str:
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                             text=True, cwd=Path(__file__).parent, timeout=10)
+        return out.stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return ""
+
+
+def _append(path: Path | None, key: str, result: tuple[float, int, float, int],
+            commit: str) -> None:
+    if path is None:
+        return
+    line = json.dumps({"key": key, "result": list(result), "commit": commit}) + "\n"
+    with open(path, "a+b") as journal:
+        if journal.tell():  # a killed run's torn line must not swallow this one
+            journal.seek(-1, os.SEEK_END)
+            if journal.read(1) != b"\n":
+                line = "\n" + line
+        journal.write(line.encode("utf-8"))
+        journal.flush()
+        os.fsync(journal.fileno())
 
 
 def knobs(text: str | None) -> tuple[tuple[str, float], ...]:
@@ -120,28 +192,41 @@ def knobs(text: str | None) -> tuple[tuple[str, float], ...]:
 
 
 def ladder(names: list[str] | None, games: int, jobs: int, budget: str | None = None,
-           settings: str | None = None) -> list[dict[str, Any]]:
+           settings: str | None = None, journal: Path | None = JOURNAL,
+           table: list[tuple[str, str, int, str]] = ROWS) -> list[dict[str, Any]]:
     """The rows named (all without names), `games` games each; `budget` plays the rows of the
     default budget at another (`300`, `2s`) for a quicker look, `settings` the search with other
-    knobs."""
+    knobs; `journal` (None: none) keeps every deal played and gives back those played before."""
     from grove.simulation.statistics import wilson
 
     changed = knobs(settings)
+    done = read_journal(journal)
+    commit = _commit()
     rows = []
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for name, edition, players, ai in ROWS:
+        for name, edition, players, ai in table:
             if names and name not in names:
                 continue
             if budget and ai == "mcts":
                 ai = f"mcts:{budget}"
             deals = [Deal(edition, players, ai, SEED + k, changed)
                      for k in range(-(-games // players))]
-            wins = seconds = 0.0
-            played = decisions = 0
-            for k, (w, g, s, d) in enumerate(pool.map(play_deal, deals), 1):
-                wins, played, seconds, decisions = wins + w, played + g, seconds + s, decisions + d
-                if k % 10 == 0 and k < len(deals):  # a row at a second a decision takes hours
-                    print(f"      ... {played} games: {100 * wins / played:.1f}%", flush=True)
+            fingerprint = probe(deals[0])
+            keys = {deal: _key(deal, fingerprint) for deal in deals}
+            results = [done[keys[deal]] for deal in deals if keys[deal] in done]
+            if results:
+                print(f"      {len(results)} deals from the journal", flush=True)
+            futures = {pool.submit(play_deal, deal): deal for deal in deals
+                       if keys[deal] not in done}
+            for k, future in enumerate(as_completed(futures), 1):
+                result = future.result()
+                _append(journal, keys[futures[future]], result, commit)
+                results.append(list(result))
+                if k % 10 == 0 and k < len(futures):  # a row at a second a decision takes hours
+                    w, g = (sum(r[i] for r in results) for i in (0, 1))
+                    print(f"      ... {g:.0f} games: {100 * w / g:.1f}%", flush=True)
+            wins, played, seconds, decisions = (sum(r[i] for r in results) for i in range(4))
+            played, decisions = int(played), int(decisions)
             low, high = wilson(wins, played) or (0.0, 1.0)  # type: ignore[arg-type]
             row = {"edition": edition, "players": players, "a": ai, "b": AGAINST,
                    "games": played, "win_rate": round(wins / played, 4),
@@ -162,4 +247,6 @@ def bench_ai(opts: Any) -> dict[str, Any]:
     print(f"== the strength ladder: the search player against {AGAINST}, seats rotated, "
           f"{opts.ai_games} games a row on {jobs} processes (CPU seconds per searched decision)"
           + (f", search settings {opts.ai_knobs}" if opts.ai_knobs else ""))
-    return {"ai": ladder(opts.ai_rows, opts.ai_games, jobs or 1, opts.ai_budget, opts.ai_knobs)}
+    journal = None if opts.ai_journal == "none" else Path(opts.ai_journal or JOURNAL)
+    return {"ai": ladder(opts.ai_rows, opts.ai_games, jobs or 1, opts.ai_budget, opts.ai_knobs,
+                         journal)}

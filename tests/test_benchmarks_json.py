@@ -72,3 +72,28 @@ def test_the_ladder_plays_a_row_with_other_search_settings():
         knobs("epsilon=lots")
     wins, games, seconds, decisions = play_deal(Deal("base", 2, "mcts:5", 7, knobs("horizon=0")))
     assert games == 2 and 0 <= wins <= 2 and decisions > 20
+
+
+def test_the_ladder_goes_on_from_its_journal(tmp_path, capsys):
+    """A row at the default budget outlasts a sitting, so the ladder keeps each deal in a
+    journal and plays only the deals it lacks; a half-written last line (a killed run) is passed
+    over, and a deal played with other settings is not taken for one of today's."""
+    import json
+
+    from benchmarks.ai import ladder
+
+    journal = tmp_path / "ladder.jsonl"
+    tiny = [("tiny", "base", 2, "mcts:4")]
+    first = ladder(None, 4, 1, journal=journal, table=tiny)[0]
+    assert first["games"] == 4 and len(journal.read_text().splitlines()) == 2
+    with open(journal, "a") as f:
+        f.write('{"key": "half')
+    again = ladder(None, 4, 1, journal=journal, table=tiny)[0]
+    assert again == first  # nothing played: every deal came from the journal
+    assert "2 deals from the journal" in capsys.readouterr().out
+    more = ladder(None, 6, 1, journal=journal, table=tiny)[0]
+    lines = journal.read_text().splitlines()
+    assert more["games"] == 6 and len(lines) == 4  # two kept, the torn one, one new
+    assert json.loads(lines[-1])["key"] != json.loads(lines[0])["key"]
+    other = ladder(None, 2, 1, settings="epsilon=0.5", journal=journal, table=tiny)[0]
+    assert other["games"] == 2 and len(journal.read_text().splitlines()) == 5
