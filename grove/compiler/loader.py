@@ -136,8 +136,7 @@ def _only_words(path: tuple[Any, ...], d: Diagnostic) -> bool:
     finding of its own, which is not), or is a symbol whose entry is no mapping yet (`alder:`
     half typed): the symbol is read with no words, so the species naming it are checked."""
     if d.code == "SCHEMA-UNKNOWN-FIELD":
-        # a symbol table of an unknown kind would be read (the loader walks the kinds it finds)
-        return not (len(path) == 2 and path[0] == "symbols")
+        return True  # the key is taken out before the set is read (`_drop_unknown_keys`)
     if _word_index(path) is not None:
         return True
     missing = _MISSING.search(d.message) if d.code == "SCHEMA-REQUIRED" else None
@@ -156,12 +155,10 @@ def _drop_bad_words(doc: Document, paths: list[tuple[Any, ...]]) -> None:
             symbols[path[1]][path[2]] = CommentedMap()  # a symbol with no words yet
             continue
         at = _word_index(path)
-        if at is None:
+        parent = None if at is None else _at(doc.data, path[:at])
+        if not isinstance(parent, dict):
             continue
-        parent: Any = doc.data
-        for k in path[:at]:
-            parent = parent[k]
-        words = parent.get(path[at]) if isinstance(parent, dict) else None
+        words = parent.get(path[at])
         if not isinstance(words, dict) or len(path) == at + 1:
             if not isinstance(words, dict):
                 parent.pop(path[at], None)
@@ -176,16 +173,21 @@ def _drop_unknown_keys(doc: Document, found: list[tuple[tuple[Any, ...], Diagnos
     """Take out the keys the schema does not know (a finding's path is their mapping's)."""
     for path, d in found:
         m = _UNKNOWN.search(d.message)
-        parent: Any = doc.data
-        for k in path:
-            if isinstance(parent, dict):
-                parent = parent.get(k)
-            elif isinstance(parent, list) and isinstance(k, int) and 0 <= k < len(parent):
-                parent = parent[k]
-            else:
-                parent = None
+        parent = _at(doc.data, path)
         if m is not None and isinstance(parent, dict):
             parent.pop(m["key"], None)
+
+
+def _at(data: Any, path: tuple[Any, ...]) -> Any:
+    """The value a finding's path leads to in the document, or None where it leads nowhere."""
+    for k in path:
+        if isinstance(data, dict):
+            data = data.get(k)
+        elif isinstance(data, list) and isinstance(k, int) and 0 <= k < len(data):
+            data = data[k]
+        else:
+            return None
+    return data
 
 
 def broken_entries(doc: Document, schema: str) -> set[int]:
@@ -220,14 +222,11 @@ def _meant_ids(entry: Any) -> set[str]:
     return out or {""}
 
 
-SYMBOL_KINDS = ("type", "group", "tree")  # the symbol tables an edition may hold (the schema's)
-
-
 def _symbols(doc: Document, edition: str) -> list[Symbol]:
     out = []
     for kind, table in (doc.data.get("symbols") or {}).items():
-        if not isinstance(table, dict) or kind not in SYMBOL_KINDS:
-            continue  # the schema's error says so; the set loads without the table
+        if not isinstance(table, dict):
+            continue  # unreachable for a set the schema passed; kept so no shape can crash here
         for sid, entry in table.items():
             # a symbol whose entry is no mapping (half-typed, or a bare word) keeps its id: the
             # schema's error is the one finding, not a crash here
