@@ -67,7 +67,7 @@ def test_the_wheel_installs_one_import_name_and_works_outside_the_checkout(tmp_p
         assert z.read(f"{info}/top_level.txt").decode().split() == ["grove"]
         # the data goes with the code: an edition, an icon, a font, a catalog, the grammar
         for part in ("grove/cards/base/edition.yaml", "grove/schema/forest.schema.json",
-                     "grove/dsl/grammar.lark", "grove/printouts/catalogs/de/LC_MESSAGES/grove.po"):
+                     "grove/dsl/grammar.lark", "grove/dsl/dsl.md", "grove/printouts/catalogs/de/LC_MESSAGES/grove.po"):
             assert part in names, part
         assert any(n.startswith("grove/cards/base/icons/") for n in names)
         assert any(n.startswith("grove/printouts/fonts/") and n.endswith(".ttf") for n in names)
@@ -87,6 +87,8 @@ def test_the_wheel_installs_one_import_name_and_works_outside_the_checkout(tmp_p
     env |= {"GROVE_CACHE_DIR": str(tmp_path / "cache"), "HOME": str(tmp_path)}
     probe = ("import sys, grove, grove.engine.game, grove.cli\n"
              "from grove.compiler.search_path import shipped_cards_dir\n"
+             "from grove.lsp.hover import keyword_line\n"
+             "assert keyword_line('per'), 'hover has no rules-language docs'\n"
              "print(grove.__file__)\nprint(shipped_cards_dir())\n"
              f"print(sorted(m for m in sys.modules if m.split('.')[0] in {OLD_TOPS!r}))\n")
     where, cards, stray = _run([str(python), "-c", probe], cwd=away, env=env).stdout.splitlines()

@@ -14,12 +14,14 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-DSL_DOC = Path(__file__).resolve().parents[2] / "docs" / "dsl.md"
+# docs/dsl.md, reached through the package (grove/dsl/dsl.md links to it), so an installed
+# grove, which has no docs folder, still has it
+DSL_DOC = Path(__file__).parents[1] / "dsl" / "dsl.md"
 
 
 @cache
 def _doc_lines() -> tuple[str, ...]:
-    """The lines of docs/dsl.md's code blocks (none where grove runs without its docs)."""
+    """The lines of docs/dsl.md's code blocks (none if the file was left out of a build)."""
     try:
         text = DSL_DOC.read_text(encoding="utf-8")
     except OSError:
