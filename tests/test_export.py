@@ -236,3 +236,16 @@ def test_an_asked_edition_that_does_not_exist(tmp_path):
     code, _, err = run("export", "-o", str(tmp_path / "x.sqlite"), "--edition", "atlantis")
     assert code == 2 and "EDITION-UNKNOWN" in err
     assert not (tmp_path / "x.sqlite").exists()
+
+
+def test_a_csv_cell_is_never_a_formula():
+    """A card set from someone else may name a species `=HYPERLINK(...)`: opened in a
+    spreadsheet, the CSV must show that text, not run it; numbers and plain words stay as
+    they are."""
+    from grove.database.export import _cell
+
+    assert _cell("=HYPERLINK(\"http://x\")") == "'=HYPERLINK(\"http://x\")"
+    for risky in ("+1+1", "@SUM(A1)", "-2+3", "\tx", "\rx", "-x"):
+        assert _cell(risky) == "'" + risky
+    for plain in ("Red Fox", "-2", "-0.5", "2 per hare", 5, "", "a=b"):
+        assert _cell(plain) == plain

@@ -15,6 +15,7 @@ import csv
 import io
 import json
 import os
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -168,9 +169,18 @@ def _column(table: Table, col: str) -> Any:
     return {"text": str, "int": int, "bool": bool}[dict(table.columns)[col]]
 
 
+_FORMULA = re.compile(r"[=+@\t\r]|-(?![\d.]+$)")
+
+
+def _cell(value: Any) -> Any:
+    """A text a spreadsheet would run as a formula (`=HYPERLINK(...)` as a name in a card set
+    someone shared) gets a leading apostrophe, which the spreadsheet shows as text."""
+    return f"'{value}" if isinstance(value, str) and _FORMULA.match(value) else value
+
+
 def csv_files(db: Database) -> dict[str, bytes]:
     """A CSV file per table (UTF-8, a header row; an empty field is null; booleans are
-    `true`/`false`)."""
+    `true`/`false`; a text that would start a formula begins with `'`)."""
     out = {}
     for table in TABLES:
         buf = io.StringIO()
@@ -178,7 +188,7 @@ def csv_files(db: Database) -> dict[str, bytes]:
         w.writerow([c for c, _ in table.columns])
         bools = [ty == "bool" for _, ty in table.columns]
         for row in db.tables[table.name]:
-            w.writerow(["" if v is None else ("true" if v else "false") if b else v
+            w.writerow(["" if v is None else ("true" if v else "false") if b else _cell(v)
                         for v, b in zip(row, bools, strict=True)])
         out[f"{table.name}.csv"] = buf.getvalue().encode("utf-8")
     return out
