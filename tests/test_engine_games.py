@@ -343,24 +343,13 @@ def test_bonus_gate_and_tree_reveal():
     assert len(game.clearing) >= before + 1  # the payment and the revealed card
 
 
-def test_human_player_through_stdin():
-    from grove.engine.human import HumanPlayer
+def test_an_ai_seat_is_made_and_a_persons_is_given():
+    """The engine has no prompt of its own: a person's seat comes from the terminal room."""
+    from grove.engine.ai import make
 
-    cset = cs.build("base")
-    game = Game(cset, ["Ana", "Bot"], 9)
-    answers = io.StringIO("x\n" + "1\n" * 400)
-    out = io.StringIO()
-    human = HumanPlayer(answers, out, lang="de")
-    bot = RandomPlayer(1)
-    for _ in range(30):
-        d = game.decision
-        if d is None:
-            break
-        game.apply((human if d.player == 0 else bot).choose(game.seats[d.player], d))
-    text = out.getvalue()
-    assert "please type a number" in text  # the "x" was refused
-    assert "1. " in text and ("Stapel" in text or "deck" in text or "Lichtung" in text
-                              or "draw" in text)
+    with pytest.raises(ValueError, match="LinePlayer"):
+        make("human", 1)
+    assert make("greedy", 1).choose is not None
 
 
 @pytest.mark.parametrize(("args", "code", "needle"), [

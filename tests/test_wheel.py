@@ -67,7 +67,8 @@ def test_the_wheel_installs_one_import_name_and_works_outside_the_checkout(tmp_p
         assert z.read(f"{info}/top_level.txt").decode().split() == ["grove"]
         # the data goes with the code: an edition, an icon, a font, a catalog, the grammar
         for part in ("grove/cards/base/edition.yaml", "grove/schema/forest.schema.json",
-                     "grove/dsl/grammar.lark", "grove/dsl/dsl.md", "grove/printouts/catalogs/de/LC_MESSAGES/grove.po"):
+                     "grove/dsl/grammar.lark", "grove/dsl/dsl.md",
+                     "grove/printouts/catalogs/de/LC_MESSAGES/grove.po"):
             assert part in names, part
         assert any(n.startswith("grove/cards/base/icons/") for n in names)
         assert any(n.startswith("grove/printouts/fonts/") and n.endswith(".ttf") for n in names)

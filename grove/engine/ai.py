@@ -52,10 +52,9 @@ def unknown_species(kind: str, known: set[str]) -> str | None:
 
 def make(kind: str, seed: int) -> Player:
     """A player of `kind` (an AI spec, or `human` for a person at the prompt), seeded."""
-    if kind == "human":
-        from grove.engine.human import HumanPlayer
-
-        return HumanPlayer()
+    if kind == "human":  # a person's seat is the caller's: grove/terminal's line or screen
+        raise ValueError("a person's seat is given by the caller (grove.terminal.line.LinePlayer "
+                         "at a prompt); make() seats AIs")
     why = problem(kind)
     if why is not None:
         raise ValueError(why)
