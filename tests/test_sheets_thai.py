@@ -91,6 +91,10 @@ def test_the_faults_found_by_eye():
     assert not any(p.startswith("์") or p.startswith("อร์")
                    for p in thai.fine_segments("ซาลาแมนเดอร์เฮลเบนเดอร์"))
     assert "".join(thai.fine_segments("ซาลาแมนเดอร์เฮลเบนเดอร์")) == "ซาลาแมนเดอร์เฮลเบนเดอร์"
+    # newmm cuts "player" and "the clearing" in two; every sheet's dictionary holds them whole
+    none = thai.dictionary_words([])
+    assert "ผู้เล่น" in thai.segments("ผู้เล่นแต่ละคนเลือก", none)
+    assert "ลานโล่ง" in thai.segments("หยิบจากลานโล่งหนึ่งใบ", none)
 
 
 @pytest.mark.parametrize("edition", EDITIONS)

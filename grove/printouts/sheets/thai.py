@@ -39,10 +39,15 @@ def _is_thai(ch: str) -> bool:
     return "\u0e00" <= ch <= "\u0e7f"
 
 
+# the game's own words that newmm's dictionary lacks and would cut in two (ผู้ / เล่น, "player";
+# ลาน / โล่ง, "the clearing"): every sheet's dictionary holds them
+GAME_WORDS = frozenset({"ผู้เล่น", "ลานโล่ง"})
+
+
 def dictionary_words(names: Iterable[str]) -> frozenset[str]:
     """The words a card set adds to the segmenter's dictionary: its Thai names (species,
-    symbols, hosts, editions), whole and each part between spaces."""
-    out: set[str] = set()
+    symbols, hosts, editions), whole and each part between spaces, and the game's words."""
+    out: set[str] = set(GAME_WORDS)
     for name in names:
         for part in (name, *name.split()):
             part = part.strip("()[]\"'.,;:!?")
