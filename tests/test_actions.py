@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import io
 import json
 import random
 from pathlib import Path
@@ -191,32 +190,22 @@ def test_cli_replay_of_a_bad_action_is_a_diagnostic_not_a_traceback(tmp_path):
     assert "is not an action" in result.output
 
 
-def test_the_prompt_takes_a_number_or_an_action_text_and_refuses_others():
-    from grove.engine.human import HumanPlayer, describe
-
-    game = Game(cs.build("dartmoor"), ["Ana", "Bob"], 3)
-    d = game.decision
-    assert d.kind == "cave"  # the cave draft: `cave <species id>`, described by name
-    assert all(describe(game.seats[0], a).startswith("take the cave card") for a in d.actions)
-    text = d.actions[-1].text
-    out = io.StringIO()
-    human = HumanPlayer(io.StringIO(f"cave 12\nnonsense\n{text}\n"), out)
-    assert human.choose(game.seats[d.player], d) is d.actions[-1]
-    assert out.getvalue().count("please type a number") == 2
-
-
 def test_every_action_a_turn_offers_is_described():
-    from grove.engine.human import describe
+    """Every action of a game is put into words a person reads (the terminal room's View), in
+    every language: the cave draft, turns, payments and the effects' picks."""
+    from grove.terminal.view import View
 
-    game = Game(cs.build("base"), ["Ana", "Bob"], 2)
+    game = Game(cs.build("dartmoor"), ["Ana", "Bob"], 2)
     rnd = random.Random(0)
     for _ in range(200):
         d = game.decision
         if d is None:
             break
-        for a in d.actions:
-            words = describe(game.seats[0], a)
-            assert words and isinstance(words, str)
+        for lang in ("en", "de", "it", "th"):
+            view = View(game.seats[d.player], lang)
+            for a in d.actions:
+                words = view.describe(a, d.player)
+                assert words and isinstance(words, str) and a.text not in words, (lang, a.text)
         game.apply(rnd.choice(d.actions))
 
 
