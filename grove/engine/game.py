@@ -35,7 +35,7 @@ __all__ = ["Decision", "Game", "GameOver", "IllegalAction", "PlayerState", "Setu
 
 
 class Player(Protocol):
-    """Whoever answers a decision: an AI (engine/players.py) or a person (engine/human.py).
+    """Whoever answers a decision: an AI (grove/engine/players.py) or a person (grove/terminal/).
     It is handed its seat's view of the game (engine/seat.py), never the game itself."""
 
     def choose(self, seat: Seat, decision: Decision) -> Action: ...
