@@ -36,10 +36,8 @@ def _species_played(seat: Seat, decision: Decision) -> set[str]:
     return out
 
 
-@pytest.mark.parametrize("edition", ["base", "dartmoor"])
-def test_a_barred_species_is_never_offered_to_the_wrapped_player_nor_played(edition):
-    cardset = cs.build(edition)
-    # the species greedy plays most in these games: barring it changes what greedy does
+def _favourite(cardset) -> str:
+    """The species greedy plays most in a few games: barring it changes what greedy does."""
     games = [Game(cardset, ["a", "b"], seed, events=False) for seed in range(3)]
     for g in games:
         g.play_out([GreedyPlayer(1), GreedyPlayer(2)])
@@ -48,7 +46,13 @@ def test_a_barred_species_is_never_offered_to_the_wrapped_player_nor_played(edit
         for placed in g.views()[0].cards:
             if placed.key is not None:
                 played[placed.key] = played.get(placed.key, 0) + 1
-    barred = cardset.species[max(played, key=played.__getitem__)].id
+    return cardset.species[max(played, key=played.__getitem__)].id
+
+
+@pytest.mark.parametrize("edition", ["base", "dartmoor"])
+def test_a_barred_species_is_never_offered_to_the_wrapped_player_nor_played(edition):
+    cardset = cs.build(edition)
+    barred = _favourite(cardset)
     for seed in range(3):
         watcher = Watching()
         game = Game(cardset, ["a", "b"], seed, events=False)
@@ -61,6 +65,42 @@ def test_a_barred_species_is_never_offered_to_the_wrapped_player_nor_played(edit
             if decision.kind in ("turn", "place"):
                 offered = _species_played(seat, decision)
                 assert barred not in offered or offered == {barred}  # forced: handed whole
+
+
+def test_a_barred_search_plays_ahead_as_the_barred_player_it_is(monkeypatch):
+    """`mcts!X`'s search plays its own later turns without X, in its tree and its rollouts:
+    every world it scores holds no more X in the seat's forest than the game did. Unbarred,
+    the same search does play X ahead (so the check can fail)."""
+    from grove.engine import mcts
+
+    cardset = cs.build("base")
+    barred = _favourite(cardset)
+    counts: list[int] = []
+    value = mcts._value
+
+    def counting(w, me, k):
+        counts.append(sum(1 for p in w.views()[me].cards
+                          if p.key is not None and cardset.species[p.key].id == barred))
+        return value(w, me, k)
+
+    monkeypatch.setattr(mcts, "_value", counting)
+    for spec, wanted in ((f"mcts:60!{barred}", False), ("mcts:60", True)):
+        game = Game(cardset, ["a", "b"], 5, events=False)
+        player = ai.make(spec, 1)
+        ahead = False
+        while game.decision is not None and game.turn < 30:
+            d = game.decision
+            if d.player == 0 and d.kind == "turn":
+                before = sum(1 for p in game.views()[0].cards
+                             if p.key is not None and cardset.species[p.key].id == barred)
+                counts.clear()
+                game.apply(player.choose(game.seats[0], d))
+                if not wanted:
+                    assert max(counts, default=0) <= before, "the search played a barred card"
+                ahead |= max(counts, default=0) > before
+            else:
+                game.apply(GreedyPlayer(2).choose(game.seats[d.player], d))
+        assert ahead == wanted
 
 
 def test_an_unbarred_player_plays_as_the_player_it_wraps():

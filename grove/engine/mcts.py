@@ -26,7 +26,9 @@ from dataclasses import dataclass, field
 
 from grove.engine.action import DRAW_DECK, Action, Draw
 from grove.engine.decision import Decision
+from grove.engine.game import Player
 from grove.engine.players import GreedyPlayer, RandomPlayer
+from grove.engine.restricted import RestrictedPlayer, narrow
 from grove.engine.seat import Seat
 from grove.engine.worlds import world
 
@@ -112,6 +114,11 @@ class MctsPlayer:
         self.budget = budget or Budget()
         self.knobs = knobs or Knobs()
         self.policy = GreedyPlayer(seed)
+        self.barred: frozenset[str] = frozenset()  # species its own seat never plays
+
+    def restrict(self, barred: frozenset[str]) -> None:
+        """Play its own later turns without these species (grove/engine/restricted.py)."""
+        self.barred = barred
 
     def choose(self, seat: Seat, decision: Decision) -> Action:
         if decision.kind == "turn" and len(decision.options) > 1:
@@ -147,12 +154,17 @@ class MctsPlayer:
                  k: Knobs) -> None:
         me = seat.seat
         w = world(seat, rng)
-        players = [_Rollout(policies, j, rng, k.epsilon) for j in range(len(w.players))]
+        players: list[Player] = [_Rollout(policies, j, rng, k.epsilon)
+                                 for j in range(len(w.players))]
+        if self.barred:
+            players[me] = RestrictedPlayer(players[me], self.barred)
         path: list[tuple[Node, str]] = []
         node: Node | None = root
         stop = w.turn + k.horizon * len(w.players)
         while w.decision is not None:
             d = w.decision
+            if node is not None and d.player == me and d.kind == "turn" and self.barred:
+                d = narrow(w.seats[me], d, self.barred)
             if node is not None and d.player == me and d.kind == "turn" and len(d.options) > 1:
                 legal = None
                 if node is not root:

@@ -24,34 +24,44 @@ _PLAYING = ("turn", "place")
 
 
 class RestrictedPlayer:
-    """`inner` with the species in `barred` (plain ids or qualified keys) never played."""
+    """`inner` with the species in `barred` (plain ids or qualified keys) never played. A search
+    player is told the species too (`restrict`), so the turns it plays ahead for its own seat
+    keep to them as well: else it would weigh a play by later plays it will never make."""
 
     def __init__(self, inner: Player, barred: frozenset[str]):
         self.inner = inner
         self.barred = barred
+        restrict = getattr(inner, "restrict", None)
+        if restrict is not None:
+            restrict(barred)
 
     def choose(self, seat: Seat, decision: Decision) -> Action:
-        kind = decision.kind
-        if kind in _PLAYING:
-            kept = [t for t in decision.options if not self._plays_barred(seat, t)]
-        elif kind == "cave":
-            kept = [t for t in decision.options if not self._drafts_barred(decision, t)]
-        else:
-            return self.inner.choose(seat, decision)
-        if not kept or len(kept) == len(decision.options):
-            return self.inner.choose(seat, decision)
-        return self.inner.choose(seat, _narrowed(decision, kept))
+        return self.inner.choose(seat, narrow(seat, decision, self.barred))
 
-    def _plays_barred(self, seat: Seat, text: str) -> bool:
-        play = seat.play_of(text)
-        return play is not None and self._is_barred(play[0].key, play[0].id)
 
-    def _drafts_barred(self, decision: Decision, text: str) -> bool:
-        action = decision.read(text)
-        return isinstance(action, CaveCard) and action.species in self.barred
+def narrow(seat: Seat, decision: Decision, barred: frozenset[str]) -> Decision:
+    """The decision without the options that would put a barred species into the forest; the
+    decision itself where it has none, or where every option would (a forced play)."""
+    kind = decision.kind
+    if not barred or kind not in (*_PLAYING, "cave"):
+        return decision
+    if kind == "cave":
+        kept = [t for t in decision.options if not _drafts_barred(decision, t, barred)]
+    else:
+        kept = [t for t in decision.options if not _plays_barred(seat, t, barred)]
+    if not kept or len(kept) == len(decision.options):
+        return decision
+    return _narrowed(decision, kept)
 
-    def _is_barred(self, key: str, ident: str) -> bool:
-        return key in self.barred or ident in self.barred
+
+def _plays_barred(seat: Seat, text: str, barred: frozenset[str]) -> bool:
+    play = seat.play_of(text)
+    return play is not None and (play[0].key in barred or play[0].id in barred)
+
+
+def _drafts_barred(decision: Decision, text: str, barred: frozenset[str]) -> bool:
+    action = decision.read(text)
+    return isinstance(action, CaveCard) and action.species in barred
 
 
 def _narrowed(decision: Decision, options: Sequence[str]) -> Decision:
