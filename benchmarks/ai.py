@@ -146,6 +146,31 @@ def read_journal(path: Path | None) -> dict[str, list[float]]:
     return done
 
 
+def against_default(deals: list[Deal], done: dict[str, list[float]],
+                    keys: dict[Deal, str]) -> dict[str, Any] | None:
+    """A setting's win rate minus the default's, deal by deal, over the deals the journal holds
+    for both (None where it holds none of the default's): pairing the deals takes out the deal's
+    own luck, which two rows of 100 games each leave in. The interval is Student's t on the
+    per-deal differences."""
+    from grove.simulation.statistics import mean_interval
+
+    plain = dataclasses.replace(deals[0], knobs=())
+    fingerprint = probe(plain)
+    diffs = []
+    for deal in deals:
+        mine, theirs = done.get(keys[deal]), done.get(_key(dataclasses.replace(deal, knobs=()),
+                                                           fingerprint))
+        if mine is not None and theirs is not None:
+            # wins are shares of ties (1/2, 1/3, 1/4): twelfths of a game are whole numbers
+            diffs.append(round(12 * (mine[0] - theirs[0])))
+    if len(diffs) < 2:
+        return None
+    games = 12 * deals[0].players
+    low, high = mean_interval(len(diffs), sum(diffs), sum(d * d for d in diffs)) or (0.0, 0.0)
+    return {"deals": len(diffs), "difference": round(sum(diffs) / len(diffs) / games, 4),
+            "ci95": [round(low / games, 4), round(high / games, 4)]}
+
+
 def _commit() -> str:
     try:
         out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
@@ -221,6 +246,7 @@ def ladder(names: list[str] | None, games: int, jobs: int, budget: str | None = 
             for k, future in enumerate(as_completed(futures), 1):
                 result = future.result()
                 _append(journal, keys[futures[future]], result, commit)
+                done[keys[futures[future]]] = list(result)
                 results.append(list(result))
                 if k % 10 == 0 and k < len(futures):  # a row at a second a decision takes hours
                     w, g = (sum(r[i] for r in results) for i in (0, 1))
@@ -234,6 +260,13 @@ def ladder(names: list[str] | None, games: int, jobs: int, budget: str | None = 
                    "seconds_per_decision": round(seconds / max(decisions, 1), 4)}
             if changed:
                 row["knobs"] = dict(changed)
+                row["against_default"] = against_default(deals, done, keys)
+                if row["against_default"] is not None:
+                    paired = row["against_default"]
+                    print(f"      against the default on the same {paired['deals']} deals: "
+                          f"{100 * paired['difference']:+.1f} points "
+                          f"[{100 * paired['ci95'][0]:+.1f}, {100 * paired['ci95'][1]:+.1f}]",
+                          flush=True)
             print(f"   {edition:<16} {players}p  {ai:<10} vs {AGAINST}: "
                   f"{100 * row['win_rate']:5.1f}% of {played} games "
                   f"[{100 * low:4.1f}, {100 * high:4.1f}]  "

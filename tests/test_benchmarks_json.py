@@ -95,5 +95,11 @@ def test_the_ladder_goes_on_from_its_journal(tmp_path, capsys):
     lines = journal.read_text().splitlines()
     assert more["games"] == 6 and len(lines) == 4  # two kept, the torn one, one new
     assert json.loads(lines[-1])["key"] != json.loads(lines[0])["key"]
-    other = ladder(None, 2, 1, settings="epsilon=0.5", journal=journal, table=tiny)[0]
-    assert other["games"] == 2 and len(journal.read_text().splitlines()) == 5
+    other = ladder(None, 4, 1, settings="epsilon=0.5", journal=journal, table=tiny)[0]
+    assert other["games"] == 4 and len(journal.read_text().splitlines()) == 6
+    # the setting against the default, deal by deal, from the journal's deals of both
+    paired = other["against_default"]
+    mine = [json.loads(line)["result"][0] for line in journal.read_text().splitlines()[-2:]]
+    assert paired["deals"] == 2
+    assert paired["difference"] == pytest.approx((sum(mine) - first["win_rate"] * 4) / 4,
+                                                 abs=1e-4)
