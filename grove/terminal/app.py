@@ -369,7 +369,7 @@ class GameScreen(App[runner.Outcome | None]):
         """The next thing the play being settled asks (`steps.rehearse`): a river card (a list
         of its own), the payment, or nothing more: then it is taken, with its answers."""
         assert self.game is not None and self.settling is not None
-        d = rehearse(self.game, self.settling, self.settled)
+        d = rehearse(self.game, self.settling, self.settled, self.decision)
         if d is None:
             self._answer([self.settling, *self.settled])
         elif d.kind == "pay":
@@ -436,7 +436,7 @@ class GameScreen(App[runner.Outcome | None]):
             self.payment, self.picked = None, []
             if self.settled:  # back to the river card, asked again
                 self.settled.pop()
-                asked = rehearse(self.game, self.settling, self.settled)
+                asked = rehearse(self.game, self.settling, self.settled, self.decision)
                 if asked is not None:
                     self._ask(asked)
             else:

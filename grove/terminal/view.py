@@ -326,9 +326,9 @@ class View(CardWords):
             return None
         m = re.fullmatch(r"pay (\d+) more", decision.about)
         count = int(m[1]) if m else 1
-        if not isinstance(play, Play):
-            play = next((a for a in reversed(self.game.history)
-                         if isinstance(a, Play) and not a.free), None)
+        if not isinstance(play, Play):  # the last play is the one paid for (a Mole's too,
+            # which the engine writes `free` and asks to be paid right after)
+            play = next((a for a in reversed(self.game.history) if isinstance(a, Play)), None)
         if play is None:
             return Payment("", count, None, None)
         sp, sym, _ = self.game.placing(play.place)
