@@ -290,7 +290,7 @@ def test_the_screen_stops_after_asking_and_speaks_german(base):
             await pilot.click("#options", offset=(5, 0))  # paid with the first card
             await pilot.press("c")
             await _until(pilot, lambda: app.decision is not None and app.payment is None)
-            await pilot.press("f")  # the other forest
+            await pilot.press("f", "f")  # the forests, then the other one
             text = _screen_text(app)
             await pilot.press("question_mark")
             help_text = str(app.screen.query_one("#help").render())

@@ -148,8 +148,7 @@ class View(CardWords):
     def forest(self, player: int) -> Grid:
         """Player's forest: a row per host, a column per side, each slot's cards named; a slot
         that is free shows `·`, a side the host has no slot on stays blank."""
-        cols = [s for s in SIDES if any(sd.side == s for h in self.game.cardset.hosts.values()
-                                        for sd in h.slots)]
+        cols = self.forest_sides()
         rows = []
         for h in self.game.players[player].forest.hosts:
             sp = h.card.species
@@ -167,6 +166,11 @@ class View(CardWords):
                 cells.append(", ".join(names + ["·"] * free))
             rows.append((str(h.index + 1), name, *cells))
         return Grid(("#", self.words("host"), *(self.side_name(s) for s in cols)), tuple(rows))
+
+    def forest_sides(self) -> list[str]:
+        """The sides a forest's grid has a column for, in its order: those some host has."""
+        return [s for s in SIDES if any(sd.side == s for h in self.game.cardset.hosts.values()
+                                        for sd in h.slots)]
 
     def scores(self) -> Grid:
         """The score so far, a row per scorepad row and a column per player, as the final
