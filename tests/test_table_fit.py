@@ -131,7 +131,7 @@ def test_a_full_hand_drawn_in_a_four_player_game_fits(classic):
                 # the first line is a draw while the hand is not full
                 asked = app.decision
                 await pilot.press(*(["1", "enter"] if len(app.options) >= 10 else ["1"]))
-                await _until(pilot, lambda: app.decision is not asked)
+                await _until(pilot, lambda asked=asked: app.decision is not asked)
             await _until(pilot, lambda: app.decision is not None)
             _fits(app, "#hand")
             await pilot.press("q", "y")
