@@ -331,9 +331,11 @@ def test_first_screen_in_a_real_terminal(tmp_path):
                     command + "; sleep 5"], check=True)
     try:
         screen = _wait_for(session, "1. draw the top card of the deck")
-        for word in ("Hand", "Clearing", "Forest of Human 1", "Score so far", "cost ",
+        for word in ("Hand", "Clearing", "f: Forests", "Score so far", "cost ",
                      "1. draw the top card of the deck"):
             assert word in screen, (word, screen)
+        subprocess.run(["tmux", "send-keys", "-t", session, "f"], check=True)  # the forests
+        _wait_for(session, "Forest of Human 1")
         subprocess.run(["tmux", "send-keys", "-t", session, "q"], check=True)
         _wait_for(session, "Stop the game?")
         subprocess.run(["tmux", "send-keys", "-t", session, "y"], check=True)

@@ -126,6 +126,7 @@ def test_a_full_hand_drawn_in_a_four_player_game_fits(classic):
         async with app.run_test(size=(120, 40)) as pilot:
             while len(app.game.hand if app.game else ()) < 10:
                 await _until(pilot, lambda: app.decision is not None and bool(app.options))
+                await pilot.pause()  # the panels laid out anew for the decision
                 _fits(app, "#hand")
                 _fits(app, "#scores")
                 # the first line is a draw while the hand is not full
@@ -133,6 +134,7 @@ def test_a_full_hand_drawn_in_a_four_player_game_fits(classic):
                 await pilot.press(*(["1", "enter"] if len(app.options) >= 10 else ["1"]))
                 await _until(pilot, lambda asked=asked: app.decision is not asked)
             await _until(pilot, lambda: app.decision is not None)
+            await pilot.pause()
             _fits(app, "#hand")
             await pilot.press("q", "y")
             await _until(pilot, lambda: app.outcome is not None)

@@ -84,13 +84,13 @@ def _places(view: View, plays: list[Action], player: int) -> tuple[Step, ...]:
         if isinstance(a, FaceDown):
             gain = face_down_points(seat, a, player)
             out.append((None, Step(w("where.face_down", host=view.host_name(a.kind),
-                                     points=w("points", points=f"{gain:+d}")), a,
+                                     points=w("points", points=f"{gain:+d}", count=gain)), a,
                                    card=a.card, points=gain)))
             continue
         assert isinstance(a, Play)
         sp, sym, where = seat.placing(a.place)
         gain = tally.weigh(sp, sym, where) - base
-        points = w("points", points=f"{gain:+d}")
+        points = w("points", points=f"{gain:+d}", count=gain)
         place = a.place
         if place.kind is not None:
             label = w("where.host", host=view.host_name(place.kind), points=points)
