@@ -22,6 +22,9 @@ def _fits(app, selector: str) -> None:
     from textual.widgets import DataTable
 
     table = app.query_one(selector, DataTable)
+    # the panel whole within the table's area: not cut by its column or the options below
+    assert app.query_one("#table").region.contains_region(table.region), (
+        selector, table.region, app.query_one("#table").region)
     assert table.virtual_size.width <= table.size.width, (selector, table.virtual_size,
                                                           table.size)
     assert table.virtual_size.height <= table.size.height, (selector, table.virtual_size,

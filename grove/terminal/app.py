@@ -131,7 +131,7 @@ class GameScreen(App[runner.Outcome | None]):
     #clearing { height: auto; max-height: 8; }
     #panes { height: 1fr; }
     #card, #forest, #log { height: 1fr; min-height: 3; }
-    #tabs { height: 1; }
+    #tabs { height: auto; }
     #choices { height: 11; }
     #status, #ask, #pay { height: auto; }
     #options { height: 1fr; }
@@ -229,7 +229,7 @@ class GameScreen(App[runner.Outcome | None]):
         scores.border_title = w("scores")
         scores.styles.height = len(self.kinds) + 2  # a row per player, the heading, the title
         self.query_one("#log").border_title = w("log")
-        self.query_one("#choices").border_title = w("actions")
+        self.query_one("#choices").border_title = f"{w('actions')} · {w('hint')}"
         self.query_one("#pay").display = False
         self._tabs()
         self.query_one("#status", Static).update(Text(w("waiting")))
@@ -322,8 +322,9 @@ class GameScreen(App[runner.Outcome | None]):
         game = view.game
         w = self.words
         me = self.decision.player if self.decision is not None else game.seat
-        status = " · ".join((view.title(), game.players[me].name, view.table_line(),
-                             w("hint")))
+        # one line at 120 columns with four players and three editions: the hands are counted
+        # in the score panel, the keys named above the options
+        status = " · ".join((view.title(), game.players[me].name, view.table_line(hands=False)))
         self.query_one("#status", Static).update(Text(status))
         hand = view.hand(me, self.decision)
         grid = view.hand_grid(hand)
@@ -337,11 +338,12 @@ class GameScreen(App[runner.Outcome | None]):
     def _draw_forest(self, view: View) -> None:
         p = view.game.players[self.shown]
         box = self.query_one("#forest", VerticalScroll)
-        box.border_title = (f"{self.words('forest', player=p.name)} · "
-                            f"{self.words('cave', count=p.cave_size)} (f)")
-        self.query_one("#foresttext", Static).update(Text(
-            "\n".join(forest_lines(view.forest(self.shown), view.forest_sides())
-                      if p.forest.hosts else [self.words("empty")])))
+        box.border_title = self.words("forest", player=p.name)
+        # the cave on a line of its own: the pane's title is cut where the pane is narrow
+        self.query_one("#foresttext", Static).update(Text("\n".join((
+            self.words("cave", count=p.cave_size),
+            *(forest_lines(view.forest(self.shown), view.forest_sides())
+              if p.forest.hosts else [self.words("empty")])))))
 
     # ---- picking -------------------------------------------------------------------------------
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
@@ -564,13 +566,13 @@ class GameScreen(App[runner.Outcome | None]):
         current = self.query_one("#panes", ContentSwitcher).current
         line = Text()
         for key, pane, word in (("t", "card", w("card")), ("f", "forest", w("forests")),
-                                ("l", "log", w("log"))):
+                                ("l", "log", w("tab.log"))):
             if line:
                 line.append(" │ ", style="dim")
             if pane == current:
                 line.append(f"▸[{key}] {word}", style="bold reverse")
             else:
-                line.append(f" {key}: {word}")
+                line.append(f"{key}: {word}")
         self.query_one("#tabs", Static).update(line)
 
     def action_hint(self) -> None:

@@ -127,16 +127,17 @@ class View(CardWords):
             return [_card(a) for a in decision.actions]
         return list(self.game.players[player].hand)
 
-    def table_line(self) -> str:
+    def table_line(self, hands: bool = True) -> str:
         """The deck, the winter cards drawn, and how many cards each other player holds (what
-        the seat may count: `Seat.hand_sizes`)."""
+        the seat may count: `Seat.hand_sizes`); the screen, whose score panel counts the
+        hands, leaves them out (`hands=False`)."""
         g = self.game
         sizes = g.hand_sizes()
-        hands = [self.words("hand_size", player=shown(name), count=sizes[j])
-                 for j, name in enumerate(g.names) if j != g.seat]
+        held = [self.words("hand_size", player=shown(name), count=sizes[j])
+                for j, name in enumerate(g.names) if j != g.seat and hands]
         return "  ".join((self.words("deck", count=g.deck_size),
                           self.words("winter", drawn=len(g.winter),
-                                     total=g.cardset.setup.winter_cards), *hands))
+                                     total=g.cardset.setup.winter_cards), *held))
 
     def title(self) -> str:
         return self.words("title", edition=edition_name(self.game.cardset, self.lang),
@@ -187,10 +188,11 @@ class View(CardWords):
 
     def scores_by_player(self) -> Grid:
         """`scores` turned: a row per player, a column per scorepad row (the screen's, where
-        the players are fewer than the rows)."""
+        the players are fewer than the rows), and last the cards in each player's hand."""
         grid = self.scores()
-        return Grid((grid.columns[0], *(r[0] for r in grid.rows)),
-                    tuple((name, *(r[k + 1] for r in grid.rows))
+        sizes = self.game.hand_sizes()  # and the cards each player holds, which all may count
+        return Grid((grid.columns[0], *(r[0] for r in grid.rows), self.words("hand")),
+                    tuple((name, *(r[k + 1] for r in grid.rows), str(sizes[k]))
                           for k, name in enumerate(grid.columns[1:])))
 
     # ---- a species, by its name ----------------------------------------------------------------
