@@ -132,13 +132,15 @@ def final_words(result: dict[str, Any], lang: str = "en") -> tuple[str, str]:
     ranked = sorted(result["players"], key=lambda p: -p["total"])
     top = ranked[0]
     if len(ranked) == 1:
-        return title, w("final.alone", winner=shown(top["name"], NAME_WIDTH), points=top["total"])
+        return title, w("final.alone", winner=shown(top["name"], NAME_WIDTH), points=top["total"],
+                        count=top["total"])
     runner_up = ranked[1]
     if runner_up["total"] == top["total"]:  # ties share the victory (engine/scoring.py)
-        return title, w("final.tie", points=top["total"])
+        return title, w("final.tie", points=top["total"], count=top["total"])
     return title, w("final.margin", winner=shown(top["name"], NAME_WIDTH),
                     runner_up=shown(runner_up["name"], NAME_WIDTH),
-                    margin=top["total"] - runner_up["total"])
+                    margin=top["total"] - runner_up["total"],
+                    count=top["total"] - runner_up["total"])  # the plural's number
 
 
 def final_cards(result: dict[str, Any], cardset: CardSet, lang: str = "en") -> list[str]:

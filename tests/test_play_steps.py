@@ -90,14 +90,14 @@ def test_a_place_shows_the_points_the_engine_weighs():
                 if isinstance(s.action, Play):
                     sp, sym, at = seat.placing(s.action.place)
                     assert s.points == tally.weigh(sp, sym, at) - tally.total
-                    assert f"{s.points:+d} points now" in s.label
+                    assert f"{s.points:+d} point{'' if s.points == 1 else 's'} now" in s.label
                     checked += 1
                 elif isinstance(s.action, FaceDown) and facedown < 20:
                     copy = game.copy(0)  # the real game, no card dealt anew
                     before = score(copy.views()[d.player], base).total
                     copy.apply(s.action)
                     assert s.points == score(copy.views()[d.player], base).total - before
-                    assert f"{s.points:+d} points now" in s.label
+                    assert f"{s.points:+d} point{'' if s.points == 1 else 's'} now" in s.label
                     facedown += 1
                     copy.release()
         game.apply(players[d.player].choose(game.seats[d.player], d))
@@ -349,7 +349,7 @@ def test_at_80x24_the_panels_scroll_by_keys_and_the_help_names_them(base):
             await pilot.press(*["down"] * 20)
             await pilot.pause()
             assert hand.scroll_y == hand.max_scroll_y
-            for _ in range(5):
+            for _ in range(3):  # the scores, the pane shown (the card's text), the options
                 await pilot.press("tab")
             assert app.focused is app.query_one("#options")
             await pilot.press("question_mark")

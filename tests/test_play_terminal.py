@@ -290,7 +290,7 @@ def test_the_screen_stops_after_asking_and_speaks_german(base):
             await pilot.click("#options", offset=(5, 0))  # paid with the first card
             await pilot.press("c")
             await _until(pilot, lambda: app.decision is not None and app.payment is None)
-            await pilot.press("f")  # the other forest
+            await pilot.press("f", "f")  # the forests, then the other one
             text = _screen_text(app)
             await pilot.press("question_mark")
             help_text = str(app.screen.query_one("#help").render())
@@ -331,9 +331,11 @@ def test_first_screen_in_a_real_terminal(tmp_path):
                     command + "; sleep 5"], check=True)
     try:
         screen = _wait_for(session, "1. draw the top card of the deck")
-        for word in ("Hand", "Clearing", "Forest of Human 1", "Score so far", "cost ",
+        for word in ("Hand", "Clearing", "f: Forests", "Score so far", "cost ",
                      "1. draw the top card of the deck"):
             assert word in screen, (word, screen)
+        subprocess.run(["tmux", "send-keys", "-t", session, "f"], check=True)  # the forests
+        _wait_for(session, "Forest of Human 1")
         subprocess.run(["tmux", "send-keys", "-t", session, "q"], check=True)
         _wait_for(session, "Stop the game?")
         subprocess.run(["tmux", "send-keys", "-t", session, "y"], check=True)

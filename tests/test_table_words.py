@@ -160,7 +160,8 @@ def test_the_table_line_counts_every_other_hand(base):
         d = game.decision
         if d.kind == "turn" and d.player == 0:
             line = View(game.seats[0], "en").table_line()
-            assert f"Bot: {len(game.players[1].hand)} cards in hand" in line
+            n = len(game.players[1].hand)
+            assert f"Bot: {n} card{'' if n == 1 else 's'} in hand" in line
             assert "Ana:" not in line
             checked += 1
         game.apply(players[d.player].choose(game.seats[d.player], d))

@@ -27,7 +27,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, OptionList, RichLog, Static
+from textual.widgets import ContentSwitcher, DataTable, OptionList, RichLog, Static
 
 from grove.compiler.cardset import CardSet
 from grove.engine import runner
@@ -81,7 +81,8 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         w = self.words
         lines = [w("keys.title"), "", w("keys.pick"), w("keys.back"), w("keys.pay"),
-                 w("pay_mark"), w("keys.forest"), w("keys.panels"), w("keys.hint"),
+                 w("pay_mark"), w("keys.card"), w("keys.forest"), w("keys.log"),
+                 w("keys.panels"), w("keys.hint"),
                  w("keys.help"), w("keys.quit"), "", w("keys.close")]
         yield Static(Text("\n".join(lines)), id="help")
 
@@ -111,10 +112,13 @@ class GameScreen(App[runner.Outcome | None]):
     """The table, the player's forest and the others', the scores, the log and the choices."""
 
     # Two columns: the hand and the scores on the left, wide enough for every column of a hand
-    # card and tall enough for ten split cards at 120 x 40; the clearing, the highlighted
-    # card's text, a forest (a line per host, wrapped, so every side shows) and the log on the
-    # right; the options below. Every panel scrolls
-    # (tab reaches it), so at 80 x 24 nothing is lost, only further down.
+    # card (English: 82 columns at most) and at 120 x 40 tall enough for ten split cards above
+    # four players' scores; the clearing on the right, and below it one pane of three, switched
+    # by a key the line above it names (t the card's text, f the forests, l the log), each as
+    # tall as the column: a late forest needs some twenty lines there (a line per host,
+    # wrapped, so every side shows), more than the column holds beside the card and the log.
+    # The options below. Every panel scrolls (tab reaches it), so at 80 x 24 nothing is lost,
+    # only further down.
     CSS = """
     #table { height: 1fr; }
     #left { width: 70%; }
@@ -123,16 +127,17 @@ class GameScreen(App[runner.Outcome | None]):
         border: none; border-top: round $primary; }
     #hand:focus, #card:focus, #forest:focus, #scores:focus, #log:focus {
         border-top: round $accent; }
-    #hand { height: 1fr; }
+    #hand { height: auto; }
     #clearing { height: auto; max-height: 8; }
-    #card { height: auto; max-height: 45%; }
-    #forest { height: 1fr; min-height: 3; }
-    #log { height: 1fr; min-height: 3; }
-    #choices { height: 12; }
+    #panes { height: 1fr; }
+    #card, #forest, #log { height: 1fr; min-height: 3; }
+    #tabs { height: auto; }
+    #choices { height: 11; }
     #status, #ask, #pay { height: auto; }
     #options { height: 1fr; }
     .-small #choices { height: 8; min-height: 8; }
     .-small #clearing { max-height: 4; }
+    .-small #hand { height: 1fr; }
     #help, #quit { width: 76; height: auto; max-height: 100%; border: thick $accent;
                    background: $panel; padding: 1 2; }
     HelpScreen, QuitScreen { align: center middle; }
@@ -141,6 +146,8 @@ class GameScreen(App[runner.Outcome | None]):
         Binding("question_mark", "help", "?"),
         Binding("q", "ask_quit", "quit"),
         Binding("f", "next_forest", "forest"),
+        Binding("t", "pane('card')", show=False),
+        Binding("l", "pane('log')", show=False),
         Binding("h", "hint", "hint"),
         Binding("c", "confirm_pay", "confirm", show=False),
         Binding("space", "toggle_pay", show=False),
@@ -193,21 +200,24 @@ class GameScreen(App[runner.Outcome | None]):
                 yield DataTable(id="scores", show_cursor=False)
             with Vertical(id="right"):
                 yield Static(id="clearing")
-                with VerticalScroll(id="card"):
-                    yield Static(id="cardtext")
-                with VerticalScroll(id="forest"):
-                    yield Static(id="foresttext")
-                # wrapped to the panel: the default wraps at 78 columns, and cuts what the
-                # panel cannot show
-                yield RichLog(id="log", wrap=True, max_lines=LOG_LINES, min_width=20)
+                yield Static(id="tabs")
+                with ContentSwitcher(id="panes", initial="card"):
+                    with VerticalScroll(id="card"):
+                        yield Static(id="cardtext")
+                    with VerticalScroll(id="forest"):
+                        yield Static(id="foresttext")
+                    # wrapped to the panel: the default wraps at 78 columns, and cuts what the
+                    # panel cannot show
+                    yield RichLog(id="log", wrap=True, max_lines=LOG_LINES, min_width=20)
         with Vertical(id="choices"):
             yield Static(id="ask")
             yield Static(id="pay")
             yield OptionList(id="options", markup=False, compact=True)
 
     def on_resize(self, event: Any) -> None:
-        # a small terminal (80 x 24): the options and the table panels give the hand room
-        self.set_class(self.size.height < 32, "-small")
+        # below 40 lines (80 x 24): the options and the table panels give the hand room, and
+        # the hand scrolls; from 40 on, ten split cards and the scores fit one above the other
+        self.set_class(self.size.height < 40, "-small")
 
     def on_mount(self) -> None:
         w = self.words
@@ -219,8 +229,9 @@ class GameScreen(App[runner.Outcome | None]):
         scores.border_title = w("scores")
         scores.styles.height = len(self.kinds) + 2  # a row per player, the heading, the title
         self.query_one("#log").border_title = w("log")
-        self.query_one("#choices").border_title = w("actions")
+        self.query_one("#choices").border_title = f"{w('actions')} · {w('hint')}"
         self.query_one("#pay").display = False
+        self._tabs()
         self.query_one("#status", Static).update(Text(w("waiting")))
         self.run_worker(self._play, thread=True, exit_on_error=True)
 
@@ -311,8 +322,9 @@ class GameScreen(App[runner.Outcome | None]):
         game = view.game
         w = self.words
         me = self.decision.player if self.decision is not None else game.seat
-        status = " · ".join((view.title(), game.players[me].name, view.table_line(),
-                             w("hint")))
+        # one line at 120 columns with four players and three editions: the hands are counted
+        # in the score panel, the keys named above the options
+        status = " · ".join((view.title(), game.players[me].name, view.table_line(hands=False)))
         self.query_one("#status", Static).update(Text(status))
         hand = view.hand(me, self.decision)
         grid = view.hand_grid(hand)
@@ -326,10 +338,12 @@ class GameScreen(App[runner.Outcome | None]):
     def _draw_forest(self, view: View) -> None:
         p = view.game.players[self.shown]
         box = self.query_one("#forest", VerticalScroll)
-        box.border_title = (f"{self.words('forest', player=p.name)} · "
-                            f"{self.words('cave', count=p.cave_size)} (f)")
-        self.query_one("#foresttext", Static).update(Text(
-            "\n".join(forest_lines(view.forest(self.shown))) or self.words("empty")))
+        box.border_title = self.words("forest", player=p.name)
+        # the cave on a line of its own: the pane's title is cut where the pane is narrow
+        self.query_one("#foresttext", Static).update(Text("\n".join((
+            self.words("cave", count=p.cave_size),
+            *(forest_lines(view.forest(self.shown), view.forest_sides())
+              if p.forest.hosts else [self.words("empty")])))))
 
     # ---- picking -------------------------------------------------------------------------------
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
@@ -369,7 +383,7 @@ class GameScreen(App[runner.Outcome | None]):
         """The next thing the play being settled asks (`steps.rehearse`): a river card (a list
         of its own), the payment, or nothing more: then it is taken, with its answers."""
         assert self.game is not None and self.settling is not None
-        d = rehearse(self.game, self.settling, self.settled)
+        d = rehearse(self.game, self.settling, self.settled, self.decision)
         if d is None:
             self._answer([self.settling, *self.settled])
         elif d.kind == "pay":
@@ -436,7 +450,7 @@ class GameScreen(App[runner.Outcome | None]):
             self.payment, self.picked = None, []
             if self.settled:  # back to the river card, asked again
                 self.settled.pop()
-                asked = rehearse(self.game, self.settling, self.settled)
+                asked = rehearse(self.game, self.settling, self.settled, self.decision)
                 if asked is not None:
                     self._ask(asked)
             else:
@@ -532,10 +546,34 @@ class GameScreen(App[runner.Outcome | None]):
 
     # ---- the rest of the keys ------------------------------------------------------------------
     def action_next_forest(self) -> None:
+        """The forests' pane; once it shows, the next player's forest."""
         if self.game is None:
             return
-        self.shown = (self.shown + 1) % len(self.game.players)
-        self._draw_forest(View(self.game, self.lang))
+        if self.query_one("#panes", ContentSwitcher).current == "forest":
+            self.shown = (self.shown + 1) % len(self.game.players)
+            self._draw_forest(View(self.game, self.lang))
+        self.action_pane("forest")
+
+    def action_pane(self, pane: str) -> None:
+        """Show one of the right column's panes: the card's text, the forests or the log."""
+        self.query_one("#panes", ContentSwitcher).current = pane
+        self._tabs()
+
+    def _tabs(self) -> None:
+        """The line above the panes: each pane by its key, the one shown marked (not by colour
+        only: `▸` and brackets)."""
+        w = self.words
+        current = self.query_one("#panes", ContentSwitcher).current
+        line = Text()
+        for key, pane, word in (("t", "card", w("card")), ("f", "forest", w("forests")),
+                                ("l", "log", w("tab.log"))):
+            if line:
+                line.append(" │ ", style="dim")
+            if pane == current:
+                line.append(f"▸[{key}] {word}", style="bold reverse")
+            else:
+                line.append(f"{key}: {word}")
+        self.query_one("#tabs", Static).update(line)
 
     def action_hint(self) -> None:
         """What the search would play now, under the question (a second's search)."""
@@ -579,6 +617,7 @@ class GameScreen(App[runner.Outcome | None]):
         self.query_one("#cardtext", Static).update(Text("\n".join(
             final_cards(result, self.cardset, self.lang))))
         self.query_one("#card").border_title = self.words("final.title", turns=result["turns"])
+        self.action_pane("card")
         title, margin = final_words(result, self.lang)
         self.query_one("#ask", Static).update(Text(self.words(
             "over", winners=", ".join(out.winners)) + "  " + margin, style="bold"))
@@ -588,14 +627,21 @@ class GameScreen(App[runner.Outcome | None]):
         self.answers.put(QUIT)  # a worker still waiting on the player ends
 
 
-def forest_lines(grid: Grid) -> list[str]:
-    """A forest grid as a line per host, its sides one after the other (`top: Squirrel ·
-    left: Red Fox, ·`): wrapped in a narrow panel, so every side of every host shows."""
-    sides = grid.columns[2:]
-    out = []
+ARROWS = {"top": "↑", "left": "←", "right": "→", "bottom": "↓"}  # a side in a narrow pane
+
+
+def forest_lines(grid: Grid, sides: list[str] | None = None) -> list[str]:
+    """A forest grid as a line per host, its sides one after the other: by name (`top: Squirrel
+    │ left: Red Fox, ·`), or with `sides` (the grid's side ids) by an arrow (`↑Squirrel ←Red
+    Fox, ·`), which a first line explains. Wrapped in a narrow pane, so every side shows; the
+    arrows keep a late forest of a dozen hosts within the pane's twenty lines at 120 x 40."""
+    names = grid.columns[2:]
+    marks = [ARROWS.get(s, s) for s in sides] if sides else [f"{n}: " for n in names]
+    sep = " " if sides else "  │ "
+    out = [" ".join(f"{m} {n}" for m, n in zip(marks, names, strict=True))] if sides else []
     for row in grid.rows:
-        cells = [f"{side}: {cell}" for side, cell in zip(sides, row[2:], strict=True) if cell]
-        out.append(f"{row[0]:>2} {row[1]}" + ("  │ " + "  │ ".join(cells) if cells else ""))
+        cells = [f"{m}{cell}" for m, cell in zip(marks, row[2:], strict=True) if cell]
+        out.append(f"{row[0]:>2} {row[1]}" + (sep + sep.join(cells) if cells else ""))
     return out
 
 

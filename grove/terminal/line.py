@@ -156,7 +156,7 @@ class LinePlayer:
         w = view.words
         answers: list[Action] = []
         while True:
-            d = rehearse(view.game, action, answers)
+            d = rehearse(view.game, action, answers, decision)
             if d is None:
                 return answers
             self.say("", w("ask", player=view.game.players[d.player].name, ask=view.ask(d)))

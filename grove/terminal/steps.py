@@ -19,14 +19,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from grove.engine.action import Action, FaceDown, Play
+from grove.engine.action import Action, FaceDown, Pick, Play
+from grove.engine.decision import Decision
 
 if TYPE_CHECKING:
-    from grove.engine.decision import Decision
     from grove.engine.seat import Seat
     from grove.terminal.view import View
 
 LIMIT = 25  # options a list shows at most: the hand and the clearing hold no more
+# what the engine asks for each of the Mole's further plays (engine/effects.py `_play_paying`):
+# the play is written `free`, though its cost is paid right after it, as decisions of its own
+PAID_LATER = "another card to play"
 
 
 @dataclass(frozen=True)
@@ -63,7 +66,7 @@ def steps(view: View, decision: Decision) -> tuple[Step, ...]:
             top.append(Step(view.describe(a, decision.player), a, card=_card(a)))
     for name, plays in cards.items():
         places = _places(view, plays, decision.player)
-        free = all(isinstance(a, Play) and a.free for a in plays)
+        free = not paid_later(decision) and all(isinstance(a, Play) and a.free for a in plays)
         top[at[name][0]] = Step(w("step.free_card" if free else "step.card", card=name),
                              below=places, card=plays[0].card)
     return bounded(view, _unique(top))
@@ -81,13 +84,13 @@ def _places(view: View, plays: list[Action], player: int) -> tuple[Step, ...]:
         if isinstance(a, FaceDown):
             gain = face_down_points(seat, a, player)
             out.append((None, Step(w("where.face_down", host=view.host_name(a.kind),
-                                     points=w("points", points=f"{gain:+d}")), a,
+                                     points=w("points", points=f"{gain:+d}", count=gain)), a,
                                    card=a.card, points=gain)))
             continue
         assert isinstance(a, Play)
         sp, sym, where = seat.placing(a.place)
         gain = tally.weigh(sp, sym, where) - base
-        points = w("points", points=f"{gain:+d}")
+        points = w("points", points=f"{gain:+d}", count=gain)
         place = a.place
         if place.kind is not None:
             label = w("where.host", host=view.host_name(place.kind), points=points)
@@ -177,26 +180,37 @@ def leaves(items: Sequence[Step]) -> list[Step]:
     return out
 
 
+def paid_later(decision: Decision) -> bool:
+    """Whether `decision` offers the Mole's further plays: each paid as decisions of its own
+    that follow it, which the person settles with the play, as a turn's payment."""
+    return decision.kind == "place" and decision.about == PAID_LATER
+
+
 def rehearsed(decision: Decision, action: Action) -> bool:
     """Whether a person settles what `action` brings (the river, the payment) before it is
-    taken: a turn's paid play. An effect's further plays (the Mole's) come mid-turn, where no
-    world can be dealt, and are paid as the engine asks."""
-    return decision.kind == "turn" and isinstance(action, Play) and not action.free
+    taken: a turn's paid play, and each of the Mole's further plays."""
+    return isinstance(action, Play) and (decision.kind == "turn" and not action.free
+                                         or paid_later(decision))
 
 
-def rehearse(seat: Seat, action: Action, answers: Sequence[Action]) -> Decision | None:
-    """The next decision `action` brings before its card is placed (a card to lie beneath as
-    a river, a card to pay with), after `answers`; None once there is none (the payment is
-    complete).
+def rehearse(seat: Seat, action: Action, answers: Sequence[Action],
+             decision: Decision | None = None) -> Decision | None:
+    """The next decision `action` (an option of `decision`) brings before its card is placed
+    (a card to lie beneath as a river, a card to pay with), after `answers`; None once there
+    is none (the payment is complete).
 
-    Asked of a world of the seat's view (engine/worlds.py: a copy of the game with the cards
-    the seat cannot see dealt anew), so nothing is done until the person confirms, and the
-    engine itself says what the play asks: the same options the game will offer, for the
-    seat's own hand is the same in every world."""
+    A turn's play is asked of a world of the seat's view (engine/worlds.py: a copy of the
+    game with the cards the seat cannot see dealt anew), so nothing is done until the person
+    confirms, and the engine itself says what the play asks: the same options the game will
+    offer, for the seat's own hand is the same in every world. The Mole's plays come mid-turn,
+    where no world can be dealt (a copy starts at a turn's start): their payment is the
+    engine's rule read from the seat's own hand (`later_payment`)."""
     import random
 
     from grove.engine.worlds import world
 
+    if decision is not None and paid_later(decision):
+        return later_payment(seat, decision, action, answers)
     g = world(seat, random.Random(0))
     try:
         g.apply(action)
@@ -208,3 +222,29 @@ def rehearse(seat: Seat, action: Action, answers: Sequence[Action]) -> Decision 
         return d
     finally:
         g.release()
+
+
+def later_payment(seat: Seat, decision: Decision, action: Action,
+                  answers: Sequence[Action]) -> Decision | None:
+    """The payment decision the engine asks next for a Mole's play (`effects.pay` as
+    `_play_paying` calls it), after `answers` (the cards paid so far); None once paid.
+
+    The Mole's rule: only cards held when its effect began may pay, not the card played, each
+    once. Those are the hand now but the cards that reached it since the effect began (a
+    permanent effect's draw), as the seat's own events tell (its last `effect`)."""
+    from grove.engine.action import pick_text
+
+    assert isinstance(action, Play)
+    i = decision.player
+    cost = seat.species_for(action.place).cost
+    paid = [a.card for a in answers if isinstance(a, Pick) and a.verb == "pay"]
+    if len(paid) >= cost:
+        return None
+    events = seat.events
+    start = max((k for k, e in enumerate(events) if e.kind == "effect" and e.player == i),
+                default=-1)
+    gained = {c for e in events[start + 1:] if e.kind == "move" and e.player == i
+              and e.target == "hand" for c in e.cards}
+    skip = {action.card, *paid, *gained}
+    options = tuple(pick_text("pay", c) for c in seat.hand if c not in skip)
+    return Decision(i, "pay", options, f"pay {cost - len(paid)} more", decision.table)

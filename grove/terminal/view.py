@@ -127,16 +127,17 @@ class View(CardWords):
             return [_card(a) for a in decision.actions]
         return list(self.game.players[player].hand)
 
-    def table_line(self) -> str:
+    def table_line(self, hands: bool = True) -> str:
         """The deck, the winter cards drawn, and how many cards each other player holds (what
-        the seat may count: `Seat.hand_sizes`)."""
+        the seat may count: `Seat.hand_sizes`); the screen, whose score panel counts the
+        hands, leaves them out (`hands=False`)."""
         g = self.game
         sizes = g.hand_sizes()
-        hands = [self.words("hand_size", player=shown(name), count=sizes[j])
-                 for j, name in enumerate(g.names) if j != g.seat]
+        held = [self.words("hand_size", player=shown(name), count=sizes[j])
+                for j, name in enumerate(g.names) if j != g.seat and hands]
         return "  ".join((self.words("deck", count=g.deck_size),
                           self.words("winter", drawn=len(g.winter),
-                                     total=g.cardset.setup.winter_cards), *hands))
+                                     total=g.cardset.setup.winter_cards), *held))
 
     def title(self) -> str:
         return self.words("title", edition=edition_name(self.game.cardset, self.lang),
@@ -148,8 +149,7 @@ class View(CardWords):
     def forest(self, player: int) -> Grid:
         """Player's forest: a row per host, a column per side, each slot's cards named; a slot
         that is free shows `·`, a side the host has no slot on stays blank."""
-        cols = [s for s in SIDES if any(sd.side == s for h in self.game.cardset.hosts.values()
-                                        for sd in h.slots)]
+        cols = self.forest_sides()
         rows = []
         for h in self.game.players[player].forest.hosts:
             sp = h.card.species
@@ -168,6 +168,11 @@ class View(CardWords):
             rows.append((str(h.index + 1), name, *cells))
         return Grid(("#", self.words("host"), *(self.side_name(s) for s in cols)), tuple(rows))
 
+    def forest_sides(self) -> list[str]:
+        """The sides a forest's grid has a column for, in its order: those some host has."""
+        return [s for s in SIDES if any(sd.side == s for h in self.game.cardset.hosts.values()
+                                        for sd in h.slots)]
+
     def scores(self) -> Grid:
         """The score so far, a row per scorepad row and a column per player, as the final
         scoreboard counts it (each forest against the others as they are now)."""
@@ -183,10 +188,11 @@ class View(CardWords):
 
     def scores_by_player(self) -> Grid:
         """`scores` turned: a row per player, a column per scorepad row (the screen's, where
-        the players are fewer than the rows)."""
+        the players are fewer than the rows), and last the cards in each player's hand."""
         grid = self.scores()
-        return Grid((grid.columns[0], *(r[0] for r in grid.rows)),
-                    tuple((name, *(r[k + 1] for r in grid.rows))
+        sizes = self.game.hand_sizes()  # and the cards each player holds, which all may count
+        return Grid((grid.columns[0], *(r[0] for r in grid.rows), self.words("hand")),
+                    tuple((name, *(r[k + 1] for r in grid.rows), str(sizes[k]))
                           for k, name in enumerate(grid.columns[1:])))
 
     # ---- a species, by its name ----------------------------------------------------------------
@@ -326,9 +332,9 @@ class View(CardWords):
             return None
         m = re.fullmatch(r"pay (\d+) more", decision.about)
         count = int(m[1]) if m else 1
-        if not isinstance(play, Play):
-            play = next((a for a in reversed(self.game.history)
-                         if isinstance(a, Play) and not a.free), None)
+        if not isinstance(play, Play):  # the last play is the one paid for (a Mole's too,
+            # which the engine writes `free` and asks to be paid right after)
+            play = next((a for a in reversed(self.game.history) if isinstance(a, Play)), None)
         if play is None:
             return Payment("", count, None, None)
         sp, sym, _ = self.game.placing(play.place)

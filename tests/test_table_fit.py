@@ -1,0 +1,183 @@
+"""The full screen fits at 120 x 40 with three and four players (issue 29 item 4): at every
+decision of a game the hand shows every card with all its columns, the score panel every
+player's name and row, and each player's forest (the forests' pane, `f`) every side of every
+host without scrolling; a hand of ten split cards of the widest halves an edition has fits
+too. At 80 x 24 the panes scroll and switch by keys the help names.
+
+Games of base with both expansions (most of their cards are split), the human against greedy
+AIs, played with Enter alone: about 30 s a game; the hands of ten split cards a few seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+
+import pytest
+
+from tests.test_play_terminal import _drive, _until
+
+
+def _fits(app, selector: str) -> None:
+    from textual.widgets import DataTable
+
+    table = app.query_one(selector, DataTable)
+    # the panel whole within the table's area: not cut by its column or the options below
+    assert app.query_one("#table").region.contains_region(table.region), (
+        selector, table.region, app.query_one("#table").region)
+    assert table.virtual_size.width <= table.size.width, (selector, table.virtual_size,
+                                                          table.size)
+    assert table.virtual_size.height <= table.size.height, (selector, table.virtual_size,
+                                                            table.size)
+
+
+@pytest.mark.parametrize("players", [4, 3])
+def test_every_decision_fits_at_120x40(classic, players):
+    """Every decision of a whole game: the hand and the scores fit their panels both ways, and
+    every player's forest fits the forests' pane (no line beyond its width or height)."""
+    from textual.containers import VerticalScroll
+
+    from grove.terminal.app import GameScreen
+
+    names = ["Ana", *(f"Greedy {k}" for k in range(2, players + 1))]
+    app = GameScreen(classic, ["human", *["greedy"] * (players - 1)], 1, names=names,
+                     record=io.StringIO())
+    checked = []
+
+    async def play() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await _until(pilot, lambda: app.decision is not None)
+            await pilot.press("f")  # the forests' pane
+            forest = app.query_one("#forest", VerticalScroll)
+            while app.outcome is None:
+                await pilot.pause()
+                if app.decision is not None:
+                    _fits(app, "#hand")
+                    _fits(app, "#scores")
+                    shown = app.shown
+                    for j in range(players):
+                        app.shown = j
+                        app._draw_forest(app.view)
+                        await pilot.pause()
+                        assert forest.max_scroll_y == 0, (j, forest.virtual_size, forest.size)
+                        assert forest.virtual_size.width <= forest.size.width
+                    app.shown = shown
+                    checked.append(len(app.game.players[0].forest.hosts))
+                await _drive(app, pilot, presses=1)
+            await pilot.press("q")
+
+    asyncio.run(play())
+    assert len(checked) > 50 and max(checked) >= 6
+
+
+def _widest_split_cards(view, count: int = 10) -> list[int]:
+    """`count` split cards of the edition, those with the widest halves first."""
+    from rich.cells import cell_len
+
+    game = view.game
+    split, card = [], 0
+    while True:  # every card number of the game, until there is none
+        try:
+            halves = game.halves(card)
+        except IndexError:
+            break
+        split += [card] if len(halves) == 2 else []
+        card += 1
+    return sorted(split, key=lambda c: -max(sum(cell_len(x) for x in (n, w, str(k), t, s))
+                                            for n, w, k, t, s in view.halves(c)))[:count]
+
+
+@pytest.mark.parametrize(("edition", "expansions"), [("base", ["alpine", "woodland_edge"]),
+                                                     ("dartmoor", []),
+                                                     ("smoky_mountains", [])])
+def test_a_hand_of_ten_split_cards_fits_beside_four_players_scores(edition, expansions):
+    """Ten split cards with the edition's widest halves, in the hand panel at 120 x 40 above
+    four players' scores: every row and column shows."""
+    from textual.widgets import DataTable
+
+    from grove.compiler import cardset as cs
+    from grove.terminal.app import GameScreen, _fill
+
+    cset = cs.build(edition, expansions)
+    app = GameScreen(cset, ["human", "greedy", "greedy", "greedy"], 1,
+                     names=["Ana", "Greedy 2", "Greedy 3", "Greedy 4"], record=io.StringIO())
+
+    async def play() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await _until(pilot, lambda: app.decision is not None)
+            cards = _widest_split_cards(app.view)
+            assert len(cards) == 10
+            _fill(app.query_one("#hand", DataTable), app.view.hand_grid(cards))
+            await pilot.pause()
+            assert app.query_one("#hand", DataTable).row_count == 20
+            _fits(app, "#hand")
+            _fits(app, "#scores")
+            await pilot.press("q", "y")
+            await _until(pilot, lambda: app.outcome is not None)
+
+    asyncio.run(play())
+
+
+def test_a_full_hand_drawn_in_a_four_player_game_fits(classic):
+    """The human draws until the hand holds ten cards; each decision on the way fits."""
+    from grove.terminal.app import GameScreen
+
+    app = GameScreen(classic, ["human", "greedy", "greedy", "greedy"], 2,
+                     names=["Ana", "Greedy 2", "Greedy 3", "Greedy 4"], record=io.StringIO())
+
+    async def play() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            while len(app.game.hand if app.game else ()) < 10:
+                await _until(pilot, lambda: app.decision is not None and bool(app.options))
+                await pilot.pause()  # the panels laid out anew for the decision
+                _fits(app, "#hand")
+                _fits(app, "#scores")
+                # the first line is a draw while the hand is not full
+                asked = app.decision
+                await pilot.press(*(["1", "enter"] if len(app.options) >= 10 else ["1"]))
+                await _until(pilot, lambda asked=asked: app.decision is not asked)
+            await _until(pilot, lambda: app.decision is not None)
+            await pilot.pause()
+            _fits(app, "#hand")
+            await pilot.press("q", "y")
+            await _until(pilot, lambda: app.outcome is not None)
+
+    asyncio.run(play())
+
+
+def test_the_panes_switch_by_keys_the_screen_and_the_help_name(base):
+    """t, f and l show the card's text, the forests and the log; f again the next player's
+    forest; the line above the panes names the keys and marks the pane shown beyond colour;
+    the help names them, at 80 x 24."""
+    from textual.widgets import ContentSwitcher
+
+    from grove.terminal.app import GameScreen
+
+    app = GameScreen(base, ["human", "greedy"], 3, names=["Ana", "Greedy 2"],
+                     record=io.StringIO())
+
+    async def play() -> str:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _until(pilot, lambda: app.decision is not None)
+            panes = app.query_one("#panes", ContentSwitcher)
+            tabs = app.query_one("#tabs")
+            assert panes.current == "card" and "▸[t] Card" in str(tabs.render())
+            await pilot.press("f")
+            assert panes.current == "forest" and app.shown == 0
+            assert "▸[f] Forests" in str(tabs.render()) and "t: Card" in str(tabs.render())
+            await pilot.press("f")
+            assert panes.current == "forest" and app.shown == 1
+            assert "Greedy 2" in str(app.query_one("#forest").border_title)
+            await pilot.press("l")
+            assert panes.current == "log"
+            await pilot.press("t")
+            assert panes.current == "card"
+            await pilot.press("question_mark")
+            help_text = str(app.screen.query_one("#help").render())
+            await pilot.press("escape", "q", "y")
+            await _until(pilot, lambda: app.outcome is not None)
+            return help_text
+
+    help_text = asyncio.run(play())
+    for key in ("t: the highlighted card's text", "f: the forests", "l: the last turns"):
+        assert key in help_text, key
