@@ -21,6 +21,8 @@ stderr), `--only NAME` runs the benchmarks whose name holds NAME. The figures:
   to its diagnostics, through a real client over stdio (`lsp`);
 * the strength ladder: the search player against greedy, seats rotated, with Wilson intervals
   and the seconds a searched decision takes (`ai`, benchmarks/ai.py);
+* the strength flag against a planted change: every dweller of the base game tripled in turn,
+  its rank and flag, and the flags of unchanged sets (`planted`, benchmarks/planted.py);
 * a cold `grove lint` of generated card sets of 500, 2,000 and 8,000 species, as time per
   species, which stays flat when lint is linear in the species (`lint_scale`).
 
@@ -332,6 +334,12 @@ def bench_lsp(opts: Options) -> dict[str, Any]:
     return run(opts)
 
 
+def bench_planted(opts: Options) -> dict[str, Any]:
+    from benchmarks.planted import bench_planted as run
+
+    return run(opts)
+
+
 def bench_lint_scale(opts: Options) -> dict[str, Any]:
     from benchmarks.lint_scale import bench_lint_scale as run
 
@@ -350,6 +358,7 @@ BENCHMARKS: list[Callable[[Options], dict[str, Any]]] = [
     bench_print,
     bench_lsp,
     bench_lint_scale,
+    bench_planted,  # the strength flag against a tripled dweller, every one in turn
     bench_ai,  # last: a row at the default budget takes hours
 ]
 

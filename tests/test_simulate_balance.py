@@ -1,9 +1,18 @@
 """The balance figures of `grove simulate` (issue 30): species figures per AI that add up to the
 pooled ones, a strength with its interval and a flag, and restricted play (`greedy!goshawk`).
 
-A change is planted in a temporary copy of the base game, never in cards/: the goshawk scores
-three times its points (9 per bird instead of 3). Each run is 200 base games with one job, a
-few seconds each (greedy against random: 2.2 s of CPU for 200 games, measured with `time`).
+A change is planted in a temporary copy of the base game, never in grove/cards: a dweller
+scores three times its points (benchmarks/planted.py's `plant`, which the sweep over every
+dweller uses too). The goshawk (3 -> 9 per bird) was found by the rule before this one too; the
+European hare (1 -> 3 per hare) was not (7th and 4th by strength, unflagged, in these very
+games), and is now first and strong in both pairings.
+
+Each run is 100 base games with one job, one to two seconds each; the module's six runs take
+about 10 s of CPU. Why 100 suffice: in these games (seed 3) the flag's z is 6.7 and 7.1 for the
+goshawk and 4.39 (greedy against random) and 3.58 (greedy players) for the hare, against bars
+of 3.33 and 3.28; with seed 4 the hare's are 3.61 and 4.29. The strength's spread is the set's,
+which more games do not narrow: at 200 games the hare's z are 3.70 and 3.86, no wider a
+margin for twice the time.
 """
 
 from __future__ import annotations
@@ -17,29 +26,19 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
+from benchmarks.planted import multiplied, plant, score_line
 from grove.cli import main
 
-REPO = Path(__file__).resolve().parents[1]
-GAMES = 200
-PLANTED = "goshawk"
+GAMES = 100
+PLANTED = ("goshawk", "european_hare")  # found before and now; found only now
 PAIRINGS = {"greedy-random": ["--ai", "greedy,random", "--rotate"],
             "greedy-greedy": ["--ai", "greedy,greedy"]}
+RESTRICTED = "goshawk"
 
 
 def run(*args: str | Path, env: dict[str, str] | None = None) -> tuple[int, str, str]:
     r = CliRunner().invoke(main, [str(a) for a in args], env=env, catch_exceptions=False)
     return r.exit_code, r.stdout, r.stderr
-
-
-def planted_copy(top: Path) -> Path:
-    """The base game with the goshawk scoring three times its points."""
-    shutil.copytree(REPO / "grove" / "cards" / "base", top / "base")
-    path = top / "base" / "top_bottom.yaml"
-    text = path.read_text(encoding="utf-8")
-    at = text.index("score: 3 per bird", text.index(f"id: {PLANTED}"))
-    path.write_text(text[:at] + "score: 9 per bird" + text[at + len("score: 3 per bird"):],
-                    encoding="utf-8")
-    return top
 
 
 def simulate(out: Path, pairing: str, *extra: str, games: int = GAMES, seed: int = 3,
@@ -55,10 +54,10 @@ def simulate(out: Path, pairing: str, *extra: str, games: int = GAMES, seed: int
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, dict]]:
     top = tmp_path_factory.mktemp("balance")
-    cards = planted_copy(tmp_path_factory.mktemp("planted"))
+    copies = {s: plant(s, tmp_path_factory.mktemp(f"planted-{s}")) for s in PLANTED}
     out = {}
     for pairing in PAIRINGS:
-        for name, where in (("shipped", None), ("planted", cards)):
+        for name, where in (("shipped", None), *copies.items()):
             folder = top / f"{name}-{pairing}"
             out[f"{name} {pairing}"] = (folder, simulate(folder, pairing, cards=where))
     return out
@@ -69,15 +68,17 @@ def _ranked(summary: dict) -> list[dict]:
                   key=lambda r: -r["strength"])
 
 
+@pytest.mark.parametrize("planted", PLANTED)
 @pytest.mark.parametrize("pairing", list(PAIRINGS))
-def test_a_planted_change_is_flagged_strong_and_ranked_among_the_three_strongest(runs, pairing):
-    ranked = _ranked(runs[f"planted {pairing}"][1])
+def test_a_planted_change_is_flagged_strong_and_ranked_among_the_three_strongest(
+        runs, pairing, planted):
+    ranked = _ranked(runs[f"{planted} {pairing}"][1])
     top = [r["id"] for r in ranked[:3]]
-    assert PLANTED in top, top
-    planted = next(r for r in ranked if r["id"] == PLANTED)
-    assert planted["flag"] == "strong"
-    lo, hi = planted["strength_ci95"]
-    assert 0 < lo <= planted["strength"] <= hi
+    assert planted in top, top
+    row = next(r for r in ranked if r["id"] == planted)
+    assert row["flag"] == "strong"
+    lo, hi = row["strength_ci95"]
+    assert 0 < lo <= row["strength"] <= hi
 
 
 @pytest.mark.parametrize("pairing", list(PAIRINGS))
@@ -85,8 +86,8 @@ def test_an_unchanged_set_flags_at_most_a_few_species(runs, pairing):
     summary = runs[f"shipped {pairing}"][1]
     flagged = [r["id"] for r in summary["species"] if r["flag"]]
     assert len(flagged) <= 3, flagged
-    shipped = next(r for r in summary["species"] if r["id"] == PLANTED)
-    assert shipped["flag"] is None
+    for planted in PLANTED:
+        assert next(r for r in summary["species"] if r["id"] == planted)["flag"] is None
 
 
 def _recount(folder: Path) -> tuple[dict, dict, int]:
@@ -152,33 +153,39 @@ def test_the_figures_per_ai_add_up_to_the_pooled_figures(runs):
         assert _close(row["win_rate_when_drawn"],
                       pooled["drawn_wins"] / pooled["drawn"] if pooled["drawn"] else None)
         assert _close(row["win_rate_when_not_drawn"],
-                      (wins - pooled["drawn_wins"]) / (n - pooled["drawn"]))
+                      (wins - pooled["drawn_wins"]) / (n - pooled["drawn"])
+                      if n > pooled["drawn"] else None)
         if row["win_rate_when_drawn"] is not None and row["improvement_ci95"] is not None:
             assert _close(row["improvement_when_drawn"],
                           row["win_rate_when_drawn"] - row["win_rate_when_not_drawn"], 2e-6)
             lo, hi = row["improvement_ci95"]
             assert lo <= row["improvement_when_drawn"] <= hi
-        # the pooled strength is the AIs' strengths weighed by their copies
-        per = [(a["strength"], a["played_per_game"]) for a in row["by_ai"]
+        # the pooled strength is the AIs' strengths weighed by the points their copies were
+        # expected to score (expected points a copy times copies), and that expectation is the
+        # AIs' weighed by their copies
+        per = [(a["strength"], a["expected_per_copy"] * a["played_per_game"],
+                a["played_per_game"], a["expected_per_copy"]) for a in row["by_ai"]
                if a["strength"] is not None]
         if per:
-            weighed = sum(s * w for s, w in per) / sum(w for _, w in per)
-            assert abs(weighed - row["strength"]) < 1e-4
+            weighed = sum(s * w for s, w, _, _ in per) / sum(w for _, w, _, _ in per)
+            assert abs(weighed - row["strength"]) < 1e-5
+            expected = sum(e * c for _, _, c, e in per) / sum(c for _, _, c, _ in per)
+            assert abs(expected - row["expected_per_copy"]) < 1e-5
 
 
 def test_a_restricted_player_never_plays_its_species_and_compare_reads_the_run(runs, tmp_path):
     folder = tmp_path / "restricted"
-    summary = simulate(folder, "", "--ai", f"greedy!{PLANTED},greedy", "--rotate", games=40)
-    assert [a["ai"] for a in summary["ais"]] == ["greedy", f"greedy!{PLANTED}"]
+    summary = simulate(folder, "", "--ai", f"greedy!{RESTRICTED},greedy", "--rotate", games=40)
+    assert [a["ai"] for a in summary["ais"]] == ["greedy", f"greedy!{RESTRICTED}"]
     rows = [c for c in pq.read_table(folder / "cards.parquet").to_pylist()
-            if c["species"] == PLANTED]
-    barred = [c for c in rows if c["ai"] == f"greedy!{PLANTED}"]
+            if c["species"] == RESTRICTED]
+    barred = [c for c in rows if c["ai"] == f"greedy!{RESTRICTED}"]
     assert barred and all(c["copies"] == 0 and c["drawn"] > 0 for c in barred)
     assert any(c["copies"] > 0 for c in rows if c["ai"] == "greedy")
     code, out, err = run("compare", runs["shipped greedy-greedy"][0], folder, "--json")
     assert code == 0, err
     result = json.loads(out)
-    assert result["compared"] > 100 and any(f["id"] == PLANTED for f in result["figures"])
+    assert result["compared"] > 100 and any(f["id"] == RESTRICTED for f in result["figures"])
     code, out, err = run("compare", folder, folder)
     assert code == 0, err
 
@@ -218,3 +225,32 @@ def test_compare_reads_a_run_written_before_the_drawn_column(runs, tmp_path):
     for a, b in zip(summary["species"], fresh["species"], strict=True):
         assert a["played_per_game"] == b["played_per_game"] and a["strength"] == b["strength"]
         assert a["win_rate_when_drawn"] is None
+
+
+@pytest.mark.parametrize(("rule", "tripled"), [
+    ("3 per bird", "9 per bird"),
+    ("10 if count roe_deer >= 1", "30 if count roe_deer >= 1"),  # the count is no points
+    ("3 if most linden else 1", "9 if most linden else 3"),
+    ("1 per tree + 1 per plant", "3 per tree + 3 per plant"),
+    ("total table [5, 15, 25] by fire_salamander", "total table [15, 45, 75] by fire_salamander"),
+    ("sets of distinct butterfly table [0, 3, 6]", "sets of distinct butterfly table [0, 9, 18]"),
+    ("5 if host has 2 bat", "15 if host has 2 bat"),
+    ("0", "0"),
+])
+def test_planting_triples_the_points_of_a_rule_and_nothing_else(rule, tripled):
+    assert multiplied(rule) == tripled
+
+
+def test_a_planted_copy_changes_one_line_of_the_copy_and_not_the_shipped_cards(tmp_path):
+    from grove.compiler.search_path import shipped_cards_dir
+
+    shipped = shipped_cards_dir() / "base"
+    before = {p.name: p.read_bytes() for p in shipped.glob("*.yaml")}
+    plant("red_fox", tmp_path)
+    assert {p.name: p.read_bytes() for p in shipped.glob("*.yaml")} == before
+    changed = [p.name for p in (tmp_path / "base").glob("*.yaml")
+               if p.read_bytes() != before[p.name]]
+    assert changed == ["left_right.yaml"]
+    assert score_line(tmp_path / "base", "red_fox")[2] == "6 per hare"
+    with pytest.raises(ValueError, match="no points"):
+        plant("raccoon", tmp_path / "again")

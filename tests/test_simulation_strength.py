@@ -9,7 +9,15 @@ import random
 import pytest
 
 from grove.simulation.aggregate import SpeciesCounts
-from grove.simulation.strength import MIN_FORESTS, Strength, expectations, flags, strength
+from grove.simulation.strength import (
+    FLOOR,
+    MIN_FORESTS,
+    Strength,
+    expectations,
+    flags,
+    repeated_median,
+    strength,
+)
 
 
 def counts(forests: list[tuple[int, int]]) -> SpeciesCounts:
@@ -46,15 +54,76 @@ def test_the_interval_is_the_ratio_estimators_over_the_forests():
                "random": [(1, rng.randint(0, 4)) for _ in range(50)]}
     e = {"greedy": 4.0, "random": 1.5}
     st = strength({a: counts(f) for a, f in forests.items()}, e)
-    # the same worked out forest by forest
-    ys = [(p - e[a] * c, c) for a, f in forests.items() for c, p in f]
-    r = sum(y for y, _ in ys) / sum(c for _, c in ys)
+    # the same worked out forest by forest: points over expected points, minus one
+    ys = [(p, e[a] * c) for a, f in forests.items() for c, p in f]
+    due = sum(d for _, d in ys)
+    r = sum(p for p, _ in ys) / due
     n = len(ys)
-    se = math.sqrt(sum((y - r * c) ** 2 for y, c in ys) / (n - 1) * n) / sum(c for _, c in ys)
-    assert st.value == pytest.approx(r)
+    se = math.sqrt(sum((p - r * d) ** 2 for p, d in ys) / (n - 1) * n) / due
+    assert st.value == pytest.approx(r - 1)
     assert st.se == pytest.approx(se)
-    assert st.ci95 == pytest.approx((r - 1.959964 * se, r + 1.959964 * se), rel=1e-5)
-    assert st.forests == n
+    assert st.ci95 == pytest.approx((r - 1 - 1.959964 * se, r - 1 + 1.959964 * se), rel=1e-5)
+    assert st.forests == n and st.expected == pytest.approx(due)
+
+
+def test_a_species_scoring_three_times_its_line_is_plus_two_whatever_its_cost():
+    """The share: a tripled copy is +2 (three times what its kind and cost bring) at a cost
+    whose copies score 3 as at one whose copies score 15."""
+    by_ai = {f"d{c}": {"greedy": counts([(1, 3 + 4 * c)] * 6)} for c in range(4)}
+    by_ai["cheap"] = {"greedy": counts([(1, 9)] * 6)}  # cost 0: 3 a copy expected
+    by_ai["dear"] = {"greedy": counts([(2, 90)] * 6)}  # cost 3: 15 a copy expected
+    cost = {**{f"d{c}": c for c in range(4)}, "cheap": 0, "dear": 3}
+    e = expectations(by_ai, cost, dict.fromkeys(cost, "dweller"))
+    for sid in ("cheap", "dear"):
+        c = cost[sid]
+        assert strength(by_ai[sid], {"greedy": e["greedy", "dweller", c]}).value == (
+            pytest.approx(2.0))
+
+
+def test_a_few_high_scorers_do_not_lift_the_line_the_rest_is_measured_by():
+    """Most dwellers score 2 a copy plus 1 a cost; three combination species score 20 or more.
+    A least-squares line weighed by copies would lift every expectation toward them; the
+    repeated median stays on the many."""
+    by_ai = {f"d{i}": {"greedy": counts([(1, 2 + i % 4)] * 5)} for i in range(16)}
+    by_ai.update({f"combo{i}": {"greedy": counts([(3, 70 + 10 * i)] * 20)} for i in range(3)})
+    cost = {**{f"d{i}": i % 4 for i in range(16)}, **{f"combo{i}": i for i in range(3)}}
+    e = expectations(by_ai, cost, dict.fromkeys(cost, "dweller"))
+    for c in range(4):
+        assert e["greedy", "dweller", c] == pytest.approx(2 + c)
+
+
+def test_an_expectation_below_the_floor_is_the_floor():
+    by_ai = {f"d{c}": {"random": counts([(1, 0)] * 5)} for c in range(3)}
+    e = expectations(by_ai, {f"d{c}": c for c in range(3)}, dict.fromkeys(by_ai, "dweller"))
+    assert set(e.values()) == {FLOOR}
+    assert strength(by_ai["d1"], {"random": FLOOR}).value == -1.0  # scores nothing
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_repeated_median_line_is_scipys_siegelslopes(seed):
+    from scipy import stats
+
+    rng = random.Random(seed)
+    points = [(rng.randint(0, 3), rng.choice([0.0, rng.random() * 25])) for _ in
+              range(rng.randint(2, 60))]
+    if len({x for x, _ in points}) < 2:
+        points.append((points[0][0] + 1, 1.0))
+    want = stats.siegelslopes([y for _, y in points], [x for x, _ in points])
+    intercept, slope = repeated_median(points)
+    assert slope == pytest.approx(float(want.slope), abs=1e-9)
+    assert intercept == pytest.approx(float(want.intercept), abs=1e-9)
+
+
+def test_the_pooled_strength_is_the_ais_weighed_by_their_expected_points():
+    rng = random.Random(7)
+    per_ai = {"greedy": counts([(rng.randint(1, 3), rng.randint(0, 30)) for _ in range(40)]),
+              "random": counts([(1, rng.randint(0, 6)) for _ in range(60)])}
+    e = {"greedy": 6.0, "random": 2.5}
+    pooled = strength(per_ai, e)
+    own = {a: strength({a: s}, {a: e[a]}) for a, s in per_ai.items()}
+    weighed = sum(o.value * o.expected for o in own.values()) / sum(
+        o.expected for o in own.values())
+    assert pooled.value == pytest.approx(weighed)
 
 
 def test_a_species_far_out_of_its_set_is_flagged_and_the_rest_are_not():
@@ -79,3 +148,17 @@ def test_an_uncertain_strength_is_not_flagged_however_far_it_lies():
     assert flags(found)["noisy"] is None
     found["noisy"] = Strength(8.0, None, 0.3, 12)
     assert flags(found)["noisy"] == "strong"
+
+
+def test_each_species_is_judged_against_the_rest_of_its_set():
+    """The others' sd makes the bar: a set with a handful of combination species well above its
+    bulk (a real set's roe deer and beech martens) flags none of them, while a species three
+    times as far above is flagged, and only it."""
+    found: dict[str, Strength | None] = {
+        f"s{i}": Strength((i % 9) / 8, None, 0.05, 100) for i in range(45)}
+    found.update({f"combo{i}": Strength(1.6 + i / 10, None, 0.1, 100) for i in range(5)})
+    out = flags(found)
+    assert not any(out.values()), [k for k, v in out.items() if v]
+    found["planted"] = Strength(4.8, None, 0.3, 100)
+    out = flags(found)
+    assert [k for k, v in out.items() if v] == ["planted"]

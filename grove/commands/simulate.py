@@ -122,8 +122,10 @@ def _simulate_text(s: dict[str, Any]) -> str:
     lines.append(f"  turns           mean {mean(t['mean'])}, min {t['min']}, max {t['max']}")
     flagged = sorted((r for r in s["species"] if r.get("flag")), key=lambda r: -r["strength"])
     for r in flagged:  # strongest first: what a designer acts on (docs/simulate.md)
-        lines.append(f"  flagged {r['flag']:<7} {r['id']}: {r['strength']:+.1f} points a copy "
-                     f"beyond its kind and cost{ci(r['strength_ci95'], 1, '')}")
+        lo, hi = r["strength_ci95"] or (r["strength"], r["strength"])
+        lines.append(f"  flagged {r['flag']:<7} {r['id']}: a copy scores "
+                     f"{100 * r['strength']:+.0f}% against its kind and cost "
+                     f"({100 * lo:+.0f}% to {100 * hi:+.0f}%)")
     return "\n".join(lines)
 
 

@@ -173,13 +173,14 @@ def strength_plot(species: list[dict[str, Any]]) -> dict[str, Any]:
         mid = TOP + ROW * (i + 0.5)
         out.append({"y": round(mid, 2), "name": clipped(s["name"], names - 8),
                     "x": x(s["strength"]), "lo": x(lo), "hi": x(hi), "flag": s["flag"] or "",
-                    "title": f"{s['name']}: {s['strength']:+.2f} points a copy "
-                             f"(95% CI {lo:+.2f} to {hi:+.2f})"
+                    "title": f"{s['name']}: a copy scores {100 * s['strength']:+.0f}% "
+                             f"against its kind and cost (95% CI {100 * lo:+.0f}% to "
+                             f"{100 * hi:+.0f}%)"
                              + (f", flagged {s['flag']}" if s["flag"] else "")})
     bottom = TOP + ROW * len(rows)
     return {"rows": out, "width": WIDTH, "height": height, "left": round(names + 8, 2),
             "right": WIDTH - RIGHT, "top": TOP, "bottom": bottom, "zero": x(0.0),
-            "name_x": round(names, 2), "xticks": x.ticks()}
+            "name_x": round(names, 2), "xticks": x.ticks(percent=True)}
 
 
 Box = tuple[float, float, float, float]  # left, top, right, bottom

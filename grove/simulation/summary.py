@@ -79,26 +79,32 @@ def _counted(s: SpeciesCounts, forests: Moments, games: int, drawn: bool) -> dic
     return out
 
 
-def _strength(st: Strength | None) -> dict[str, Any]:
+def _strength(st: Strength | None, copies: int) -> dict[str, Any]:
+    """The strength, its interval, and the points a copy was expected to score (all the
+    forests' copies together), by which the AIs' strengths weigh into the pooled one."""
     return {"strength": None if st is None else _r(st.value),
-            "strength_ci95": None if st is None else _pair(st.ci95)}
+            "strength_ci95": None if st is None else _pair(st.ci95),
+            "expected_per_copy": None if st is None else _r(st.expected / copies)}
 
 
 def species_figures(facts: SpeciesFacts, t: Totals, expected: dict[str, float],
                     found: Strength | None, flag: str | None) -> dict[str, Any]:
     """A species' figures over every forest, its strength and flag, and `by_ai`: the same
-    figures over each AI's forests, which add up to the pooled ones (counts are split by AI)."""
+    figures over each AI's forests, which add up to the pooled ones (counts are split by AI;
+    the pooled strength is the AIs' weighed by the points their copies were expected to
+    score)."""
     per_ai = t.species_ai.get(facts.id, {})
+    pooled = t.species.get(facts.id, SpeciesCounts())
     by_ai = []
     for ai in sorted(t.ais):
         s = per_ai.get(ai, SpeciesCounts())
         own = strength({ai: s}, {ai: expected.get(ai, 0.0)}) if s.copies else None
         by_ai.append({"ai": ai, "forests": t.ais[ai].n,
-                      **_counted(s, t.ais[ai], t.games, t.drawn), **_strength(own)})
+                      **_counted(s, t.ais[ai], t.games, t.drawn), **_strength(own, s.copies)})
     return {
         "id": facts.id, "name": facts.name, "cost": facts.cost, "kind": facts.kind,
-        **_counted(t.species.get(facts.id, SpeciesCounts()), t.forests, t.games, t.drawn),
-        **_strength(found), "flag": flag, "by_ai": by_ai,
+        **_counted(pooled, t.forests, t.games, t.drawn),
+        **_strength(found, pooled.copies), "flag": flag, "by_ai": by_ai,
     }
 
 
