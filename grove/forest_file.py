@@ -422,7 +422,8 @@ def read_record(path: str | Path, roots: Roots | None = None) -> ForestFile:
         last = numbered[-1]
         raise DiagnosticError([error(
             "RECORD-UNFINISHED", Span(p, last + 1, 1),
-            f"the record has no end line: the game stopped after {len(r.actions)} action(s), "
+            f"the record has no end line: the game stopped after {len(r.actions)} "
+            f"action{'s' * (len(r.actions) != 1)}, "
             "so there are no final forests to score",
             f"go on with the game, or finish its record, with `grove play --resume {p}`; "
             f"`grove replay {p}` shows where it stops")])

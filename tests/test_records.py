@@ -180,7 +180,7 @@ def test_the_stop_line_counts_the_lines_it_follows(tmp_path, monkeypatch, calls)
     _interrupt_at(monkeypatch, rec.Keeper, "action", calls, after=True)
     code, _, err = run("play", "--ai", "random,random", "--seed", "2", "--quiet",
                        "--record", str(path))
-    assert code == 130 and f"stopped after {calls} actions" in err
+    assert code == 130 and f"stopped after {calls} action{'s' * (calls != 1)}\n" in err
     r = rec.read(path)
     assert len(r.actions) == calls and r.stop == rec.stop_line(calls)
     assert run("replay", str(path), "--verify")[0] == 0
