@@ -10,6 +10,14 @@ the same games with each, and records the planted species' rank by strength and 
 other species flagged beside it. It also plays the unchanged sets docs/simulate.md names (base,
 Dartmoor, Smoky Mountains, base with both expansions) and counts their flags.
 
+The flag says which species stand out of their set; a designer who changed one card asks
+another question, what the change did, which `grove compare RUN_ORIGINAL RUN_CHANGED` answers.
+So each planted run is also compared with the unchanged run of the same seed, pairing and games
+(`compared`: is one of the planted species' figures named changed, and which other species'
+figures are), and with `--apart SEED` two unchanged runs of different seeds are compared, where
+nothing should be named. Beside the flag, a candidate strength issue 30 suggests is measured on
+the same games (`drawn_strengths`): the win-rate improvement when drawn, within each AI.
+
 The games of a run are kept in a folder (`--keep DIR`; a temporary one otherwise) and every
 figure is worked out again from its Parquet files by the strength code of this checkout, so a
 change of the strength rule is measured on the very same games without playing them again
@@ -20,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import re
 import shutil
 import sys
@@ -28,7 +37,12 @@ from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from grove.simulation.aggregate import Totals
+    from grove.simulation.compare import Run
+    from grove.simulation.strength import Strength
 
 GAMES = 200
 SEED = 3
@@ -168,28 +182,141 @@ def play(folder: Path, edition: str, expansions: tuple[str, ...], ais: tuple[str
     return folder
 
 
-def figures(folder: Path) -> list[dict[str, Any]]:
-    """The species rows of a run worked out again from its Parquet files by this checkout's
-    summary and strength code, strongest first (species nobody played last)."""
+def figures(folder: Path, totals: Totals | None = None) -> list[dict[str, Any]]:
+    """The species rows of a run worked out again from its Parquet files (or their `totals`,
+    read already) by this checkout's summary and strength code, strongest first (species
+    nobody played last)."""
     from grove.simulation.aggregate import read_totals
     from grove.simulation.summary import SpeciesFacts, summarize
 
     old = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
     facts = [SpeciesFacts(r["id"], r["name"], r["cost"], r["kind"]) for r in old["species"]]
-    totals = read_totals(folder / "games.parquet", folder / "cards.parquet")
+    if totals is None:
+        totals = read_totals(folder / "games.parquet", folder / "cards.parquet")
     rows = summarize(totals, {}, facts)["species"]
     return sorted(rows, key=lambda r: (r["strength"] is None, -(r["strength"] or 0.0)))
 
 
-def judged(folder: Path, species: str) -> dict[str, Any]:
+def judged(folder: Path, species: str, totals: Totals | None = None) -> dict[str, Any]:
     """The planted species' rank, strength, interval and flag in a run, and the others
     flagged."""
-    rows = figures(folder)
+    rows = figures(folder, totals)
     rank = next(i for i, r in enumerate(rows, 1) if r["id"] == species)
     row = rows[rank - 1]
     return {"rank": rank, "of": sum(r["strength"] is not None for r in rows),
             "strength": row["strength"], "ci95": row["strength_ci95"], "flag": row["flag"],
             "others": {r["id"]: r["flag"] for r in rows if r["flag"] and r["id"] != species}}
+
+
+# ---- grove compare: what one change did -----------------------------------------------------
+def _of_species(fid: str) -> bool:
+    """Whether a compare figure's id is a species' (not `seat N`, `ai KIND` or `turns`)."""
+    return not fid.startswith(("seat ", "ai ")) and fid != "turns"
+
+
+def compared(original: Run, changed: Run, species: str) -> dict[str, Any]:
+    """`grove compare original changed` (its Python function, Holm's correction) read for one
+    planted species: its figures named changed, each with its corrected p and its rank among
+    all the changed ones; the other species' figures named (`others`); and how many seat, AI
+    and turn figures were (a tripled card moves totals, so these are no false finds)."""
+    from grove.simulation.compare import compare
+
+    result = compare(original, changed)
+    named = result["changed"]
+    return {"found": any(c["id"] == species for c in named),
+            "own": [{"what": c["what"], "p": c["p"], "rank": i}
+                    for i, c in enumerate(named, 1) if c["id"] == species],
+            "others": [f"{c['id']} {c['what']}" for c in named
+                       if _of_species(c["id"]) and c["id"] != species],
+            "games": sum(not _of_species(c["id"]) for c in named),
+            "compared": result["compared"]}
+
+
+def apart(a: Run, b: Run) -> dict[str, Any]:
+    """Two unchanged runs of different seeds compared: every figure named is a false find."""
+    from grove.simulation.compare import compare
+
+    result = compare(a, b)
+    return {"compared": result["compared"],
+            "changed": [f"{c['id']} {c['what']}" for c in result["changed"]]}
+
+
+# ---- a candidate strength: the win-rate improvement when drawn -------------------------------
+def drawn_strengths(t: Totals) -> dict[str, Strength | None]:
+    """species -> the win-rate improvement when drawn (win rate of the forests whose player
+    drew it minus that of the others), measured within each AI and the AIs' figures weighed
+    as Mantel and Haenszel weigh a risk difference (drawn x not drawn / forests), its standard
+    error from each AI's Newcombe interval (half its width over 1.96). A Strength, so that
+    strength.flags judges it against the rest of the set exactly as it judges points;
+    `forests` is the smaller of the drawn and undrawn forests, so a species nearly everyone
+    draws has too few undrawn forests to be weighed. None where no AI has both."""
+    from scipy.special import ndtri
+
+    from grove.simulation.statistics import LEVEL, difference_interval
+    from grove.simulation.strength import Strength
+
+    z = float(ndtri(0.5 + 0.5 * LEVEL))
+    out: dict[str, Strength | None] = {}
+    for sid, per_ai in t.species_ai.items():
+        total = weight = var = 0.0
+        least = [0, 0]
+        for ai, s in per_ai.items():
+            m = t.ais[ai]
+            undrawn, undrawn_wins = m.n - s.drawn, m.wins - s.drawn_wins
+            ci = difference_interval(s.drawn_wins, s.drawn, undrawn_wins, undrawn)
+            if ci is None:
+                continue
+            w = s.drawn * undrawn / m.n
+            total += w * (s.drawn_wins / s.drawn - undrawn_wins / undrawn)
+            weight += w
+            var += (w * (ci[1] - ci[0]) / (2 * z)) ** 2
+            least = [least[0] + s.drawn, least[1] + undrawn]
+        if weight == 0:
+            out[sid] = None
+            continue
+        value, se = total / weight, math.sqrt(var) / weight
+        out[sid] = Strength(value, (value - z * se, value + z * se), se, min(least))
+    return out
+
+
+def drawn_flags(t: Totals) -> dict[str, dict[str, Any]]:
+    """species -> its improvement when drawn, and two Bonferroni-corrected flags: `set`, the
+    strength flag's rule on this figure (against the rest of the set), and `zero`, "strong"
+    where the improvement exceeds zero by more than the normal quantile at 1 - 0.05 / (2 m)
+    standard errors (m the species weighed), "weak" below its negative."""
+    from scipy.special import ndtri
+
+    from grove.simulation.statistics import ALPHA
+    from grove.simulation.strength import MIN_FORESTS, flags
+
+    found = drawn_strengths(t)
+    against_set = flags(found)
+    weighed = {k: s for k, s in found.items()
+               if s is not None and s.se and s.forests >= MIN_FORESTS}
+    bar = float(ndtri(1 - ALPHA / (2 * len(weighed)))) if weighed else math.inf
+    out = {}
+    for k, s in found.items():
+        z = s.value / s.se if k in weighed and s is not None and s.se else 0.0
+        out[k] = {"value": None if s is None else s.value, "set": against_set.get(k),
+                  "zero": "strong" if z > bar else "weak" if z < -bar else None}
+    return out
+
+
+def drawn_judged(t: Totals, species: str) -> dict[str, Any]:
+    """The planted species' rank by improvement when drawn, its value and both flags, and the
+    other species each rule flags."""
+    judged_all = drawn_flags(t)
+    ranked = sorted((k for k, j in judged_all.items() if j["value"] is not None),
+                    key=lambda k: -judged_all[k]["value"])
+    own = judged_all.get(species, {"value": None, "set": None, "zero": None})
+    return {"rank": ranked.index(species) + 1 if species in ranked else None,
+            "value": own["value"], "set": own["set"], "zero": own["zero"],
+            "others set": sum(bool(j["set"]) for k, j in judged_all.items() if k != species),
+            "others zero": sum(bool(j["zero"]) for k, j in judged_all.items() if k != species)}
+
+
+def _drawn_found(j: dict[str, Any], rule: str) -> bool:
+    return j["rank"] is not None and j["rank"] <= TOP and j[rule] == "strong"
 
 
 def dwellers(edition: str = EDITION) -> dict[str, str]:
@@ -221,44 +348,88 @@ def _unchanged_task(args: tuple) -> str:
     return folder
 
 
+def _unchanged_drawn(t: Totals) -> dict[str, int]:
+    flagged = drawn_flags(t).values()
+    return {rule: sum(bool(j[rule]) for j in flagged) for rule in ("set", "zero")}
+
+
 def sweep(keep: Path, species: list[str] | None = None, games: int = GAMES, seed: int = SEED,
-          unchanged: bool = True, processes: int = PROCESSES) -> dict[str, Any]:
-    """Plays what is not in `keep` yet (at most `processes` runs at once) and judges it all."""
+          unchanged: bool = True, processes: int = PROCESSES,
+          apart_seed: int | None = None) -> dict[str, Any]:
+    """Plays what is not in `keep` yet (at most `processes` runs at once) and judges it all:
+    each planted run by the flag, by `grove compare` against the unchanged run of its seed,
+    pairing and games, and by the improvement when drawn; with `apart_seed`, the unchanged
+    runs of that seed are played too and compared with those of `seed`."""
+    from grove.simulation.compare import read_run
+
     rules = dwellers()
     chosen = [s for s in (species or rules) if s in rules]
     tasks = [(str(keep / f"{s or 'shipped'}-{p.name}-{games}-{seed}"), s, p, games, seed)
              for s in [None, *chosen] for p in PAIRINGS]
+    if apart_seed is not None:
+        tasks += [(str(keep / f"shipped-{p.name}-{games}-{apart_seed}"), None, p, games,
+                   apart_seed) for p in PAIRINGS]
     checks = [(str(keep / re.sub(r"\W+", "-", u.label)), u) for u in UNCHANGED] if unchanged \
         else []
     with ProcessPoolExecutor(max_workers=processes) as pool:
         list(pool.map(_play_task, tasks))
         list(pool.map(_unchanged_task, checks))
-    out: dict[str, Any] = {"games": games, "seed": seed, "planted": {}, "unchanged": {}}
+    out: dict[str, Any] = {"games": games, "seed": seed, "planted": {}, "unchanged": {},
+                           "unchanged drawn": {}, "apart": {}}
+    shipped = {p.name: read_run(keep / f"shipped-{p.name}-{games}-{seed}") for p in PAIRINGS}
     for p in PAIRINGS:
-        rows = figures(keep / f"shipped-{p.name}-{games}-{seed}")
-        out["unchanged"][f"base {games} {p.name} (seed {seed})"] = {
-            r["id"]: r["flag"] for r in rows if r["flag"]}
+        run = shipped[p.name]
+        label = f"base {games} {p.name} (seed {seed})"
+        out["unchanged"][label] = {r["id"]: r["flag"] for r in figures(run.folder, run.totals)
+                                   if r["flag"]}
+        out["unchanged drawn"][label] = _unchanged_drawn(run.totals)
+        if apart_seed is not None:
+            other = read_run(keep / f"shipped-{p.name}-{games}-{apart_seed}")
+            out["apart"][f"{p.name}, seed {seed} against {apart_seed}"] = apart(run, other)
     for folder, u in checks:
-        out["unchanged"][u.label] = {r["id"]: r["flag"] for r in figures(Path(folder))
+        run = read_run(folder)
+        out["unchanged"][u.label] = {r["id"]: r["flag"] for r in figures(run.folder, run.totals)
                                      if r["flag"]}
+        out["unchanged drawn"][u.label] = _unchanged_drawn(run.totals)
     for s in chosen:
-        out["planted"][s] = {"rule": rules[s], "tripled": multiplied(rules[s]),
-                             **{p.name: judged(keep / f"{s}-{p.name}-{games}-{seed}", s)
-                                for p in PAIRINGS}}
+        row: dict[str, Any] = {"rule": rules[s], "tripled": multiplied(rules[s])}
+        for p in PAIRINGS:
+            run = read_run(keep / f"{s}-{p.name}-{games}-{seed}")
+            row[p.name] = {**judged(run.folder, s, run.totals),
+                           "compare": compared(shipped[p.name], run, s),
+                           "drawn": drawn_judged(run.totals, s)}
+        out["planted"][s] = row
     for p in PAIRINGS:
-        caught = [s for s, r in out["planted"].items()
-                  if r[p.name]["flag"] == "strong" and r[p.name]["rank"] <= TOP]
-        out[f"caught {p.name}"] = len(caught)
+        found = [r[p.name] for r in out["planted"].values()]
+        out[f"caught {p.name}"] = sum(j["flag"] == "strong" and j["rank"] <= TOP for j in found)
+        out[f"compare found {p.name}"] = sum(j["compare"]["found"] for j in found)
+        for rule in ("set", "zero"):
+            out[f"drawn {rule} caught {p.name}"] = sum(_drawn_found(j["drawn"], rule)
+                                                      for j in found)
     out["dwellers"] = len(chosen)
     return out
 
 
 def table(result: dict[str, Any]) -> str:
-    """The sweep as text: a row per planted species, then the unchanged sets' flags."""
+    """The sweep as text: a row per planted species by the flag, by compare and by the
+    improvement when drawn, then the unchanged sets' flags and the unchanged runs compared."""
     def cell(j: dict[str, Any]) -> str:
         mark = "*" if j["flag"] == "strong" and j["rank"] <= TOP else " "
         flag = {"strong": "S", "weak": "w"}.get(j["flag"], "-")
         return f"{j['rank']:>3} {j['strength']:+7.1f} {flag}{mark} {len(j['others']):>2}"
+
+    def compared_cell(c: dict[str, Any]) -> str:
+        first = c["own"][0] if c["own"] else None
+        said = f"{_SHORT[first['what']]} {first['p']:8.2g} #{first['rank']}" if first else \
+            f"{'-':>17s}"
+        return f"{said} {len(c['others']):>2}"
+
+    def drawn_cell(d: dict[str, Any]) -> str:
+        rank = f"{d['rank']:>3}" if d["rank"] is not None else "  -"
+        value = f"{d['value']:+6.2f}" if d["value"] is not None else f"{'-':>6s}"
+        marks = "".join(({"strong": "S", "weak": "w"}.get(d[r], "-")
+                         + ("*" if _drawn_found(d, r) else " ")) for r in ("set", "zero"))
+        return f"{rank} {value} {marks}"
 
     names = [p.name for p in PAIRINGS]
     lines = [f"planted: every dweller's points x3, {result['games']} games, seed {result['seed']}"
@@ -268,17 +439,46 @@ def table(result: dict[str, Any]) -> str:
         lines.append(f"{s:24s}{r['rule'][:33]:34s}" + "".join(f"{cell(r[n]):>19s}" for n in names))
     for n in names:
         lines.append(f"caught ({n}): {result[f'caught {n}']} of {result['dwellers']}")
-    lines.append("unchanged sets, species flagged:")
+    lines += ["", "grove compare, each planted run against the unchanged one (its first figure "
+              "named: what, Holm-corrected p, #rank among the changed; other species' figures "
+              "named)", f"{'species':24s}" + "".join(f"{n:>24s}" for n in names)]
+    for s, r in result["planted"].items():
+        lines.append(f"{s:24s}" + "".join(f"{compared_cell(r[n]['compare']):>24s}"
+                                          for n in names))
+    for n in names:
+        others = sum(len(r[n]["compare"]["others"]) for r in result["planted"].values())
+        lines.append(f"compare found ({n}): {result[f'compare found {n}']} of "
+                     f"{result['dwellers']}; other species' figures named: {others}")
+    lines += ["", "improvement when drawn, within each AI (rank, value, flag against the set "
+              f"and against zero, * = strong and top {TOP})",
+              f"{'species':24s}" + "".join(f"{n:>19s}" for n in names)]
+    for s, r in result["planted"].items():
+        lines.append(f"{s:24s}" + "".join(f"{drawn_cell(r[n]['drawn']):>19s}" for n in names))
+    for n in names:
+        lines.append(f"drawn caught ({n}): against the set "
+                     f"{result[f'drawn set caught {n}']}, against zero "
+                     f"{result[f'drawn zero caught {n}']} of {result['dwellers']}")
+    lines.append("unchanged sets, species flagged (strength; improvement when drawn against the "
+                 "set, against zero):")
     for label, flagged in result["unchanged"].items():
         said = ", ".join(f"{k} {v}" for k, v in flagged.items()) or "none"
-        lines.append(f"  {label:34s}{len(flagged):>3}  {said}")
+        d = result["unchanged drawn"][label]
+        lines.append(f"  {label:34s}{len(flagged):>3}  {d['set']:>3} {d['zero']:>3}  {said}")
+    for label, c in result["apart"].items():
+        said = ", ".join(c["changed"]) or "nothing"
+        lines.append(f"unchanged runs compared, {label}: {len(c['changed'])} of {c['compared']} "
+                     f"figures named ({said})")
     return "\n".join(lines)
+
+
+_SHORT = {"played_per_game": "played", "mean_points_when_played": "points",
+          "win_rate_when_played": "win", "win_rate_when_not": "win not"}
 
 
 def bench_planted(opts: Any) -> dict[str, Any]:
     """The sweep at its defaults in a temporary folder, for `python -m benchmarks`."""
     with tempfile.TemporaryDirectory(prefix="grove-planted-") as tmp:
-        result = sweep(Path(tmp))
+        result = sweep(Path(tmp), apart_seed=SEED + 1)
     print(table(result))
     return {"planted": result}
 
@@ -292,13 +492,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keep", metavar="DIR", help="keep the runs in DIR and reuse those there")
     ap.add_argument("--no-unchanged", action="store_true", help="skip the unchanged sets")
     ap.add_argument("--processes", type=int, default=PROCESSES)
+    ap.add_argument("--apart", type=int, metavar="SEED",
+                    help="also compare the unchanged runs with those of seed SEED")
     ap.add_argument("--json", action="store_true", help="print the result as JSON on stdout")
     a = ap.parse_args(argv)
     species = a.species.split(",") if a.species else None
     with tempfile.TemporaryDirectory(prefix="grove-planted-") as tmp:
         keep = Path(a.keep) if a.keep else Path(tmp)
         keep.mkdir(parents=True, exist_ok=True)
-        result = sweep(keep, species, a.games, a.seed, not a.no_unchanged, a.processes)
+        result = sweep(keep, species, a.games, a.seed, not a.no_unchanged, a.processes,
+                       a.apart)
     print(table(result), file=sys.stderr if a.json else sys.stdout)
     if a.json:
         print(json.dumps(result, indent=2))

@@ -162,3 +162,26 @@ def test_each_species_is_judged_against_the_rest_of_its_set():
     found["planted"] = Strength(4.8, None, 0.3, 100)
     out = flags(found)
     assert [k for k, v in out.items() if v] == ["planted"]
+
+
+def test_the_improvement_when_drawn_is_measured_within_each_ai():
+    """The candidate strength benchmarks/planted.py measures beside the flag: each AI's win
+    rate when drawn minus when not, weighed across AIs by drawn x undrawn / forests. A species
+    greedy draws far more often than random would look +40 points better pooled (greedy wins
+    more), but within each AI drawing it changes nothing, so its improvement is 0."""
+    from benchmarks.planted import drawn_strengths
+    from grove.simulation.aggregate import Moments, Totals
+
+    ais = {"greedy": Moments(n=100, wins=50), "random": Moments(n=100, wins=0)}
+    t = Totals(ais=ais, species_ai={
+        "birch": {"greedy": SpeciesCounts(drawn=90, drawn_wins=45),  # 50% drawn and not
+                  "random": SpeciesCounts(drawn=10, drawn_wins=0)},
+        "fox": {"greedy": SpeciesCounts(drawn=50, drawn_wins=30),  # 60% against 40%
+                "random": SpeciesCounts(drawn=50, drawn_wins=0)},
+        "everyone": {"greedy": SpeciesCounts(drawn=100, drawn_wins=50)}})  # none undrawn
+    found = drawn_strengths(t)
+    assert found["birch"].value == pytest.approx(0.0) and found["birch"].se > 0
+    assert found["fox"].value == pytest.approx(0.1)  # (25 x 0.2 + 25 x 0) / 50
+    lo, hi = found["fox"].ci95
+    assert lo < 0.1 < hi and found["fox"].forests == 100
+    assert found["everyone"] is None
