@@ -61,7 +61,7 @@ def test_unfinished_record_is_a_diagnostic(played, tmp_path):
     code, out, err = run("score", str(cut))
     assert code == 1 and out == "" and "Traceback" not in err
     assert f"{cut}:6:1: error RECORD-UNFINISHED:" in err
-    assert "5 action(s)" in err and "grove replay" in err and "grove play" in err
+    assert "5 actions" in err and "grove replay" in err and "grove play" in err
     only_header = tmp_path / "header.jsonl"
     only_header.write_text(lines[0] + "\n", encoding="utf-8")
     code, _, err = run("score", str(only_header))
