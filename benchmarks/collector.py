@@ -1,5 +1,5 @@
 """What Python's cyclic garbage collector takes of a game, with its defaults and as a batch of
-games sets it (`simulation/collector.py`).
+games sets it (`grove/simulation/collector.py`).
 
 Each setting plays two-player base games from a fresh shared memo, keeping no events (as a
 batch plays them), in a process of its own (the

@@ -17,11 +17,11 @@ one did: compare a figure with one timed the same way. The spread between runs i
 not gone (a real game leans on memory far more than the null game): for a change of a few
 percent, count instructions instead (`benchmarks/instructions.py`).
 
-Games of one card set share one engine memo (`engine/memo.py`: each card's plays and where
+Games of one card set share one engine memo (`grove/engine/memo.py`: each card's plays and where
 halves fit, worked out once), filled first by a few seconds of games that are not timed (a batch
 of thousands of games plays all but its first few hundred with a memo that full; timed from
 empty, the first row ran 2-3% slower than the rows after it). They keep no events and run with
-the collector set as a batch sets it (`simulation/collector.py`), as `grove simulate` plays them.
+the collector set as a batch sets it (`grove/simulation/collector.py`), as `grove simulate` plays them.
 Random players are also timed with a memo of each game's own, the events kept and Python's
 default collector, as `grove play` plays a single game. Two rows of two-player base games show a
 shared memo with the default collector too, so what the collector's setting gives can be read
@@ -68,7 +68,7 @@ def real_game(cardset, kinds: list[str], seed: int, memo: Memo | None = None,
     players = [make(k, seed * 31 + i) for i, k in enumerate(kinds)]
     game.play_out(players)
     turns = game.turn
-    game.release()  # as a batch puts each game away (simulation/worker.py)
+    game.release()  # as a batch puts each game away (grove/simulation/worker.py)
     return turns
 
 

@@ -2,7 +2,7 @@
 
 The engine records facts (`engine.events.Event`); this module only words them, with card names
 in the chosen language, so the log can never claim something the engine did not do. The
-sentences come from a gettext catalog per language (`printouts/catalogs/<lang>/LC_MESSAGES/
+sentences come from a gettext catalog per language (`grove/printouts/catalogs/<lang>/LC_MESSAGES/
 game_log.po`, msgctxt `log.*`, like the rules text), so `play --lang de` prints German sentences
 around German names instead of English ones; a sentence a catalog lacks falls back to English.
 """

@@ -135,7 +135,7 @@ def final_words(result: dict[str, Any], lang: str = "en") -> tuple[str, str]:
         return title, w("final.alone", winner=shown(top["name"], NAME_WIDTH), points=top["total"],
                         count=top["total"])
     runner_up = ranked[1]
-    if runner_up["total"] == top["total"]:  # ties share the victory (engine/scoring.py)
+    if runner_up["total"] == top["total"]:  # ties share the victory (grove/engine/scoring.py)
         return title, w("final.tie", points=top["total"], count=top["total"])
     return title, w("final.margin", winner=shown(top["name"], NAME_WIDTH),
                     runner_up=shown(runner_up["name"], NAME_WIDTH),

@@ -124,7 +124,7 @@ def create(name: str, out: str | None = None, expansion_of: str | None = None,
 
     context: dict[str, Any] = {
         "id": name, "title": _title(name), "schema_dir": SCHEMA_DIR.resolve().as_posix(),
-        "format": CURRENT,  # a set says the format it is written in (compiler/formats.py)
+        "format": CURRENT,  # a set says the format it is written in (grove/compiler/formats.py)
         "folder": str(folder), "forest": str(folder / FOREST_FILE),
     }
     if expansion_of:

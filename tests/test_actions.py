@@ -1,10 +1,10 @@
-"""Actions as values (engine/action.py): one parse, one text, and nobody else reads the text.
+"""Actions as values (grove/engine/action.py): one parse, one text, and nobody else reads the text.
 
 Every action the engine offers in whole games of every edition turns into its text and back
 unchanged, and every text it offers back into the same action, so records keep their text byte
 for byte and old records replay. Any action built from parts round-trips too (hypothesis). A
 text that spells no action is refused with a message, as an `IllegalAction`, by the game, the
-replay and the terminal prompt alike. And no module but engine/action.py splits an action's text.
+replay and the terminal prompt alike. And no module but grove/engine/action.py splits an action's text.
 """
 
 from __future__ import annotations
@@ -233,7 +233,7 @@ def test_effect_operations_are_values_with_named_fields():
         move.source = "hand"  # type: ignore[misc]
 
 
-# ---- nobody but engine/action.py reads an action's text ------------------------------------
+# ---- nobody but grove/engine/action.py reads an action's text ------------------------------------
 _ACTION_WORDS = {"action", "actions", "choice", "option", "options", "opts", "o", "pick",
                  "answer", "legal", "history", "decision", "rest", "parts", "played", "move"}
 _SPLITS = {"split", "rsplit", "partition", "rpartition", "splitlines"}
@@ -267,7 +267,7 @@ def test_no_module_but_the_action_module_splits_an_action():
             if path == ROOT / "grove" / "engine" / "action.py":
                 continue
             found += _splits_an_action(path)
-    assert not found, "action texts are read by engine/action.py only:\n" + "\n".join(found)
+    assert not found, "action texts are read by grove/engine/action.py only:\n" + "\n".join(found)
 
 
 def test_the_split_check_sees_what_the_engine_once_did(tmp_path):

@@ -128,7 +128,7 @@ def test_rooms_import_only_from_below():
     assert wrong == []
 
 
-# sub-rooms of printouts/: the print-and-play cards (printouts/cards/) reuse the sheets' fonts,
+# sub-rooms of printouts/: the print-and-play cards (grove/printouts/cards/) reuse the sheets' fonts,
 # shaping, Thai line breaking and icons; the sheets know nothing of the cards
 SUBROOMS_ABOVE = {"grove.printouts.cards": {"grove.printouts.sheets"}}
 

@@ -169,7 +169,7 @@ def test_files_grove_writes_follow_the_umask(tmp_path):
 
 def test_every_folder_of_installed_files_is_a_listed_package():
     """pip printed "Package would be ignored" for each folder whose files `package-data`
-    installs but which setuptools' `packages` left out (cards/base, printouts/fonts, eighteen
+    installs but which setuptools' `packages` left out (cards/base, grove/printouts/fonts, eighteen
     of them). Found as pyproject.toml asks, every such folder is a package now."""
     import tomllib
 

@@ -1,4 +1,4 @@
-"""A batch's collector setting (simulation/collector.py) holds only inside its block: whatever a
+"""A batch's collector setting (grove/simulation/collector.py) holds only inside its block: whatever a
 batch does, the process leaves it with the collector as it was."""
 
 from __future__ import annotations

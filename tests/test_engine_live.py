@@ -1,7 +1,7 @@
 """The forests a game grows, and the engine's cached placements, against plain answers.
 
-A game grows one forest per player as cards are placed (`forest/model.py`), remembers where each
-card half fits per host (across the games of a card set, in its memo; `engine/live.py`), and lets
+A game grows one forest per player as cards are placed (`grove/forest/model.py`), remembers where each
+card half fits per host (across the games of a card set, in its memo; `grove/engine/live.py`), and lets
 a player weigh a play by placing it for a moment and taking it back. Each of these must answer
 exactly as a forest laid out afresh and a slot-by-slot trial would: checked here after every
 action of whole games, and at every turn for the legal plays.

@@ -222,7 +222,7 @@ def test_the_changelog_in_docs_lists_every_step():
 
 
 def test_migrate_never_writes_through_a_link(tmp_path: Path):
-    """An edition.yaml that is a symbolic link is read but not replaced (files/write.py refuses
+    """An edition.yaml that is a symbolic link is read but not replaced (grove/files/write.py refuses
     it): IO-WRITE, exit 2, and the file it points at is as it was."""
     real = tmp_path / "real.yaml"
     shutil.copy(OLD / "edition.yaml", real)

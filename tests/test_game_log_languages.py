@@ -1,6 +1,6 @@
 """The game log in four languages (issue 13, part 5): `play --lang de` once printed English
 sentences around German names ("plays Douglasie as a Baum"); the sentences now come from
-`printouts/catalogs/<lang>/LC_MESSAGES/game_log.po`."""
+`grove/printouts/catalogs/<lang>/LC_MESSAGES/game_log.po`."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The search player (engine/mcts.py): its budgets, its repeatability, and that it plays whole
+"""The search player (grove/engine/mcts.py): its budgets, its repeatability, and that it plays whole
 games of every shipped edition and of an author's set, everywhere an AI plays."""
 
 from __future__ import annotations

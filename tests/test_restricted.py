@@ -1,4 +1,4 @@
-"""Restricted play (engine/restricted.py): a player barred from a species never plays it, and
+"""Restricted play (grove/engine/restricted.py): a player barred from a species never plays it, and
 otherwise is handed the same seat view and chooses as the player it wraps."""
 
 from __future__ import annotations

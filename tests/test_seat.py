@@ -1,5 +1,5 @@
-"""A seat sees only what its player may see (engine/seat.py), and the proof is the re-deal:
-every card the seat cannot see dealt anew (engine/worlds.py) leaves its observation, and every
+"""A seat sees only what its player may see (grove/engine/seat.py), and the proof is the re-deal:
+every card the seat cannot see dealt anew (grove/engine/worlds.py) leaves its observation, and every
 AI's choice, as they were."""
 
 from __future__ import annotations

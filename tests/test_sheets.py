@@ -407,7 +407,7 @@ def _pdftotext(path) -> str:
 def test_every_species_name_in_the_pdfs_text(cardsets, pdfs, case):
     """What a reader copies or searches: every species name, as printed, is in `pdftotext -raw`
     of the sheet, Thai marks included (shaping substitutes glyphs for tone marks and splits ำ;
-    printouts/sheets/textlayer.py maps them back); no two rows share a name."""
+    grove/printouts/sheets/textlayer.py maps them back); no two rows share a name."""
     names = [r.name for r in build_sheet(cardsets[case[0]], case[1]).all_species]
     assert len(names) == len(set(names))
     text = _pdftotext(pdfs[case])

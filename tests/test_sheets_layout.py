@@ -1,4 +1,4 @@
-"""The species table's columns (printouts/sheets/columns.py): no slot cell breaks a line, and
+"""The species table's columns (grove/printouts/sheets/columns.py): no slot cell breaks a line, and
 German base with both expansions is back on four A4 pages, with the type sizes every language
 shares."""
 

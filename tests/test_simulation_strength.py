@@ -1,4 +1,4 @@
-"""simulation/strength.py: the expected points of a copy by kind and cost, a species' strength
+"""grove/simulation/strength.py: the expected points of a copy by kind and cost, a species' strength
 with its interval from exact sums, and the flag corrected for the number of species."""
 
 from __future__ import annotations

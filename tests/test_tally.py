@@ -1,6 +1,6 @@
 """Weighing a play by what it changes gives the score of the whole forest with the play.
 
-`engine/tally.py` re-runs only the rules a trial play can change; here every play offered in
+`grove/engine/tally.py` re-runs only the rules a trial play can change; here every play offered in
 whole games of every edition is weighed both ways, the full scoring being the reference.
 """
 

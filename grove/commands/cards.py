@@ -2,7 +2,7 @@
 rule-book text in a language).
 
 A word of the card files that no printout can carry (a lone surrogate, a control character:
-printouts/printable.py) is listed escaped, and reported once as TEXT-UNPRINTABLE: exit 1."""
+grove/printouts/printable.py) is listed escaped, and reported once as TEXT-UNPRINTABLE: exit 1."""
 
 from __future__ import annotations
 

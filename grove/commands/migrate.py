@@ -3,7 +3,7 @@
 Lint already reads every old format (with FORMAT-OLD warnings); migrate makes the files say what
 grove reads them as, so the warnings go away. The steps are those of `compiler.formats`, applied
 to a round-trip copy that keeps comments, key order and layout; each file is replaced whole
-(files/write.py) or left as it was. `--check` writes nothing and says what would change.
+(grove/files/write.py) or left as it was. `--check` writes nothing and says what would change.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """`grove sheet`: quick-reference sheets of an edition printed, as PDF or HTML, per language.
 
 A word of the card set that no sheet can carry (a lone surrogate, a control character:
-printouts/printable.py) is reported as TEXT-UNPRINTABLE before anything is rendered, and nothing
+grove/printouts/printable.py) is reported as TEXT-UNPRINTABLE before anything is rendered, and nothing
 is written (exit 1)."""
 
 from __future__ import annotations

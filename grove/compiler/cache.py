@@ -17,12 +17,12 @@ only when nobody else can have written it (CACHE-UNSAFE in docs/diagnostics.md):
 * every entry carries an HMAC-SHA256 under a per-user secret (`key`, 0600, made at the first
   write), checked before a byte is unpickled: an entry planted or edited without the secret is
   no entry;
-* only a regular file of at most `MAX_ENTRY_BYTES` is read (files/read.py): a FIFO or a link to
+* only a regular file of at most `MAX_ENTRY_BYTES` is read (grove/files/read.py): a FIFO or a link to
   /dev/zero cannot hang or swallow a command;
 * the unpickler builds nothing but grove's own data classes and plain containers, so even an
   entry signed with a leaked secret cannot name `os.system`.
 
-Entries are written whole through files/write.py (private, renamed into place), so two processes
+Entries are written whole through grove/files/write.py (private, renamed into place), so two processes
 filling the cache at once each write a whole file and the last rename wins. An entry that fails
 to load (truncated, corrupt, written by another grove, signed with another secret, or of
 another key) is treated as absent and rebuilt without a word. `GROVE_NO_CACHE=1` turns the cache
@@ -85,7 +85,7 @@ MAX_DIGEST_BYTES = 16 << 20
 
 
 def _content_digest(path: str | Path, mode: int, size: int, mtime_ns: int) -> str:
-    """The digest of a regular file's bytes, read through files/read.py (a FIFO or device
+    """The digest of a regular file's bytes, read through grove/files/read.py (a FIFO or device
     swapped in for the file after its stat is refused, not waited on)."""
     from grove.files.read import read_bytes
 

@@ -273,7 +273,7 @@ def compile_condition(
 #   "hosts"        the hosts themselves
 #   "others"       the other players' forests (a majority)
 #   "any"          anything in the forest, or beyond it
-# so that a player weighing a play re-runs only the rules it can change (`engine/tally.py`).
+# so that a player weighing a play re-runs only the rules it can change (`grove/engine/tally.py`).
 ANY = frozenset({"any"})
 LOCAL = frozenset({"local"})
 CARDS = frozenset({"cards"})

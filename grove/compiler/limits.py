@@ -1,6 +1,6 @@
 """How large a file grove reads: a module of its own, as listing an edition folder needs the
-limit (a file beyond it is counted by its size, not read, compiler/universe.py) on every command,
-without the YAML reader that the rest of compiler/yaml_source.py brings in.
+limit (a file beyond it is counted by its size, not read, grove/compiler/universe.py) on every command,
+without the YAML reader that the rest of grove/compiler/yaml_source.py brings in.
 
 The largest shipped card file (a deck) has 20 KB and a forest file of eight full forests about
 30 KB. Reading YAML with positions costs about a second per 200 KB of dense data, and checking a

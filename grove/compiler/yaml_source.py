@@ -209,7 +209,7 @@ def _fast_load(raw: str) -> tuple[bool, Any]:
         return False, None
 
 
-# Limits on what one file may ask of grove (its size: compiler/limits.py).
+# Limits on what one file may ask of grove (its size: grove/compiler/limits.py).
 # Aliases share one value among many places, and everything that walks the data (`plain`, the
 # schema validator, the checks) visits it once per place: nine levels of ten aliases each are a
 # billion nodes. No card or forest file needs more than a few shared values.
@@ -222,7 +222,7 @@ MAX_YAML_DEPTH = 40
 def _read_limited(p: str, max_bytes: int) -> bytes:
     """The file's bytes, refused before reading when it is larger than `max_bytes` (INPUT-TOO-
     LARGE) or is no regular file (IO-READ: a FIFO would wait for a writer that never comes, a
-    device such as /dev/zero never ends). files/read.py opens it without blocking and reads
+    device such as /dev/zero never ends). grove/files/read.py opens it without blocking and reads
     no more than the bound."""
     try:
         return read_bytes(p, max_bytes)

@@ -306,7 +306,7 @@ def refusal(out: str, fmt: str) -> str | None:
 
 
 def write(out: str, fmt: str, made: dict[str, bytes] | bytes) -> list[Path]:
-    """Writes what `render` made; each file whole (files/write.py). The paths written."""
+    """Writes what `render` made; each file whole (grove/files/write.py). The paths written."""
     from grove.files.write import write_bytes
 
     if isinstance(made, bytes):

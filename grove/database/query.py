@@ -522,5 +522,5 @@ def search(text: str, rows: Sequence[Row], editions: Sequence[str], lang_given: 
 
 def shown(diagnostics: Iterable[Diagnostic], text: str) -> str:
     """Diagnostics of a query as text, each with the query's line and a caret under the
-    mistake (the printer of dsl/diagnostics.py, given the query as the source it points into)."""
+    mistake (the printer of grove/dsl/diagnostics.py, given the query as the source it points into)."""
     return "\n".join(format_text(d, {QUERY: text.split("\n")}) for d in diagnostics)

@@ -1,7 +1,7 @@
 """What a species' rules count, as the compiler reads them: `reads:hare` in a query.
 
 The compiler already knows which forest counters each count of a rule reads (`count_reads` in
-compiler/codegen.py: "tag:hare", "species:base:red_fox", "symbol:oak"), so a player weighing a
+grove/compiler/codegen.py: "tag:hare", "species:base:red_fox", "symbol:oak"), so a player weighing a
 play re-runs only the rules it can change. A count no single counter answers ("per bird or
 mammal") reads every card there; for those the names its filter holds, resolved as the
 compiler resolves them (`compile_filter`), say what it counts. Only counts are readings: a

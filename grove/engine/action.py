@@ -19,7 +19,7 @@ the only place that knows how an action is spelt:
 C is a card's number in the game. An action names where a card goes as a `Place`, which is also
 what `Game.trial` and `Game.placements` speak (`12 tree`, `7 left 0.left`).
 
-A decision offers its actions as texts and as values (engine/decision.py).
+A decision offers its actions as texts and as values (grove/engine/decision.py).
 The engine offers thousands of actions a game, most of them plays of one card into one slot of
 one forest, and makes only their texts (with the spelling functions below); a value is read from
 a text when a player looks at it, once per text for the games of a card set (`ActionTable`).
@@ -67,7 +67,7 @@ def host_place_text(card: int, kind: str) -> str:
 
 
 def slot_label(side: str, host: int, slot: str) -> str:
-    """A slot as a place names it, `<side> <host>.<slot>`; engine/live.py names the slots a
+    """A slot as a place names it, `<side> <host>.<slot>`; grove/engine/live.py names the slots a
     half fits in so, and `slot_place_text` puts the card before it."""
     return f"{side} {host}.{slot}"
 

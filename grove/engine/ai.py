@@ -1,6 +1,6 @@
 """The AI kinds a seat may be played by, as `--ai` spells them: `random`, `greedy`, `mcts`,
 `mcts:N` (N iterations a decision) and `mcts:2s` (a time a decision), each optionally barred
-from playing species: `greedy!red_fox` never plays a red fox (engine/restricted.py), and
+from playing species: `greedy!red_fox` never plays a red fox (grove/engine/restricted.py), and
 `mcts:100!red_fox!oak` neither a fox nor an oak."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """What a player must choose now: a `Decision`, and the actions it offers as texts and values.
 
 A decision is answered with one of its actions. The engine offers its actions as texts (what a
-record keeps; engine/action.py spells them) and reads only the one chosen into a value, so these
+record keeps; grove/engine/action.py spells them) and reads only the one chosen into a value, so these
 are sequences over texts: `Offers` keeps a turn's texts as runs of a card's prefix and where its
 half fits, spelt only when read, and `Offered` reads each text into its action when it is looked
 at.

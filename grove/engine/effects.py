@@ -1,12 +1,12 @@
 """Running a card's effect, bonus or permanent effect: the operations it asks for, settled.
 
-Compiled rules never decide anything themselves (compiler/codegen.py): each action of a card
-asks its context for an operation, kept as a small frozen value (engine/operations.py). The
+Compiled rules never decide anything themselves (grove/compiler/codegen.py): each action of a card
+asks its context for an operation, kept as a small frozen value (grove/engine/operations.py). The
 engine then settles that operation, asking the player whenever it leaves a choice, before the
 card's next action runs; what each operation does is the one generator `_do` dispatches it to
 by its type.
 
-The functions here take the table they act on (engine/table.py: the state and the forests).
+The functions here take the table they act on (grove/engine/table.py: the state and the forests).
 """
 
 from __future__ import annotations
@@ -187,7 +187,7 @@ _PAY_MORE = tuple(f"pay {left} more" for left in range(_MOST_SPELT))
 def pay(game: Table, i: int, cost: int, exclude: set[int | None]
         ) -> Generator[Decision, Action, list[int]]:
     """Player i pays `cost` hand cards (not those in `exclude`) into the clearing, one decision
-    each: for the turn's play (engine/turn.py) as for the Mole's further plays."""
+    each: for the turn's play (grove/engine/turn.py) as for the Mole's further plays."""
     p = game.players[i]
     paid: list[int] = []
     texts = game.actions.pay_texts

@@ -1,7 +1,7 @@
-"""What is known of where card halves fit at one host, and in one forest, as `engine/live.py`
+"""What is known of where card halves fit at one host, and in one forest, as `grove/engine/live.py`
 keeps it: the answers themselves, apart from the bookkeeping that keeps them current.
 
-A host's answers (`HostFits`) are shared through the card set's memo (`engine/memo.py`) by the
+A host's answers (`HostFits`) are shared through the card set's memo (`grove/engine/memo.py`) by the
 hosts that answer alike: by how full they are where no placement rule is in play (`fullness`), by
 the cards on one side where no rule reaches beyond its own slot (`side_content`), and otherwise by
 everything the host holds. A half's answer in one forest (`Where`) is kept per host and joined.

@@ -5,10 +5,10 @@ action, a payment card, which clearing card to take, where a free card goes) and
 chosen action. So an AI, a human at the terminal and a replay all drive the game the same way,
 and the whole game is reproducible from its seed and its list of actions.
 
-Actions are values (engine/action.py): a decision offers them, a player answers with one, and a
-record keeps its text. The game is split by job: engine/table.py holds the state (zones, hands,
-caves, forests) and the moves on it, engine/setup.py deals, engine/turn.py offers and carries out
-a turn, engine/effects.py settles what a card's effect asks for (compiled effects never decide
+Actions are values (grove/engine/action.py): a decision offers them, a player answers with one, and a
+record keeps its text. The game is split by job: grove/engine/table.py holds the state (zones, hands,
+caves, forests) and the moves on it, grove/engine/setup.py deals, grove/engine/turn.py offers and carries out
+a turn, grove/engine/effects.py settles what a card's effect asks for (compiled effects never decide
 anything themselves), and this module drives the loop: the cave draft, then turn after turn
 until the last winter card (or a round in which no player can go on, or a bound on the turns).
 """
@@ -36,7 +36,7 @@ __all__ = ["Decision", "Game", "GameOver", "IllegalAction", "PlayerState", "Setu
 
 class Player(Protocol):
     """Whoever answers a decision: an AI (grove/engine/players.py) or a person (grove/terminal/).
-    It is handed its seat's view of the game (engine/seat.py), never the game itself."""
+    It is handed its seat's view of the game (grove/engine/seat.py), never the game itself."""
 
     def choose(self, seat: Seat, decision: Decision) -> Action: ...
 
@@ -70,7 +70,7 @@ class Game(Table):
     def copy(self, seed: int) -> Game:
         """This game as it stands at the start of a turn, on new objects, playing on from the
         current player's turn with its own random generator (`seed`) and keeping no events:
-        what a search plays its worlds on (engine/worlds.py). Only at a turn's first decision
+        what a search plays its worlds on (grove/engine/worlds.py). Only at a turn's first decision
         (or between turns): a turn half done cannot be begun again."""
         g = Game.__new__(Game)
         self._copy_to(g, seed)

@@ -2,7 +2,7 @@
 
 The engine asks where every half of every hand card fits on every turn, and again for every free
 play; the forests change by one card at a time. So the answers are kept, and brought up to date
-from the forest's own `log` of placements (`forest/model.py`): a forest is grown only by placing
+from the forest's own `log` of placements (`grove/forest/model.py`): a forest is grown only by placing
 cards, so the entries of the log not yet seen are all that changed. Nothing else has to tell this
 module about a change, and a forest prepared by hand (a scenario) is read like any other.
 
@@ -14,15 +14,15 @@ Where a card half fits:
   answer at every host where no card's rule meets its side, even where another host has such a
   rule; where no rule reaches beyond its own slot, each slot is asked on its own
   (`placement.fit_key`). These answers hold in every game of the card set and are kept in its
-  memo (`engine/memo.py`);
+  memo (`grove/engine/memo.py`);
 - is kept per forest and half, host by host, with the hosts changed since on each side: an
   answer is brought up to date by redoing only the hosts that changed where the change bears on
   the half's side.
 
-The answers themselves, and how hosts that answer alike share them, are in `engine/fits.py`; this
+The answers themselves, and how hosts that answer alike share them, are in `grove/engine/fits.py`; this
 module keeps them current.
 
-A player's forest scored card by card (`engine/tally.py`), for weighing plays, is kept here too:
+A player's forest scored card by card (`grove/engine/tally.py`), for weighing plays, is kept here too:
 it holds while the forest's log and cave stand still (and, where a point reads the other forests,
 while theirs do), so a player who drew last turn weighs its plays against the same tally.
 """
@@ -78,7 +78,7 @@ class LiveForests:
         self.players = players
         self._live: list[Live | None] = [None] * len(players)
         table([p.forest for p in players])
-        # what holds in every game of the card set (engine/memo.py)
+        # what holds in every game of the card set (grove/engine/memo.py)
         self._answers: dict[tuple, Answers] = memo.answers  # host content -> where halves fit
         self._slot_answers: dict[tuple, bool] = memo.slot_answers  # placement.fit_key -> fits
         self._halves: dict[tuple, Half] = memo.halves_by_key

@@ -1,6 +1,6 @@
 """`mcts`: a player that searches, information-set Monte Carlo tree search over a seat's view.
 
-Each iteration deals the cards the seat cannot see anew (a world, engine/worlds.py), so the
+Each iteration deals the cards the seat cannot see anew (a world, grove/engine/worlds.py), so the
 search never plays on the real deck or the real hands; walks the tree of the seat's own turn
 choices, the other seats' turns in between played by the rollout policy; and plays on from the
 last new node for a few turns with an epsilon-greedy policy, then scores what it reached. The

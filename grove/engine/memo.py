@@ -27,7 +27,7 @@ class Memo:
         deck: list[Halves] = [tuple([(species[k], side, sym) for k, side, sym in pc.halves])
                               for pc in cardset.deck]
         self.halves: list[Halves] = deck + [()] * cardset.setup.winter_cards  # by card number
-        self.plans: list[Any] = [None] * len(self.halves)  # by card number: engine/turn.py
+        self.plans: list[Any] = [None] * len(self.halves)  # by card number: grove/engine/turn.py
         self.repeating: set[int] = set()  # cards whose plan may offer a play twice (turn.py)
         # the most hand cards a play needs beside the card (its cost, and a river beneath it)
         self.most_needed = max((sp.cost for sp in species.values()), default=0) + 1
@@ -40,7 +40,7 @@ class Memo:
         # face-down hosts a turn may play any card as
         self.action_hosts = [h.id for h in cardset.hosts.values()
                              if h.face_down and h.play == "action"]
-        # where halves fit (see engine/live.py): answers by host content, one side's content
+        # where halves fit (see grove/engine/live.py): answers by host content, one side's content
         # or fullness, and by slot
         self.answers: dict[tuple, dict] = {}
         self.slot_answers: dict[tuple, bool] = {}

@@ -1,8 +1,8 @@
 """The operations a compiled effect asks for, as values: what `EffectContext` queues.
 
-Compiled rules never decide anything themselves (compiler/codegen.py): each action of a card
+Compiled rules never decide anything themselves (grove/compiler/codegen.py): each action of a card
 calls a method of the context it is given (`draw`, `move`, `free_play`, ...), and `Ctx` keeps
-each call as a small frozen value with named fields. engine/effects.py then settles them in
+each call as a small frozen value with named fields. grove/engine/effects.py then settles them in
 order, dispatching by type; the operations live apart from it so they can be read and tested
 without the generators that carry them out.
 """

@@ -1,5 +1,5 @@
 """AI players. The whole interface is one method: `choose(seat, decision) -> Action`, one of
-`decision.actions`, where `seat` is the player's view of the game (engine/seat.py)."""
+`decision.actions`, where `seat` is the player's view of the game (grove/engine/seat.py)."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ with the driver and the record.
 A `Seat` reads the live table behind it, so handing one to a player costs nothing per decision
 (a batch of games asks hundreds): it is a window onto the table, not a copy. What it shows is
 exactly `observation()`, and the test of that is the re-deal (tests/test_seat.py): every card
-the seat cannot see dealt anew (engine/worlds.py) leaves the observation and every AI's choice
+the seat cannot see dealt anew (grove/engine/worlds.py) leaves the observation and every AI's choice
 as they were.
 """
 

@@ -1,4 +1,4 @@
-"""Setting a game up: the deal from a seeded shuffle (the cave draft is in engine/game.py).
+"""Setting a game up: the deal from a seeded shuffle (the cave draft is in grove/engine/game.py).
 
 Kept apart from the turn so the order of the shuffles, on which every seed's game depends, is
 in one short place: the deck is shuffled, the set-up's cards removed, the rest split in three
@@ -39,7 +39,7 @@ class Layout:
 
     boxed: int  # how many cards the set-up put back into the box, unseen (the first of removed)
     # how many cards at the deck's bottom make up its winter part (the bottom third and the
-    # winter cards), the first winter card the top one of them (engine/worlds.py re-deals by it)
+    # winter cards), the first winter card the top one of them (grove/engine/worlds.py re-deals by it)
     winter_part: int
 
 
@@ -120,7 +120,7 @@ def turn_limit(setup: Setup, cards: int, dearest: int, players: int) -> int:
     for it, and what its effect moves away) or a stuck turn. So a game that moves on takes at
     most about `cards * (hand_limit + dearest + 4)` such turns, and between two of them each
     player at most one turn that changes nothing (a round of those ends the game,
-    engine/game.py); an effect that hands a hand back its cards could go further, and this
+    grove/engine/game.py); an effect that hands a hand back its cards could go further, and this
     bound is what stops it. Base, two players: 8,757 turns; a random game takes 160 or so."""
     moving = cards * (setup.hand_limit + dearest + 4) + players * setup.hand_limit
     return (players + 1) * (moving + 1)

@@ -1,9 +1,9 @@
 """A game's table: every card in its zone, the players' hands, caves and forests.
 
 The state a game is played on, and the small moves the turn and the effects make on it (draw,
-place a card, reveal, note an event). It knows nothing of whose decision it is: `engine/game.py`
-drives the game loop over it, `engine/turn.py` offers and carries out a turn, and
-`engine/effects.py` settles what a card's effect asks for; both take the table they act on.
+place a card, reveal, note an event). It knows nothing of whose decision it is: `grove/engine/game.py`
+drives the game loop over it, `grove/engine/turn.py` offers and carries out a turn, and
+`grove/engine/effects.py` settles what a card's effect asks for; both take the table they act on.
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ class PlayerState:
     turn_started: int = 0
     cave_card: Species | None = None
     # cards every player saw enter this hand or cave (taken from the clearing): public until
-    # they leave it. Read only by a seat's view (engine/seat.py), never kept current on leaving
+    # they leave it. Read only by a seat's view (grove/engine/seat.py), never kept current on leaving
     shown: set[int] = field(default_factory=set)
 
     def __post_init__(self) -> None:
@@ -62,8 +62,8 @@ class PlayerState:
 
 class Table:
     """A game's state: every card by number in its zone, and each player's hand, cave and
-    forest, with what the turn and the effects do to them (`engine/turn.py`,
-    `engine/effects.py`). `Game` plays on it."""
+    forest, with what the turn and the effects do to them (`grove/engine/turn.py`,
+    `grove/engine/effects.py`). `Game` plays on it."""
 
     def __init__(self, cardset: CardSet, players: list[str], seed: int = 0,
                  expansions: Iterable[str] | None = None, *, memo: Memo | None = None,
@@ -98,19 +98,19 @@ class Table:
         self._facts: list[tuple] | None = [] if events else None
         self._events: list[Event] = []
         self._views: dict[int, tuple[tuple[int, int, int], Forest]] = {}  # see view()
-        # what holds in every game of this card set, worked out once (engine/memo.py)
+        # what holds in every game of this card set, worked out once (grove/engine/memo.py)
         self.memo = memo.check(cardset) if memo is not None else Memo(cardset)
         self._forests = LiveForests(self.players, self.memo)  # the engine's own views
         self._halves = self.memo.halves
         self._hosts_from = self.memo.hosts_from
         self._placings = self.memo.placings
         self._plays = self.memo.plays
-        self.actions = self.memo.actions  # the card set's actions, made once (engine/action.py)
+        self.actions = self.memo.actions  # the card set's actions, made once (grove/engine/action.py)
 
     def _copy_to(self, other: Table, seed: int) -> None:
         """Make `other` (a bare instance) this table as it stands, its forests new objects and
         its own random generator seeded with `seed`, keeping no events: a search plays on
-        copies (engine/worlds.py). Every attribute `__init__` sets is set here too."""
+        copies (grove/engine/worlds.py). Every attribute `__init__` sets is set here too."""
         other.cardset = self.cardset
         other.seed = seed
         other.rng = random.Random(seed)
@@ -211,7 +211,7 @@ class Table:
 
     @property
     def events(self) -> list[Event]:
-        """What the game did, in order (engine/events.py). Noted as plain tuples and made into
+        """What the game did, in order (grove/engine/events.py). Noted as plain tuples and made into
         events when read: a game notes hundreds and a batch of games reads none, and making
         each as it happened cost 3% more of a random game's instructions."""
         facts, events = self._facts, self._events

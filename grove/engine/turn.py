@@ -2,13 +2,13 @@
 
 A turn draws two cards (from the deck or the clearing), or plays one hand card paying its cost
 with others (as a host, into a slot of a host, or face down as a sapling), whose effect and
-bonus then run (engine/effects.py). A player who can do neither takes the edition's stuck turn;
+bonus then run (grove/engine/effects.py). A player who can do neither takes the edition's stuck turn;
 a turn tells the game loop whether it changed nothing, so a game in which no player can go on
-ends (engine/game.py).
+ends (grove/engine/game.py).
 
 The turn's offers are the engine's hottest path, so what a hand card can be played as is worked
 out once per card and card set (its `Plan`, kept in the memo), and a turn offers its actions as
-their texts (spelt by engine/action.py), reading only the one chosen into a value.
+their texts (spelt by grove/engine/action.py), reading only the one chosen into a value.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ Turn = Generator[Decision, Action, bool | None]  # a turn: whether it asked and 
 # A card's plan: its turn plays, by the hand cards left to pay with (up to the most a play needs,
 # `Memo.most_needed`), in the order offered (as a host, then into slots, then face down). Texts
 # that need nothing more are one run of `Offers` where they follow each other, (None, the run
-# with its count, how many texts); a half whose slots' labels (engine/live.py) complete its texts
+# with its count, how many texts); a half whose slots' labels (grove/engine/live.py) complete its texts
 # is (half, its `play <card> ` prefix, 0). Kept in the memo by card number; the cards that may
 # offer a play twice (two halves played alike: one side, or two host halves) are kept apart.
 Plan = tuple[tuple[tuple["Half | None", "tuple[str, tuple[str, ...], int] | str", int], ...], ...]
@@ -48,7 +48,7 @@ Plan = tuple[tuple[tuple["Half | None", "tuple[str, tuple[str, ...], int] | str"
 def turn_options(game: Table, i: int) -> Offers:
     """Draws, then per hand card: as a host, into each slot it fits, face down.
 
-    Where a half fits comes from the live forest (`engine/live.py`), which answers again
+    Where a half fits comes from the live forest (`grove/engine/live.py`), which answers again
     only for a host that a card joined since it was last asked; a play into a slot is offered
     as the card's prefix and those answers, spelt only if read (`Offers`)."""
     p = game.players[i]

@@ -1,13 +1,13 @@
 """Worlds a seat cannot tell from the real game: every card it cannot see dealt anew.
 
-A seat sees its hand, the public table and what it saw enter other hands (engine/seat.py). The
+A seat sees its hand, the public table and what it saw enter other hands (grove/engine/seat.py). The
 rest (the other hands' unseen cards, their caves, their face-down cards, the cards the set-up
 put back into the box, the deck's order) could be any arrangement of the cards the seat has not
 seen. `redeal` draws one such arrangement, uniformly, and puts it on a table; `world` does so
 on a copy, at the start of a turn, for a search to play on (a determinization).
 
 The winter cards stay where every player knows they may lie: the deal puts the first at the top
-of the deck's winter part and shuffles the rest into it (engine/setup.py), so a redeal places
+of the deck's winter part and shuffles the rest into it (grove/engine/setup.py), so a redeal places
 the ones not yet drawn by that rule, not where they really are.
 """
 

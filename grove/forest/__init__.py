@@ -1,1 +1,1 @@
-"""The players' forests as one model (see forest/model.py)."""
+"""The players' forests as one model (see grove/forest/model.py)."""

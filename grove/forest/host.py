@@ -1,4 +1,4 @@
-"""A host card and the cards placed at it: the parts a forest (`forest/model.py`) is made of.
+"""A host card and the cards placed at it: the parts a forest (`grove/forest/model.py`) is made of.
 
 `Placed` is one card in a forest (a host card, a card beneath a host, a card in a slot) and
 `Host` a host card with its slots, keeping what the forest asks of it often (how full it is,

@@ -2,7 +2,7 @@
 
 Compiled rules read it, the engine grows it as cards are placed, forest files and game records are
 read into it and written from it. It sits at the bottom of the house: it knows host kinds and
-species only by the few attributes it reads (the protocols of `forest/host.py`, which holds its
+species only by the few attributes it reads (the protocols of `grove/forest/host.py`, which holds its
 parts, `Host` and `Placed`), so the compiler, the engine and the printouts may all import it while
 it imports none of them. Source positions of a forest read
 from a file live beside it (`grove/forest_file.py`), never inside it.

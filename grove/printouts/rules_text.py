@@ -1,6 +1,6 @@
 """DSL rules -> rule-book text in English, German, Italian and Thai.
 
-Every phrase pattern is one message of the gettext catalogs under `printouts/catalogs/<lang>/
+Every phrase pattern is one message of the gettext catalogs under `grove/printouts/catalogs/<lang>/
 LC_MESSAGES/grove.po`, read with Babel at runtime and addressed by its `msgctxt`; the number
 forms come from Babel's CLDR plural rules (`Locale.plural_form`), never from code here.
 

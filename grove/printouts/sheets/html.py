@@ -76,7 +76,7 @@ def print_css(sheet: Sheet, paper: str) -> str:
             .replace("@EDITION@", _css_string(sheet.edition)))
 
 
-# Sizes in points, as printouts/sheets/layout.py gives them to the PDF.
+# Sizes in points, as grove/printouts/sheets/layout.py gives them to the PDF.
 PRINT_CSS = """
 @page { size: @SIZE@; margin: @MARGINS@;
   @bottom-left { content: @EDITION@; font: 6.8pt var(--sheet-font); color: #6b786a;
