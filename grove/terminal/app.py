@@ -40,11 +40,13 @@ from grove.engine.seat import Seat
 from grove.game_log import GameLog
 from grove.report import final_words
 from grove.terminal.steps import Step, rehearse, rehearsed, steps
-from grove.terminal.view import Grid, Payment, View, edition_name
+from grove.terminal.view import HAND_GAP, Grid, Payment, View, edition_name
 from grove.terminal.words import Words
 
 QUIT = object()  # the answer that stops the game
 LOG_LINES = 200  # game log lines the log panel keeps
+LEFT = 0.7  # the part of the screen's width the hand and the scores take, at least
+RIGHT_MIN = 28  # ... and the right column's columns at least, where the hand needs more
 
 
 class ScreenPlayer:
@@ -111,17 +113,18 @@ class QuitScreen(ModalScreen[bool]):
 class GameScreen(App[runner.Outcome | None]):
     """The table, the player's forest and the others', the scores, the log and the choices."""
 
-    # Two columns: the hand and the scores on the left, wide enough for every column of a hand
-    # card (English: 82 columns at most) and at 120 x 40 tall enough for ten split cards above
-    # four players' scores; the clearing on the right, and below it one pane of three, switched
-    # by a key the line above it names (t the card's text, f the forests, l the log), each as
-    # tall as the column: a late forest needs some twenty lines there (a line per host,
-    # wrapped, so every side shows), more than the column holds beside the card and the log.
+    # Two columns: the hand and the scores on the left, wide enough for every column of any
+    # hand of the game (`_size_left`: 70%, or more where an Italian Dartmoor hand needs it) and
+    # at 120 x 40 tall enough for ten split cards above four players' scores; the clearing on
+    # the right, and below it one pane of three, switched by a key the line above it names (t
+    # the card's text, f the forests, l the log), each as tall as the column: a late forest
+    # needs some twenty lines there (a line per host, wrapped, so every side shows), more than
+    # the column holds beside the card and the log.
     # The options below. Every panel scrolls (tab reaches it), so at 80 x 24 nothing is lost,
     # only further down.
     CSS = """
     #table { height: 1fr; }
-    #left { width: 70%; }
+    #left { width: 70%; }  /* wider where the game's hands need it: _size_left */
     #right { width: 1fr; }
     #hand, #clearing, #card, #forest, #scores, #log, #choices {
         border: none; border-top: round $primary; }
@@ -179,6 +182,7 @@ class GameScreen(App[runner.Outcome | None]):
         self.pay_cards: list[int] = []
         self.picked: list[int] = []
         self.shown = 0  # whose forest is shown
+        self.hand_need: int | None = None  # the columns any hand of the game needs
         self.outcome: runner.Outcome | None = None
         self.log_lines: list[str] = []
         self._gamelog: GameLog | None = None
@@ -196,7 +200,8 @@ class GameScreen(App[runner.Outcome | None]):
         yield Static(id="status")
         with Horizontal(id="table"):
             with Vertical(id="left"):
-                yield DataTable(id="hand", show_cursor=False, zebra_stripes=True)
+                # no padding: `_fill` puts `HAND_GAP` blanks between columns, not two
+                yield DataTable(id="hand", show_cursor=False, zebra_stripes=True, cell_padding=0)
                 yield DataTable(id="scores", show_cursor=False)
             with Vertical(id="right"):
                 yield Static(id="clearing")
@@ -218,6 +223,19 @@ class GameScreen(App[runner.Outcome | None]):
         # below 40 lines (80 x 24): the options and the table panels give the hand room, and
         # the hand scrolls; from 40 on, ten split cards and the scores fit one above the other
         self.set_class(self.size.height < 40, "-small")
+        self._size_left()
+
+    def _size_left(self) -> None:
+        """The left column as wide as any hand of the game needs (`View.hand_width`, found at
+        the first decision), where the screen leaves the right column `RIGHT_MIN` columns;
+        else 70%, and a narrow screen's hand scrolls sideways. Every hand of English, German
+        and Thai fits in 70% of 120 columns, Italian's Dartmoor needs 91 (its rabbit is a
+        'Coniglio nero del Dartmoor' of the types 'Coniglio, Animale con zampe')."""
+        if self.hand_need is None:
+            return
+        width = self.size.width
+        left = max(int(width * LEFT), min(self.hand_need, width - RIGHT_MIN))
+        self.query_one("#left").styles.width = left
 
     def on_mount(self) -> None:
         w = self.words
@@ -264,6 +282,9 @@ class GameScreen(App[runner.Outcome | None]):
         """Show the table and what `decision` asks; the answer goes on `answers`."""
         self.game, self.decision = game, decision
         self.view = view = View(game, self.lang)
+        if self.hand_need is None:  # the same all game long: the cards and the language
+            self.hand_need = view.hand_width()
+            self._size_left()
         self.settling, self.settled = None, []
         self._show_log()
         if decision.player != self.shown and self.kinds[self.shown] != "human":
@@ -329,7 +350,7 @@ class GameScreen(App[runner.Outcome | None]):
         hand = view.hand(me, self.decision)
         grid = view.hand_grid(hand)
         _fill(self.query_one("#hand", DataTable), grid if grid.rows else Grid(
-            grid.columns, ((w("empty"), "", "", "", ""),)))
+            grid.columns, ((w("empty"), "", "", "", ""),)), gap=HAND_GAP)
         self.query_one("#clearing", Static).update(Text(
             ", ".join(view.card_name(c) for c in view.clearing()) or w("empty")))
         self._draw_forest(view)
@@ -655,10 +676,15 @@ def final_result(out: runner.Outcome) -> dict[str, Any]:
     return result
 
 
-def _fill(table: DataTable, grid: Grid) -> None:
+def _fill(table: DataTable, grid: Grid, gap: int = 0) -> None:
+    """`grid` into `table`; `gap`: blanks before every column but the first (the hand's
+    table, which has no cell padding)."""
+    def cells(row: tuple[str, ...]) -> tuple[Text, ...]:
+        return tuple(Text(" " * gap + c if k else c) for k, c in enumerate(row))
+
     table.clear(columns=True)
-    table.add_columns(*(Text(c) for c in grid.columns))
-    table.add_rows([tuple(Text(c) for c in row) for row in grid.rows])
+    table.add_columns(*cells(grid.columns))
+    table.add_rows([cells(row) for row in grid.rows])
 
 
 def play_on_screen(cardset: CardSet, kinds: list[str], seed: int, *, names: list[str],

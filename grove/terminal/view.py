@@ -29,6 +29,9 @@ from grove.engine.seat import Seat
 from grove.report import row_name, shown
 
 SIDES = ("top", "left", "right", "bottom")  # the order a forest's grid shows its sides in
+# the blank between two columns of the hand's table: one, not a table's usual two (a padding on
+# each side), for five columns of long names (an Italian Dartmoor hand needs 91 columns so)
+HAND_GAP = 1
 
 
 def edition_name(cardset: CardSet, lang: str) -> str:
@@ -109,14 +112,37 @@ class View(CardWords):
         return " | ".join(parts)
 
     def hand_grid(self, cards: list[int]) -> Grid:
-        """Hand cards as a table: a row per half, a split card's second half indented."""
+        """Hand cards as a table: a row per half, a split card's second half indented. The
+        symbol column names the tree symbol bare (`Oak`, not `‹Oak›`): its heading says what
+        it is, and the two columns it saves let an Italian hand fit (`hand_width`)."""
         w = self.words
         rows = []
         for card in cards:
             for k, (name, where, cost, types, sym) in enumerate(self.halves(card)):
-                rows.append(("└ " + name if k else name, where, str(cost), types, sym))
+                rows.append(("└ " + name if k else name, where, str(cost), types,
+                             sym.removeprefix("‹").removesuffix("›")))
         return Grid((w("col.card"), w("col.where"), w("col.cost"), w("col.types"),
                      w("col.symbol")), tuple(rows))
+
+    def hand_width(self) -> int:
+        """The columns the hand table needs for any hand of this game (`hand_grid` laid out
+        with `HAND_GAP` between columns): each column as wide as its widest cell over every
+        card of the game, so no hand is wider, whichever cards it holds. Measured in terminal
+        cells as the screen measures them (a Thai vowel sign takes none)."""
+        from rich.cells import cell_len
+
+        cards, card = [], 0
+        while True:  # every card number of the game (a winter card has no halves)
+            try:
+                self.game.halves(card)
+            except IndexError:
+                break
+            cards.append(card)
+            card += 1
+        grid = self.hand_grid(cards)
+        widths = [max(cell_len(r[k]) for r in (grid.columns, *grid.rows))
+                  for k in range(len(grid.columns))]
+        return sum(widths) + HAND_GAP * (len(widths) - 1)
 
     # ---- the table -----------------------------------------------------------------------------
     def hand(self, player: int, decision: Decision | None = None) -> list[int]:
