@@ -224,3 +224,46 @@ def test_the_panes_switch_by_keys_the_screen_and_the_help_name(base):
     help_text = asyncio.run(play())
     for key in ("t: the highlighted card's text", "f: the forests", "l: the last turns"):
         assert key in help_text, key
+
+
+@pytest.mark.parametrize(("lang", "height"), [("en", 24), ("de", 24), ("it", 24), ("th", 24),
+                                             ("en", 16), ("th", 16)])
+def test_every_help_line_can_be_reached_at_80x24(base, lang, height):
+    """At 80 x 24 the help fills its box within a line (19 or 17 of 20 lines); a line more, or
+    a lower screen, and it scrolls by the keys its second line names (down, page down):
+    scrolled to its end, every line of the help has shown, the last one included (at 80 x 16,
+    seven of them below the box at first)."""
+    from textual.containers import VerticalScroll
+
+    from grove.terminal.app import GameScreen
+    from grove.terminal.words import Words
+
+    app = GameScreen(base, ["human", "greedy"], 3, names=["Ana", "Greedy 2"], lang=lang,
+                     record=io.StringIO())
+    w = Words(lang)
+
+    async def play() -> None:
+        async with app.run_test(size=(80, height)) as pilot:
+            await _until(pilot, lambda: app.decision is not None)
+            await pilot.press("question_mark")
+            await pilot.pause()
+            box = app.screen.query_one("#helpbox", VerticalScroll)
+            text = str(app.screen.query_one("#help").render())
+            assert text.splitlines()[1] == w("keys.scroll")  # said before anything is cut
+            lines = box.virtual_size.height  # the help's lines as wrapped in the box
+            if height < 24:  # it does not fit: it scrolls
+                assert lines > box.scrollable_content_region.height
+            seen: set[int] = set()
+            for key in ["down"] * 3 + ["pagedown"] * (lines // 4 + 1):
+                top = round(box.scroll_y)
+                seen |= set(range(top, top + box.scrollable_content_region.height))
+                await pilot.press(key)
+                await pilot.pause()
+            top = round(box.scroll_y)
+            seen |= set(range(top, top + box.scrollable_content_region.height))
+            assert set(range(lines)) <= seen, sorted(set(range(lines)) - seen)
+            assert box.scroll_y == box.max_scroll_y
+            await pilot.press("escape", "q", "y")
+            await _until(pilot, lambda: app.outcome is not None)
+
+    asyncio.run(play())

@@ -72,7 +72,9 @@ class ScreenPlayer:
 
 
 class HelpScreen(ModalScreen[None]):
-    """The keys, in the player's language."""
+    """The keys, in the player's language. The box scrolls where the screen is lower than the
+    help (at 80 x 24 it fills the box to its last line); the keys that scroll it are its first
+    line after the title, so a player who sees any of it sees how to see the rest."""
 
     BINDINGS = [Binding("escape,question_mark,q", "close", show=False)]
 
@@ -80,13 +82,20 @@ class HelpScreen(ModalScreen[None]):
         super().__init__()
         self.words = words
 
-    def compose(self) -> ComposeResult:
+    def lines(self) -> list[str]:
         w = self.words
-        lines = [w("keys.title"), "", w("keys.pick"), w("keys.back"), w("keys.pay"),
-                 w("pay_mark"), w("keys.card"), w("keys.forest"), w("keys.log"),
-                 w("keys.panels"), w("keys.hint"),
-                 w("keys.help"), w("keys.quit"), "", w("keys.close")]
-        yield Static(Text("\n".join(lines)), id="help")
+        return [w("keys.title"), w("keys.scroll"), "", w("keys.pick"), w("keys.back"),
+                w("keys.pay"), w("pay_mark"), w("keys.card"), w("keys.forest"), w("keys.log"),
+                w("keys.panels"), w("keys.hint"), w("keys.help"), w("keys.quit"), "",
+                w("keys.close")]
+
+    def compose(self) -> ComposeResult:
+        # the scroll box has the focus, so up, down, page up and page down scroll it
+        with VerticalScroll(id="helpbox"):
+            yield Static(Text("\n".join(self.lines())), id="help")
+
+    def on_mount(self) -> None:
+        self.query_one("#helpbox").focus()
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -141,8 +150,9 @@ class GameScreen(App[runner.Outcome | None]):
     .-small #choices { height: 8; min-height: 8; }
     .-small #clearing { max-height: 4; }
     .-small #hand { height: 1fr; }
-    #help, #quit { width: 76; height: auto; max-height: 100%; border: thick $accent;
-                   background: $panel; padding: 1 2; }
+    #helpbox, #quit { width: 76; height: auto; max-height: 100%; border: thick $accent;
+                      background: $panel; padding: 1 2; }
+    #help { height: auto; }
     HelpScreen, QuitScreen { align: center middle; }
     """
     BINDINGS = [
