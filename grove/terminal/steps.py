@@ -63,7 +63,7 @@ def steps(view: View, decision: Decision) -> tuple[Step, ...]:
             if a.card == at[name][1]:
                 cards[name].append(a)
         else:
-            top.append(Step(view.describe(a, decision.player), a, card=_card(a)))
+            top.append(Step(view.describe(a, decision.player, decision), a, card=_card(a)))
     for name, plays in cards.items():
         places = _places(view, plays, decision.player)
         free = not paid_later(decision) and all(isinstance(a, Play) and a.free for a in plays)

@@ -298,11 +298,16 @@ class View(CardWords):
         a card with the same symbol) are the same choice, and the first stands for them."""
         seen: dict[str, Option] = {}
         for action in decision.actions:
-            label = self.describe(action, decision.player)
+            label = self.describe(action, decision.player, decision)
             seen.setdefault(label, Option(label, action))
         return list(seen.values())
 
-    def describe(self, action: Action, player: int) -> str:
+    def describe(self, action: Action, player: int, decision: Decision | None = None) -> str:
+        """`action` in words. With the `decision` that offers it: a Mole's further play reads
+        as a paid play, as its steps say (`steps.paid_later`), though the engine writes it
+        `free` (its cost is asked right after it)."""
+        from grove.terminal.steps import paid_later
+
         w = self.words
         match action:
             case Draw(card=None):
@@ -310,6 +315,7 @@ class View(CardWords):
             case Draw(card=int() as card):
                 return w("do.take", card=self.card_name(card))
             case Play(place=place, free=free):
+                free = free and not (decision is not None and paid_later(decision))
                 card = self.card_name(place.card)
                 if place.kind is not None:
                     return w("do.free_host" if free else "do.host", card=card,
@@ -346,7 +352,8 @@ class View(CardWords):
         lines = [self.words("hint.title", tries=tries)]
         for k, r in enumerate(ranked[:3], 1):
             lines.append(self.words("hint.row", rank=k,
-                                    play=self.describe(decision.read(r.text), decision.player),
+                                    play=self.describe(decision.read(r.text), decision.player,
+                                                       decision),
                                     margin=f"{r.margin:+.1f}", share=round(100 * r.visits / tries)))
         return lines
 
