@@ -124,7 +124,7 @@ def test_the_widest_hands_fit_beside_four_players_scores(edition, expansions, la
     from textual.widgets import DataTable
 
     from grove.compiler import cardset as cs
-    from grove.terminal.app import GameScreen, _fill
+    from grove.terminal.app import GameScreen
     from grove.terminal.view import HAND_GAP
 
     cset = cs.build(edition, expansions)
@@ -142,7 +142,7 @@ def test_the_widest_hands_fit_beside_four_players_scores(edition, expansions, la
             for cards, rows in ((_widest_hand(view), 15), (_widest_split_cards(view), 20)):
                 assert len(cards) == 10
                 grid = view.hand_grid(cards)
-                _fill(hand, grid, gap=HAND_GAP)
+                app.show_hand(grid)
                 await pilot.pause()
                 assert hand.row_count == len(grid.rows) >= rows
                 _fits(app, "#hand")
@@ -153,10 +153,17 @@ def test_the_widest_hands_fit_beside_four_players_scores(edition, expansions, la
                     max(cell_len(r[k]) for r in (grid.columns, *grid.rows))
                     for k in range(len(grid.columns)))]
             # the constructed hand is as wide as any hand of the game can be: each column's
-            # widest cell of every card, which the left column is made wide enough for
-            _fill(hand, view.hand_grid(_widest_hand(view)), gap=HAND_GAP)
+            # widest cell of every card
+            app.show_hand(view.hand_grid(_widest_hand(view)))
             await pilot.pause()
             assert hand.virtual_size.width == sum(widest) + HAND_GAP * 4 == view.hand_width()
+            # the right column keeps its 36 columns but where the hand needs more (Italian
+            # Dartmoor's rabbit), and has them again once the hand no longer does
+            right = app.query_one("#right").size.width
+            assert right == 36 or (edition, lang) == ("dartmoor", "it") and right >= 28
+            app.show_hand(view.hand_grid(_cards(view)[:1]))
+            await pilot.pause()
+            assert app.query_one("#right").size.width == 36
             await pilot.press("q", "y")
             await _until(pilot, lambda: app.outcome is not None)
 

@@ -40,7 +40,7 @@ from grove.engine.seat import Seat
 from grove.game_log import GameLog
 from grove.report import final_words
 from grove.terminal.steps import Step, rehearse, rehearsed, steps
-from grove.terminal.view import HAND_GAP, Grid, Payment, View, edition_name
+from grove.terminal.view import HAND_GAP, Grid, Payment, View, edition_name, grid_width
 from grove.terminal.words import Words
 
 QUIT = object()  # the answer that stops the game
@@ -123,7 +123,7 @@ class GameScreen(App[runner.Outcome | None]):
     """The table, the player's forest and the others', the scores, the log and the choices."""
 
     # Two columns: the hand and the scores on the left, wide enough for every column of any
-    # hand of the game (`_size_left`: 70%, or more where an Italian Dartmoor hand needs it) and
+    # hand (`_size_left`: 70%, or more where an Italian Dartmoor hand needs it) and
     # at 120 x 40 tall enough for ten split cards above four players' scores; the clearing on
     # the right, and below it one pane of three, switched by a key the line above it names (t
     # the card's text, f the forests, l the log), each as tall as the column: a late forest
@@ -133,7 +133,7 @@ class GameScreen(App[runner.Outcome | None]):
     # only further down.
     CSS = """
     #table { height: 1fr; }
-    #left { width: 70%; }  /* wider where the game's hands need it: _size_left */
+    #left { width: 70%; }  /* wider where the hand needs it: _size_left */
     #right { width: 1fr; }
     #hand, #clearing, #card, #forest, #scores, #log, #choices {
         border: none; border-top: round $primary; }
@@ -192,7 +192,7 @@ class GameScreen(App[runner.Outcome | None]):
         self.pay_cards: list[int] = []
         self.picked: list[int] = []
         self.shown = 0  # whose forest is shown
-        self.hand_need: int | None = None  # the columns any hand of the game needs
+        self.hand_need: int | None = None  # the columns the hand shown needs
         self.outcome: runner.Outcome | None = None
         self.log_lines: list[str] = []
         self._gamelog: GameLog | None = None
@@ -235,12 +235,19 @@ class GameScreen(App[runner.Outcome | None]):
         self.set_class(self.size.height < 40, "-small")
         self._size_left()
 
+    def show_hand(self, grid: Grid) -> None:
+        """The hand's table, and the left column as wide as it needs (`_size_left`)."""
+        _fill(self.query_one("#hand", DataTable), grid, gap=HAND_GAP)
+        self.hand_need = grid_width(grid, HAND_GAP)
+        self._size_left()
+
     def _size_left(self) -> None:
-        """The left column as wide as any hand of the game needs (`View.hand_width`, found at
-        the first decision), where the screen leaves the right column `RIGHT_MIN` columns;
-        else 70%, and a narrow screen's hand scrolls sideways. Every hand of English, German
-        and Thai fits in 70% of 120 columns, Italian's Dartmoor needs 91 (its rabbit is a
-        'Coniglio nero del Dartmoor' of the types 'Coniglio, Animale con zampe')."""
+        """The left column as wide as the hand shown needs, where the screen leaves the right
+        column `RIGHT_MIN` columns; else 70% (and a narrow screen's hand scrolls sideways).
+        Every hand of English, German and Thai fits in 70% of 120 columns, and Italian's but
+        Dartmoor's with its rabbit, a 'Coniglio nero del Dartmoor' of the types 'Coniglio,
+        Animale con zampe', whose row alone takes 86 columns; the column narrows again once
+        no such card is held, for the forests' pane wraps more lines in fewer columns."""
         if self.hand_need is None:
             return
         width = self.size.width
@@ -292,9 +299,6 @@ class GameScreen(App[runner.Outcome | None]):
         """Show the table and what `decision` asks; the answer goes on `answers`."""
         self.game, self.decision = game, decision
         self.view = view = View(game, self.lang)
-        if self.hand_need is None:  # the same all game long: the cards and the language
-            self.hand_need = view.hand_width()
-            self._size_left()
         self.settling, self.settled = None, []
         self._show_log()
         if decision.player != self.shown and self.kinds[self.shown] != "human":
@@ -359,8 +363,7 @@ class GameScreen(App[runner.Outcome | None]):
         self.query_one("#status", Static).update(Text(status))
         hand = view.hand(me, self.decision)
         grid = view.hand_grid(hand)
-        _fill(self.query_one("#hand", DataTable), grid if grid.rows else Grid(
-            grid.columns, ((w("empty"), "", "", "", ""),)), gap=HAND_GAP)
+        self.show_hand(grid if grid.rows else Grid(grid.columns, ((w("empty"), "", "", "", ""),)))
         self.query_one("#clearing", Static).update(Text(
             ", ".join(view.card_name(c) for c in view.clearing()) or w("empty")))
         self._draw_forest(view)

@@ -124,25 +124,21 @@ class View(CardWords):
         return Grid((w("col.card"), w("col.where"), w("col.cost"), w("col.types"),
                      w("col.symbol")), tuple(rows))
 
-    def hand_width(self) -> int:
-        """The columns the hand table needs for any hand of this game (`hand_grid` laid out
-        with `HAND_GAP` between columns): each column as wide as its widest cell over every
-        card of the game, so no hand is wider, whichever cards it holds. Measured in terminal
+    def hand_width(self, cards: list[int] | None = None) -> int:
+        """The columns the hand table of `cards` needs (`hand_grid` laid out with `HAND_GAP`
+        between columns); without `cards`, any hand of this game: each column as wide as its
+        widest cell over every card of the game, so no hand is wider. Measured in terminal
         cells as the screen measures them (a Thai vowel sign takes none)."""
-        from rich.cells import cell_len
-
-        cards, card = [], 0
-        while True:  # every card number of the game (a winter card has no halves)
-            try:
-                self.game.halves(card)
-            except IndexError:
-                break
-            cards.append(card)
-            card += 1
-        grid = self.hand_grid(cards)
-        widths = [max(cell_len(r[k]) for r in (grid.columns, *grid.rows))
-                  for k in range(len(grid.columns))]
-        return sum(widths) + HAND_GAP * (len(widths) - 1)
+        if cards is None:
+            cards, card = [], 0
+            while True:  # every card number of the game (a winter card has no halves)
+                try:
+                    self.game.halves(card)
+                except IndexError:
+                    break
+                cards.append(card)
+                card += 1
+        return grid_width(self.hand_grid(cards), HAND_GAP)
 
     # ---- the table -----------------------------------------------------------------------------
     def hand(self, player: int, decision: Decision | None = None) -> list[int]:
@@ -387,6 +383,16 @@ class View(CardWords):
                                       for c in picked)
         return self.words("bonus_yes" if earned else "bonus_no",
                           symbol=f"‹{self.symbol_name(pay.symbol)}›", bonus=pay.bonus)
+
+
+def grid_width(grid: Grid, gap: int) -> int:
+    """The columns `grid` takes laid out with `gap` blanks between columns, each column as
+    wide as its widest cell (or heading), in terminal cells."""
+    from rich.cells import cell_len
+
+    widths = [max(cell_len(r[k]) for r in (grid.columns, *grid.rows))
+              for k in range(len(grid.columns))]
+    return sum(widths) + gap * (len(widths) - 1)
 
 
 @dataclass(frozen=True)
