@@ -21,15 +21,13 @@ from typing import TYPE_CHECKING
 
 from grove.engine.action import Action, FaceDown, Pick, Play
 from grove.engine.decision import Decision
+from grove.terminal.view import paid_later  # the Mole's decisions: words the view also reads
 
 if TYPE_CHECKING:
     from grove.engine.seat import Seat
     from grove.terminal.view import View
 
 LIMIT = 25  # options a list shows at most: the hand and the clearing hold no more
-# what the engine asks for each of the Mole's further plays (engine/effects.py `_play_paying`):
-# the play is written `free`, though its cost is paid right after it, as decisions of its own
-PAID_LATER = "another card to play"
 
 
 @dataclass(frozen=True)
@@ -178,12 +176,6 @@ def leaves(items: Sequence[Step]) -> list[Step]:
     for s in items:
         out.extend(leaves(s.below) if s.action is None else [s])
     return out
-
-
-def paid_later(decision: Decision) -> bool:
-    """Whether `decision` offers the Mole's further plays: each paid as decisions of its own
-    that follow it, which the person settles with the play, as a turn's payment."""
-    return decision.kind == "place" and decision.about == PAID_LATER
 
 
 def rehearsed(decision: Decision, action: Action) -> bool:

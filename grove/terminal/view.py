@@ -34,6 +34,17 @@ SIDES = ("top", "left", "right", "bottom")  # the order a forest's grid shows it
 HAND_GAP = 1
 
 
+# what the engine asks for each of the Mole's further plays (engine/effects.py `_play_paying`):
+# the play is written `free`, though its cost is paid right after it, as decisions of its own
+PAID_LATER = "another card to play"
+
+
+def paid_later(decision: Decision) -> bool:
+    """Whether `decision` offers the Mole's further plays: each paid as decisions of its own
+    that follow it, which the person settles with the play, as a turn's payment (steps.py)."""
+    return decision.kind == "place" and decision.about == PAID_LATER
+
+
 def edition_name(cardset: CardSet, lang: str) -> str:
     """A card set's editions by their own names in the language (edition.yaml `names`, as
     `grove editions` lists them), the base first: "Mischwald + Alpin"."""
@@ -280,7 +291,7 @@ class View(CardWords):
         about = decision.about
         m = re.fullmatch(r"pay (\d+) more", about)
         key = {"a card to play for free": "free", "a drawn card for your cave": "cave_draw",
-               "another card to play": "another",
+               PAID_LATER: "another",
                "a clearing card for your forest": "from_clearing"}.get(about, decision.kind)
         if m:
             return self.words("ask.pay", count=int(m[1]))
@@ -302,8 +313,6 @@ class View(CardWords):
         """`action` in words. With the `decision` that offers it: a Mole's further play reads
         as a paid play, as its steps say (`steps.paid_later`), though the engine writes it
         `free` (its cost is asked right after it)."""
-        from grove.terminal.steps import paid_later
-
         w = self.words
         match action:
             case Draw(card=None):
