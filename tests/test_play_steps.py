@@ -64,7 +64,7 @@ def test_no_list_is_longer_than_25_and_every_action_is_reached(edition, expansio
         assert reached <= set(d.options)
         # every option offered is reached, or one that reads the same
         assert {o.label for o in view.options(d)} == {
-            view.describe(game.actions.read(t), d.player) for t in reached}
+            view.describe(game.actions.read(t), d.player, d) for t in reached}
         widest = max(widest, len(d.options))
         game.apply(players[d.player].choose(game.seats[d.player], d))
     assert widest > LIMIT  # the engine's lists were longer: the steps grouped them

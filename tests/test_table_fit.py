@@ -1,11 +1,13 @@
 """The full screen fits at 120 x 40 with three and four players (issue 29 item 4): at every
 decision of a game the hand shows every card with all its columns, the score panel every
 player's name and row, and each player's forest (the forests' pane, `f`) every side of every
-host without scrolling; a hand of ten split cards of the widest halves an edition has fits
-too. At 80 x 24 the panes scroll and switch by keys the help names.
+host without scrolling; the widest hand each edition can deal fits too, in English, German,
+Italian and Thai. At 80 x 24 the panes scroll and switch by keys the help names, and the help
+scrolls to its every line.
 
 Games of base with both expansions (most of their cards are split), the human against greedy
-AIs, played with Enter alone: about 30 s a game; the hands of ten split cards a few seconds.
+AIs, played with Enter alone: about 30 s a game; the widest hands of three editions in four
+languages 11 s; the help a second a language.
 """
 
 from __future__ import annotations
@@ -70,48 +72,98 @@ def test_every_decision_fits_at_120x40(classic, players):
     assert len(checked) > 50 and max(checked) >= 6
 
 
-def _widest_split_cards(view, count: int = 10) -> list[int]:
-    """`count` split cards of the edition, those with the widest halves first."""
+def _cards(view) -> list[int]:
+    """Every card number of the game but the winter cards."""
+    cards, card = [], 0
+    while True:
+        try:
+            halves = view.game.halves(card)
+        except IndexError:
+            return cards
+        cards += [card] if halves else []
+        card += 1
+
+
+def _widest_hand(view) -> list[int]:
+    """Ten cards as wide as any hand of the game can be, by construction: for each column of
+    the hand's table a card with its widest cell (over every card of the game), then the split
+    cards with the widest rows, so the hand holds close to twenty rows."""
     from rich.cells import cell_len
 
-    game = view.game
-    split, card = [], 0
-    while True:  # every card number of the game, until there is none
-        try:
-            halves = game.halves(card)
-        except IndexError:
-            break
-        split += [card] if len(halves) == 2 else []
-        card += 1
-    return sorted(split, key=lambda c: -max(sum(cell_len(x) for x in (n, w, str(k), t, s))
-                                            for n, w, k, t, s in view.halves(c)))[:count]
+    cards = _cards(view)
+    rows = {c: view.hand_grid([c]).rows for c in cards}
+    hand: list[int] = []
+    for k in range(5):
+        widest = max(cards, key=lambda c: max(cell_len(r[k]) for r in rows[c]))
+        hand += [widest] if widest not in hand else []
+    split = sorted((c for c in cards if len(rows[c]) == 2 and c not in hand),
+                   key=lambda c: -max(sum(map(cell_len, r)) for r in rows[c]))
+    return hand + split[:10 - len(hand)]
 
 
+def _widest_split_cards(view, count: int = 10) -> list[int]:
+    """`count` split cards of the game, those with the widest rows first."""
+    from rich.cells import cell_len
+
+    split = [c for c in _cards(view) if len(view.halves(c)) == 2]
+    return sorted(split, key=lambda c: -max(sum(map(cell_len, r))
+                                            for r in view.hand_grid([c]).rows))[:count]
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "it", "th"])
 @pytest.mark.parametrize(("edition", "expansions"), [("base", ["alpine", "woodland_edge"]),
                                                      ("dartmoor", []),
                                                      ("smoky_mountains", [])])
-def test_a_hand_of_ten_split_cards_fits_beside_four_players_scores(edition, expansions):
-    """Ten split cards with the edition's widest halves, in the hand panel at 120 x 40 above
-    four players' scores: every row and column shows."""
+def test_the_widest_hands_fit_beside_four_players_scores(edition, expansions, lang):
+    """The widest hand a game can hold (a card with each column's widest cell, the rest split
+    cards with the widest rows), and ten split cards of the widest rows, in the hand panel at
+    120 x 40 above four players' scores, in each language: every row and column shows, as
+    wide as the widest cells of every card of the game (no hand is wider), Thai measured in
+    terminal cells as the screen draws it. A second each (the app up to the first decision)."""
+    from rich.cells import cell_len
     from textual.widgets import DataTable
 
     from grove.compiler import cardset as cs
-    from grove.terminal.app import GameScreen, _fill
+    from grove.terminal.app import GameScreen
+    from grove.terminal.view import HAND_GAP
 
     cset = cs.build(edition, expansions)
-    app = GameScreen(cset, ["human", "greedy", "greedy", "greedy"], 1,
+    app = GameScreen(cset, ["human", "greedy", "greedy", "greedy"], 1, lang=lang,
                      names=["Ana", "Greedy 2", "Greedy 3", "Greedy 4"], record=io.StringIO())
 
     async def play() -> None:
         async with app.run_test(size=(120, 40)) as pilot:
             await _until(pilot, lambda: app.decision is not None)
-            cards = _widest_split_cards(app.view)
-            assert len(cards) == 10
-            _fill(app.query_one("#hand", DataTable), app.view.hand_grid(cards))
+            view = app.view
+            every = view.hand_grid(_cards(view))
+            widest = [max(cell_len(r[k]) for r in (every.columns, *every.rows))
+                      for k in range(len(every.columns))]
+            hand = app.query_one("#hand", DataTable)
+            for cards, rows in ((_widest_hand(view), 15), (_widest_split_cards(view), 20)):
+                assert len(cards) == 10
+                grid = view.hand_grid(cards)
+                app.show_hand(grid)
+                await pilot.pause()
+                assert hand.row_count == len(grid.rows) >= rows
+                _fits(app, "#hand")
+                _fits(app, "#scores")
+                # every cell whole: each column as wide as its widest cell
+                shown = [c.get_render_width(hand) for c in hand.ordered_columns]
+                assert shown == [w + (HAND_GAP if k else 0) for k, w in enumerate(
+                    max(cell_len(r[k]) for r in (grid.columns, *grid.rows))
+                    for k in range(len(grid.columns)))]
+            # the constructed hand is as wide as any hand of the game can be: each column's
+            # widest cell of every card
+            app.show_hand(view.hand_grid(_widest_hand(view)))
             await pilot.pause()
-            assert app.query_one("#hand", DataTable).row_count == 20
-            _fits(app, "#hand")
-            _fits(app, "#scores")
+            assert hand.virtual_size.width == sum(widest) + HAND_GAP * 4 == view.hand_width()
+            # the right column keeps its 36 columns but where the hand needs more (Italian
+            # Dartmoor's rabbit), and has them again once the hand no longer does
+            right = app.query_one("#right").size.width
+            assert right == 36 or (edition, lang) == ("dartmoor", "it") and right >= 28
+            app.show_hand(view.hand_grid(_cards(view)[:1]))
+            await pilot.pause()
+            assert app.query_one("#right").size.width == 36
             await pilot.press("q", "y")
             await _until(pilot, lambda: app.outcome is not None)
 
@@ -181,3 +233,46 @@ def test_the_panes_switch_by_keys_the_screen_and_the_help_name(base):
     help_text = asyncio.run(play())
     for key in ("t: the highlighted card's text", "f: the forests", "l: the last turns"):
         assert key in help_text, key
+
+
+@pytest.mark.parametrize(("lang", "height"), [("en", 24), ("de", 24), ("it", 24), ("th", 24),
+                                             ("en", 16), ("th", 16)])
+def test_every_help_line_can_be_reached_at_80x24(base, lang, height):
+    """At 80 x 24 the help fills its box within a line (19 or 17 of 20 lines); a line more, or
+    a lower screen, and it scrolls by the keys its second line names (down, page down):
+    scrolled to its end, every line of the help has shown, the last one included (at 80 x 16,
+    seven of them below the box at first)."""
+    from textual.containers import VerticalScroll
+
+    from grove.terminal.app import GameScreen
+    from grove.terminal.words import Words
+
+    app = GameScreen(base, ["human", "greedy"], 3, names=["Ana", "Greedy 2"], lang=lang,
+                     record=io.StringIO())
+    w = Words(lang)
+
+    async def play() -> None:
+        async with app.run_test(size=(80, height)) as pilot:
+            await _until(pilot, lambda: app.decision is not None)
+            await pilot.press("question_mark")
+            await pilot.pause()
+            box = app.screen.query_one("#helpbox", VerticalScroll)
+            text = str(app.screen.query_one("#help").render())
+            assert text.splitlines()[1] == w("keys.scroll")  # said before anything is cut
+            lines = box.virtual_size.height  # the help's lines as wrapped in the box
+            if height < 24:  # it does not fit: it scrolls
+                assert lines > box.scrollable_content_region.height
+            seen: set[int] = set()
+            for key in ["down"] * 3 + ["pagedown"] * (lines // 4 + 1):
+                top = round(box.scroll_y)
+                seen |= set(range(top, top + box.scrollable_content_region.height))
+                await pilot.press(key)
+                await pilot.pause()
+            top = round(box.scroll_y)
+            seen |= set(range(top, top + box.scrollable_content_region.height))
+            assert set(range(lines)) <= seen, sorted(set(range(lines)) - seen)
+            assert box.scroll_y == box.max_scroll_y
+            await pilot.press("escape", "q", "y")
+            await _until(pilot, lambda: app.outcome is not None)
+
+    asyncio.run(play())

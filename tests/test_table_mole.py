@@ -30,7 +30,8 @@ SEED = 10  # random (seat 1) against greedy: seat 1 plays a Mole at turn 52
 
 def test_a_moles_payment_settled_beforehand_is_the_one_the_engine_asks(base):
     """At every Mole decision of 200 random games: the steps' leaves are the engine's options,
-    no card is called free, and the payment worked out before the play is taken asks, option
+    no card is called free (nor by the words a hint or the options give a play, in any
+    language), and the payment worked out before the play is taken asks, option
     for option, what the engine then asks, and nothing more."""
     checked = 0
     for seed in range(200):
@@ -46,6 +47,14 @@ def test_a_moles_payment_settled_beforehand_is_the_one_the_engine_asks(base):
             items = steps(view, d)
             assert {s.action.text for s in leaves(items)} <= set(d.options)
             assert not any("for free" in s.label for s in items)
+            # nor in the words of a hint or the options (`View.describe`): each play as a paid one
+            for lang in ("en", "de", "it", "th"):
+                worded = View(game.seats[d.player], lang)
+                for a in d.actions:
+                    if isinstance(a, Play):
+                        paid = worded.describe(Play(a.place, free=False), d.player)
+                        assert worded.describe(a, d.player, d) == paid
+                        assert [o.label for o in worded.options(d)].count(paid) >= 1
             if not isinstance(action, Play):
                 game.apply(action)
                 continue

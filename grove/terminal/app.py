@@ -40,11 +40,13 @@ from grove.engine.seat import Seat
 from grove.game_log import GameLog
 from grove.report import final_words
 from grove.terminal.steps import Step, rehearse, rehearsed, steps
-from grove.terminal.view import Grid, Payment, View, edition_name
+from grove.terminal.view import HAND_GAP, Grid, Payment, View, edition_name, grid_width
 from grove.terminal.words import Words
 
 QUIT = object()  # the answer that stops the game
 LOG_LINES = 200  # game log lines the log panel keeps
+LEFT = 0.7  # the part of the screen's width the hand and the scores take, at least
+RIGHT_MIN = 28  # ... and the right column's columns at least, where the hand needs more
 
 
 class ScreenPlayer:
@@ -70,7 +72,9 @@ class ScreenPlayer:
 
 
 class HelpScreen(ModalScreen[None]):
-    """The keys, in the player's language."""
+    """The keys, in the player's language. The box scrolls where the screen is lower than the
+    help (at 80 x 24 it fills the box to its last line); the keys that scroll it are its first
+    line after the title, so a player who sees any of it sees how to see the rest."""
 
     BINDINGS = [Binding("escape,question_mark,q", "close", show=False)]
 
@@ -78,13 +82,20 @@ class HelpScreen(ModalScreen[None]):
         super().__init__()
         self.words = words
 
-    def compose(self) -> ComposeResult:
+    def lines(self) -> list[str]:
         w = self.words
-        lines = [w("keys.title"), "", w("keys.pick"), w("keys.back"), w("keys.pay"),
-                 w("pay_mark"), w("keys.card"), w("keys.forest"), w("keys.log"),
-                 w("keys.panels"), w("keys.hint"),
-                 w("keys.help"), w("keys.quit"), "", w("keys.close")]
-        yield Static(Text("\n".join(lines)), id="help")
+        return [w("keys.title"), w("keys.scroll"), "", w("keys.pick"), w("keys.back"),
+                w("keys.pay"), w("pay_mark"), w("keys.card"), w("keys.forest"), w("keys.log"),
+                w("keys.panels"), w("keys.hint"), w("keys.help"), w("keys.quit"), "",
+                w("keys.close")]
+
+    def compose(self) -> ComposeResult:
+        # the scroll box has the focus, so up, down, page up and page down scroll it
+        with VerticalScroll(id="helpbox"):
+            yield Static(Text("\n".join(self.lines())), id="help")
+
+    def on_mount(self) -> None:
+        self.query_one("#helpbox").focus()
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -111,17 +122,18 @@ class QuitScreen(ModalScreen[bool]):
 class GameScreen(App[runner.Outcome | None]):
     """The table, the player's forest and the others', the scores, the log and the choices."""
 
-    # Two columns: the hand and the scores on the left, wide enough for every column of a hand
-    # card (English: 82 columns at most) and at 120 x 40 tall enough for ten split cards above
-    # four players' scores; the clearing on the right, and below it one pane of three, switched
-    # by a key the line above it names (t the card's text, f the forests, l the log), each as
-    # tall as the column: a late forest needs some twenty lines there (a line per host,
-    # wrapped, so every side shows), more than the column holds beside the card and the log.
+    # Two columns: the hand and the scores on the left, wide enough for every column of any
+    # hand (`_size_left`: 70%, or more where an Italian Dartmoor hand needs it) and
+    # at 120 x 40 tall enough for ten split cards above four players' scores; the clearing on
+    # the right, and below it one pane of three, switched by a key the line above it names (t
+    # the card's text, f the forests, l the log), each as tall as the column: a late forest
+    # needs some twenty lines there (a line per host, wrapped, so every side shows), more than
+    # the column holds beside the card and the log.
     # The options below. Every panel scrolls (tab reaches it), so at 80 x 24 nothing is lost,
     # only further down.
     CSS = """
     #table { height: 1fr; }
-    #left { width: 70%; }
+    #left { width: 70%; }  /* wider where the hand needs it: _size_left */
     #right { width: 1fr; }
     #hand, #clearing, #card, #forest, #scores, #log, #choices {
         border: none; border-top: round $primary; }
@@ -138,8 +150,9 @@ class GameScreen(App[runner.Outcome | None]):
     .-small #choices { height: 8; min-height: 8; }
     .-small #clearing { max-height: 4; }
     .-small #hand { height: 1fr; }
-    #help, #quit { width: 76; height: auto; max-height: 100%; border: thick $accent;
-                   background: $panel; padding: 1 2; }
+    #helpbox, #quit { width: 76; height: auto; max-height: 100%; border: thick $accent;
+                      background: $panel; padding: 1 2; }
+    #help { height: auto; }
     HelpScreen, QuitScreen { align: center middle; }
     """
     BINDINGS = [
@@ -179,6 +192,7 @@ class GameScreen(App[runner.Outcome | None]):
         self.pay_cards: list[int] = []
         self.picked: list[int] = []
         self.shown = 0  # whose forest is shown
+        self.hand_need: int | None = None  # the columns the hand shown needs
         self.outcome: runner.Outcome | None = None
         self.log_lines: list[str] = []
         self._gamelog: GameLog | None = None
@@ -196,7 +210,8 @@ class GameScreen(App[runner.Outcome | None]):
         yield Static(id="status")
         with Horizontal(id="table"):
             with Vertical(id="left"):
-                yield DataTable(id="hand", show_cursor=False, zebra_stripes=True)
+                # no padding: `_fill` puts `HAND_GAP` blanks between columns, not two
+                yield DataTable(id="hand", show_cursor=False, zebra_stripes=True, cell_padding=0)
                 yield DataTable(id="scores", show_cursor=False)
             with Vertical(id="right"):
                 yield Static(id="clearing")
@@ -218,6 +233,26 @@ class GameScreen(App[runner.Outcome | None]):
         # below 40 lines (80 x 24): the options and the table panels give the hand room, and
         # the hand scrolls; from 40 on, ten split cards and the scores fit one above the other
         self.set_class(self.size.height < 40, "-small")
+        self._size_left()
+
+    def show_hand(self, grid: Grid) -> None:
+        """The hand's table, and the left column as wide as it needs (`_size_left`)."""
+        _fill(self.query_one("#hand", DataTable), grid, gap=HAND_GAP)
+        self.hand_need = grid_width(grid, HAND_GAP)
+        self._size_left()
+
+    def _size_left(self) -> None:
+        """The left column as wide as the hand shown needs, where the screen leaves the right
+        column `RIGHT_MIN` columns; else 70% (and a narrow screen's hand scrolls sideways).
+        Every hand of English, German and Thai fits in 70% of 120 columns, and Italian's but
+        Dartmoor's with its rabbit, a 'Coniglio nero del Dartmoor' of the types 'Coniglio,
+        Animale con zampe', whose row alone takes 86 columns; the column narrows again once
+        no such card is held, for the forests' pane wraps more lines in fewer columns."""
+        if self.hand_need is None:
+            return
+        width = self.size.width
+        left = max(int(width * LEFT), min(self.hand_need, width - RIGHT_MIN))
+        self.query_one("#left").styles.width = left
 
     def on_mount(self) -> None:
         w = self.words
@@ -328,8 +363,7 @@ class GameScreen(App[runner.Outcome | None]):
         self.query_one("#status", Static).update(Text(status))
         hand = view.hand(me, self.decision)
         grid = view.hand_grid(hand)
-        _fill(self.query_one("#hand", DataTable), grid if grid.rows else Grid(
-            grid.columns, ((w("empty"), "", "", "", ""),)))
+        self.show_hand(grid if grid.rows else Grid(grid.columns, ((w("empty"), "", "", "", ""),)))
         self.query_one("#clearing", Static).update(Text(
             ", ".join(view.card_name(c) for c in view.clearing()) or w("empty")))
         self._draw_forest(view)
@@ -655,10 +689,15 @@ def final_result(out: runner.Outcome) -> dict[str, Any]:
     return result
 
 
-def _fill(table: DataTable, grid: Grid) -> None:
+def _fill(table: DataTable, grid: Grid, gap: int = 0) -> None:
+    """`grid` into `table`; `gap`: blanks before every column but the first (the hand's
+    table, which has no cell padding)."""
+    def cells(row: tuple[str, ...]) -> tuple[Text, ...]:
+        return tuple(Text(" " * gap + c if k else c) for k, c in enumerate(row))
+
     table.clear(columns=True)
-    table.add_columns(*(Text(c) for c in grid.columns))
-    table.add_rows([tuple(Text(c) for c in row) for row in grid.rows])
+    table.add_columns(*cells(grid.columns))
+    table.add_rows([cells(row) for row in grid.rows])
 
 
 def play_on_screen(cardset: CardSet, kinds: list[str], seed: int, *, names: list[str],

@@ -21,15 +21,13 @@ from typing import TYPE_CHECKING
 
 from grove.engine.action import Action, FaceDown, Pick, Play
 from grove.engine.decision import Decision
+from grove.terminal.view import paid_later  # the Mole's decisions: words the view also reads
 
 if TYPE_CHECKING:
     from grove.engine.seat import Seat
     from grove.terminal.view import View
 
 LIMIT = 25  # options a list shows at most: the hand and the clearing hold no more
-# what the engine asks for each of the Mole's further plays (engine/effects.py `_play_paying`):
-# the play is written `free`, though its cost is paid right after it, as decisions of its own
-PAID_LATER = "another card to play"
 
 
 @dataclass(frozen=True)
@@ -63,7 +61,7 @@ def steps(view: View, decision: Decision) -> tuple[Step, ...]:
             if a.card == at[name][1]:
                 cards[name].append(a)
         else:
-            top.append(Step(view.describe(a, decision.player), a, card=_card(a)))
+            top.append(Step(view.describe(a, decision.player, decision), a, card=_card(a)))
     for name, plays in cards.items():
         places = _places(view, plays, decision.player)
         free = not paid_later(decision) and all(isinstance(a, Play) and a.free for a in plays)
@@ -178,12 +176,6 @@ def leaves(items: Sequence[Step]) -> list[Step]:
     for s in items:
         out.extend(leaves(s.below) if s.action is None else [s])
     return out
-
-
-def paid_later(decision: Decision) -> bool:
-    """Whether `decision` offers the Mole's further plays: each paid as decisions of its own
-    that follow it, which the person settles with the play, as a turn's payment."""
-    return decision.kind == "place" and decision.about == PAID_LATER
 
 
 def rehearsed(decision: Decision, action: Action) -> bool:

@@ -29,6 +29,20 @@ from grove.engine.seat import Seat
 from grove.report import row_name, shown
 
 SIDES = ("top", "left", "right", "bottom")  # the order a forest's grid shows its sides in
+# the blank between two columns of the hand's table: one, not a table's usual two (a padding on
+# each side), for five columns of long names (an Italian Dartmoor hand needs 91 columns so)
+HAND_GAP = 1
+
+
+# what the engine asks for each of the Mole's further plays (engine/effects.py `_play_paying`):
+# the play is written `free`, though its cost is paid right after it, as decisions of its own
+PAID_LATER = "another card to play"
+
+
+def paid_later(decision: Decision) -> bool:
+    """Whether `decision` offers the Mole's further plays: each paid as decisions of its own
+    that follow it, which the person settles with the play, as a turn's payment (steps.py)."""
+    return decision.kind == "place" and decision.about == PAID_LATER
 
 
 def edition_name(cardset: CardSet, lang: str) -> str:
@@ -109,14 +123,33 @@ class View(CardWords):
         return " | ".join(parts)
 
     def hand_grid(self, cards: list[int]) -> Grid:
-        """Hand cards as a table: a row per half, a split card's second half indented."""
+        """Hand cards as a table: a row per half, a split card's second half indented. The
+        symbol column names the tree symbol bare (`Oak`, not `‹Oak›`): its heading says what
+        it is, and the two columns it saves let an Italian hand fit (`hand_width`)."""
         w = self.words
         rows = []
         for card in cards:
             for k, (name, where, cost, types, sym) in enumerate(self.halves(card)):
-                rows.append(("└ " + name if k else name, where, str(cost), types, sym))
+                rows.append(("└ " + name if k else name, where, str(cost), types,
+                             sym.removeprefix("‹").removesuffix("›")))
         return Grid((w("col.card"), w("col.where"), w("col.cost"), w("col.types"),
                      w("col.symbol")), tuple(rows))
+
+    def hand_width(self, cards: list[int] | None = None) -> int:
+        """The columns the hand table of `cards` needs (`hand_grid` laid out with `HAND_GAP`
+        between columns); without `cards`, any hand of this game: each column as wide as its
+        widest cell over every card of the game, so no hand is wider. Measured in terminal
+        cells as the screen measures them (a Thai vowel sign takes none)."""
+        if cards is None:
+            cards, card = [], 0
+            while True:  # every card number of the game (a winter card has no halves)
+                try:
+                    self.game.halves(card)
+                except IndexError:
+                    break
+                cards.append(card)
+                card += 1
+        return grid_width(self.hand_grid(cards), HAND_GAP)
 
     # ---- the table -----------------------------------------------------------------------------
     def hand(self, player: int, decision: Decision | None = None) -> list[int]:
@@ -258,7 +291,7 @@ class View(CardWords):
         about = decision.about
         m = re.fullmatch(r"pay (\d+) more", about)
         key = {"a card to play for free": "free", "a drawn card for your cave": "cave_draw",
-               "another card to play": "another",
+               PAID_LATER: "another",
                "a clearing card for your forest": "from_clearing"}.get(about, decision.kind)
         if m:
             return self.words("ask.pay", count=int(m[1]))
@@ -272,11 +305,14 @@ class View(CardWords):
         a card with the same symbol) are the same choice, and the first stands for them."""
         seen: dict[str, Option] = {}
         for action in decision.actions:
-            label = self.describe(action, decision.player)
+            label = self.describe(action, decision.player, decision)
             seen.setdefault(label, Option(label, action))
         return list(seen.values())
 
-    def describe(self, action: Action, player: int) -> str:
+    def describe(self, action: Action, player: int, decision: Decision | None = None) -> str:
+        """`action` in words. With the `decision` that offers it: a Mole's further play reads
+        as a paid play, as its steps say (`steps.paid_later`), though the engine writes it
+        `free` (its cost is asked right after it)."""
         w = self.words
         match action:
             case Draw(card=None):
@@ -284,6 +320,7 @@ class View(CardWords):
             case Draw(card=int() as card):
                 return w("do.take", card=self.card_name(card))
             case Play(place=place, free=free):
+                free = free and not (decision is not None and paid_later(decision))
                 card = self.card_name(place.card)
                 if place.kind is not None:
                     return w("do.free_host" if free else "do.host", card=card,
@@ -320,7 +357,8 @@ class View(CardWords):
         lines = [self.words("hint.title", tries=tries)]
         for k, r in enumerate(ranked[:3], 1):
             lines.append(self.words("hint.row", rank=k,
-                                    play=self.describe(decision.read(r.text), decision.player),
+                                    play=self.describe(decision.read(r.text), decision.player,
+                                                       decision),
                                     margin=f"{r.margin:+.1f}", share=round(100 * r.visits / tries)))
         return lines
 
@@ -354,6 +392,16 @@ class View(CardWords):
                                       for c in picked)
         return self.words("bonus_yes" if earned else "bonus_no",
                           symbol=f"‹{self.symbol_name(pay.symbol)}›", bonus=pay.bonus)
+
+
+def grid_width(grid: Grid, gap: int) -> int:
+    """The columns `grid` takes laid out with `gap` blanks between columns, each column as
+    wide as its widest cell (or heading), in terminal cells."""
+    from rich.cells import cell_len
+
+    widths = [max(cell_len(r[k]) for r in (grid.columns, *grid.rows))
+              for k in range(len(grid.columns))]
+    return sum(widths) + gap * (len(widths) - 1)
 
 
 @dataclass(frozen=True)
