@@ -32,6 +32,10 @@ from grove.engine.operations import (
 from grove.engine.table import Played, Table
 from grove.forest.host import Placed
 
+# what a further play of a play-and-pay effect is asked as: a play written free whose cost is
+# asked right after it, as decisions of their own (the screens settle both in one step)
+PAID_LATER = "another card to play"
+
 Steps = Generator[Decision, Action, None]
 
 
@@ -302,8 +306,7 @@ def _play_paying(game: Table, i: int) -> Steps:
                     opts.append(play_text(x, free=True))
         if not opts:
             break
-        choice = yield Decision(i, "place", (*opts, act.STOP.text), "another card to play",
-                                game.actions)
+        choice = yield Decision(i, "place", (*opts, act.STOP.text), PAID_LATER, game.actions)
         if not isinstance(choice, act.Play):
             break
         card = choice.card

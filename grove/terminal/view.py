@@ -24,6 +24,7 @@ from grove.engine.action import (
     Say,
 )
 from grove.engine.decision import Decision
+from grove.engine.effects import PAID_LATER
 from grove.engine.scoring import score_rows
 from grove.engine.seat import Seat
 from grove.report import row_name, shown
@@ -34,9 +35,6 @@ SIDES = ("top", "left", "right", "bottom")  # the order a forest's grid shows it
 HAND_GAP = 1
 
 
-# what the engine asks for each of the Mole's further plays (engine/effects.py `_play_paying`):
-# the play is written `free`, though its cost is paid right after it, as decisions of its own
-PAID_LATER = "another card to play"
 
 
 def paid_later(decision: Decision) -> bool:
