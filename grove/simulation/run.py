@@ -170,7 +170,7 @@ def simulate(plan: Plan, cardset: CardSet, engine: executors.Engine, staging: St
 def _play(plan: Plan, cardset: CardSet, engine: executors.Engine, folder: Path,
           on_progress: Callable[[int], None] | None, stop: Stop) -> Outcome:
     workers = engine.workers
-    chunks = plan.chunks(chunk_size(plan.games, workers))
+    chunks = plan.chunks(chunk_size(plan.games, workers), workers)
     facts = run_facts(plan, cardset)
     waiting: dict[int, Batch] = {}  # finished chunks that wait for an earlier one
     opened: list[_Writer] = []
