@@ -2,7 +2,7 @@
 memory as the number of games grows.
 
 Every figure comes from whole `grove simulate` commands (random base games, two players), their
-process tree (grove, the fork server, the workers) sampled five times a second:
+process tree (grove and its workers) sampled five times a second:
 
 * speed: `--jobs 1` (the games in grove's own process) and `--jobs 2` (two worker processes),
   alternately (one, two, two, one, ...) so that a busy spell of a shared machine falls on both;

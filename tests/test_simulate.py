@@ -8,6 +8,7 @@ sanity check, greedy against random over 200 rotated base games.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -265,6 +266,21 @@ def _wait_for(test, timeout: float = 120) -> None:
         time.sleep(0.05)
 
 
+def workers(run) -> list:
+    """The worker processes of a run (a `psutil.Process`): the first pool's are forked from the
+    run itself (its command line, unexecuted), a pool that replaces a broken one is the fork
+    server's children; neither the fork server nor the resource tracker is one."""
+    import psutil
+
+    found = []
+    with contextlib.suppress(psutil.Error):
+        for c in run.children(recursive=True):
+            with contextlib.suppress(psutil.Error):
+                if c.ppid() != run.pid or c.cmdline() == run.cmdline():
+                    found.append(c)
+    return found
+
+
 def test_ctrl_c_leaves_valid_files_and_a_summary_of_what_they_hold(tmp_path):
     """Ctrl-C as a terminal sends it: to the whole process group, workers included."""
     out = tmp_path / "run"
@@ -308,12 +324,8 @@ def test_a_worker_that_dies_has_its_games_run_again(tmp_path):
         stderr=subprocess.PIPE, text=True)
     try:
         me = psutil.Process(proc.pid)
-
-        def workers() -> list[psutil.Process]:  # the fork server's children
-            return [c for c in me.children(recursive=True) if c.ppid() != proc.pid]
-
-        _wait_for(lambda: len(workers()) == 2 and any(tmp_path.glob(".run.grove-*.tmp")))
-        workers()[0].kill()
+        _wait_for(lambda: len(workers(me)) == 2 and any(tmp_path.glob(".run.grove-*.tmp")))
+        workers(me)[0].kill()
         stdout, stderr = proc.communicate(timeout=300)
     finally:
         if proc.poll() is None:
@@ -339,12 +351,9 @@ def test_games_whose_workers_die_twice_are_reported_and_the_run_still_writes(tmp
     me = psutil.Process(proc.pid)
     end = time.monotonic() + 120
     while proc.poll() is None and time.monotonic() < end:
-        try:
-            for c in me.children(recursive=True):
-                if c.ppid() != proc.pid:  # the fork server's children: the workers
-                    c.kill()
-        except psutil.Error:
-            pass
+        for c in workers(me):
+            with contextlib.suppress(psutil.Error):
+                c.kill()
         time.sleep(0.005)
     stdout, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 1, stderr

@@ -1,18 +1,23 @@
-"""How a run on worker processes starts: the fork server first, the first chunks out before the
-parent loads what writes and sums the rows, so the workers never wait for the parent.
+"""How a run on worker processes starts: workers forked from the run once it holds the card set
+(or, where forking is not safe, from a fork server started first), the first chunks out before
+the parent loads what writes and sums the rows, so the workers never wait for the parent.
 
 On 600 random base games the workers waited 0.2 s for the fork server and the parent's imports
-of pyarrow and the summary before the first game (of a 1.75 s run); these tests hold the order
-that removed the wait, in-process and in a few quick subprocesses (no games are played)."""
+of pyarrow and the summary before the first game (of a 1.75 s run), and forked workers begin
+0.5 s sooner than the fork server's; these tests hold the order that removed the wait,
+in-process and in a few quick subprocesses (a few games at most)."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 from grove.simulation.executors import dispatch
 from grove.simulation.plan import Plan
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 @dataclass
@@ -75,3 +80,49 @@ def test_a_runs_folder_is_prepared_without_pyarrow():
     """The run's folder is staged, and its chunks given out, before pyarrow is imported."""
     assert "pyarrow" not in _loaded(
         "import grove.simulation.folder, grove.simulation.sinks, grove.simulation.run")
+
+
+HAND_OVER = """
+import sys
+import threading
+
+from grove.compiler.cardset import build
+from grove.compiler.search_path import search_path
+from grove.simulation.executors import Processes, dispatch, may_fork
+from grove.simulation.plan import Plan
+from grove.simulation.worker import fingerprint
+
+if sys.argv[2] == "thread":  # a thread of the caller's, waiting until the end
+    threading.Thread(target=threading.Event().wait, daemon=True).start()
+cardset = build("base", (), search_path((sys.argv[1],), env={}))
+# roots (): a worker that reads the card set itself finds the shipped base, not this one
+plan = Plan("base", (), ("random", "random"), 4, 0, False, ())
+engine = Processes(plan, fingerprint(cardset), 2, cardset)
+batches = list(dispatch(engine, plan, plan.chunks(2), 2, 8))
+print(may_fork(), sum(b.played for b in batches),
+      sorted({f.error.split(" (")[0] for b in batches for f in b.failed}))
+"""
+
+
+def test_forked_workers_play_the_runs_own_card_set_and_a_thread_gets_the_fork_server(tmp_path):
+    """The run's card set here is an author's changed copy of base, and the plan names no
+    folder of it: a worker forked from the run plays the copy it was handed, one started by the
+    fork server (the process runs a thread of its own: no fork) reads the shipped base from
+    disk and refuses the games. Two subprocesses of four games each (a clean process forks)."""
+    import shutil
+
+    shutil.copytree(REPO / "grove" / "cards" / "base", tmp_path / "base")
+    path = tmp_path / "base" / "left_right.yaml"
+    text = path.read_text(encoding="utf-8")
+    at = text.index("score: 2 per hare", text.index("id: red_fox"))
+    path.write_text(text[:at] + "score: 12" + text[at + len("score: 2 per hare"):],
+                    encoding="utf-8")
+
+    def run(mode: str) -> str:
+        return subprocess.run([sys.executable, "-c", HAND_OVER, str(tmp_path), mode],
+                              capture_output=True, text=True, timeout=120, check=True
+                              ).stdout.strip()
+
+    assert run("alone") == "True 4 []"
+    assert run("thread") == ("False 0 ['RuntimeError: this worker reads other card files for "
+                             "base than the run started with']")

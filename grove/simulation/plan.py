@@ -40,9 +40,17 @@ class Plan:
         n = self.seats
         return tuple(self.ais[(s - index) % n] for s in range(n))
 
-    def chunks(self, size: int) -> list[Chunk]:
-        return [Chunk(i, start, min(start + size, self.games))
-                for i, start in enumerate(range(0, self.games, size))]
+    def chunks(self, size: int, workers: int = 1) -> list[Chunk]:
+        """The games cut into chunks of `size`, in game order. With several workers the last
+        `workers` chunks' worth of games are cut four times smaller: the workers then finish
+        within a small chunk of each other, not one idle while another plays a whole chunk
+        (the last two chunks of 18 games of a 600-game run on two workers ended 0.03 and 0.05 s
+        apart in two timed runs)."""
+        even = -(-self.games // size)  # chunks of `size`, the last one short
+        tail = max(0, even - workers) * size if workers > 1 else self.games
+        starts = [*range(0, tail, size), *range(tail, self.games, max(1, size // 4))]
+        return [Chunk(i, start, stop) for i, (start, stop)
+                in enumerate(zip(starts, [*starts[1:], self.games], strict=True))]
 
 
 @dataclass(frozen=True)

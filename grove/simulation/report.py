@@ -262,6 +262,12 @@ def cost_scatter(species: list[dict[str, Any]]) -> dict[str, Any]:
                   xlabel="cost (cards paid besides the card)", ylabel="points per copy")
 
 
+def ready() -> None:
+    """Compile the page's template now (0.07 s): a run does it while its workers play, not
+    after the last game, where nothing else runs."""
+    _template()
+
+
 @lru_cache(maxsize=1)
 def _template() -> jinja2.Template:
     env = jinja2.Environment(loader=jinja2.PackageLoader("grove.simulation", "templates"),

@@ -1,8 +1,9 @@
 """One worker's job: play a chunk of games and hand back their rows.
 
-A worker process reads the card set once (from the on-disk cache of compiler/cache.py) and keeps
-it, with one engine memo that every game it plays shares (`engine/memo.py`: the memo changes no
-answer, only how often it is worked out). Rows come back as plain lists, so a worker never
+A worker process keeps the card set, with one engine memo that every game it plays shares
+(`engine/memo.py`: the memo changes no answer, only how often it is worked out): a worker forked
+from the run is handed the run's own (`start_worker`); any other reads it once, from the on-disk
+cache of compiler/cache.py. Rows come back as plain lists, so a worker never
 imports pyarrow and a chunk's result pickles small.
 
 A game the engine cannot finish (an exception) is reported with its index and seed, which replay
@@ -15,7 +16,6 @@ import os
 import signal
 import threading
 from dataclasses import dataclass
-from functools import lru_cache
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -92,32 +92,93 @@ def species_ids(cardset: CardSet) -> dict[str, str]:
     return {k: species_ident(cardset, sp) for k, sp in cardset.species.items()}
 
 
-@lru_cache(maxsize=2)
-def shelf(edition: str, expansions: tuple[str, ...], roots: tuple[str, ...],
-          expected: Fingerprint) -> Shelf:
-    """The card set as this worker finds it: the author's folders of the run, then the editions
-    shipped with the grove installed here (which on a cluster's machine lie elsewhere)."""
-    cardset = build(edition, expansions, search_path(roots, env={}))
-    found = fingerprint(cardset)
-    if found != expected:  # another machine of a cluster, or files changed since the start
-        raise RuntimeError(f"this worker reads other card files for {edition} than the run "
-                           f"started with ({dict(found)} against {dict(expected)})")
-    return Shelf(cardset)
+ShelfKey = tuple[str, tuple[str, ...], tuple[str, ...], Fingerprint]  # what `shelf` is asked
 
 
-def start_worker(lifeline: Connection | None = None) -> None:
+class Shelves:
+    """The card sets this process keeps between chunks, by what a chunk asks for: one a run, and
+    a Dask worker that plays for two runs at once (on threads of its own) keeps two."""
+
+    def __init__(self, size: int = 2):
+        self.size = size
+        self.kept: dict[ShelfKey, Shelf] = {}
+        self.lock = threading.Lock()
+
+    def get(self, key: ShelfKey) -> Shelf | None:
+        return self.kept.get(key)
+
+    def keep(self, key: ShelfKey, sh: Shelf) -> None:
+        with self.lock:
+            if key not in self.kept and len(self.kept) >= self.size:
+                del self.kept[next(iter(self.kept))]  # the oldest
+            self.kept[key] = sh
+
+
+# this process's card sets: a worker's between chunks, the run's own for `--jobs 1` and for
+# workers forked from the run (`start_worker`)
+SHELVES = Shelves()
+
+
+def shelf_key(plan: Plan, expected: Fingerprint) -> ShelfKey:
+    return plan.edition, plan.expansions, plan.roots, expected
+
+
+def shelf(plan: Plan, expected: Fingerprint) -> Shelf:
+    """The card set as this process finds it: one it was handed for the run, or one it reads
+    from the author's folders of the run, then the editions shipped with the grove installed
+    here (which on a cluster's machine lie elsewhere)."""
+    key = shelf_key(plan, expected)
+    sh = SHELVES.get(key)
+    if sh is None:
+        cardset = build(plan.edition, plan.expansions, search_path(plan.roots, env={}))
+        found = fingerprint(cardset)
+        if found != expected:  # another machine of a cluster, or files changed since the start
+            raise RuntimeError(f"this worker reads other card files for {plan.edition} than "
+                               f"the run started with ({dict(found)} against {dict(expected)})")
+        sh = Shelf(cardset)
+        SHELVES.keep(key, sh)
+    return sh
+
+
+def own_shelf(plan: Plan, cardset: CardSet) -> tuple[ShelfKey, Shelf]:
+    """The run's own card set as `shelf` finds it for `plan`: kept in the run's process for
+    `--jobs 1`, and handed to workers forked from it (`start_worker`), so neither reads it
+    again."""
+    return shelf_key(plan, fingerprint(cardset)), Shelf(cardset)
+
+
+def start_worker(lifeline: Connection | None = None, forked: Inherited | None = None) -> None:
     """A pool's initializer. Ctrl-C reaches every process of the terminal's group, and the main
     process alone decides what it means (write what is finished, then stop), so the worker
-    ignores it. `lifeline` is the reading end of a pipe whose only writing end the main process
-    holds: when that process dies, even by SIGKILL, the read ends and so does the worker.
+    ignores it; SIGTERM ends it (a forked worker would otherwise keep the run's handler, which
+    only sets a flag). `lifeline` is the reading end of a pipe whose only writing end the main
+    process holds: when that process dies, even by SIGKILL, the read ends and so does the
+    worker.
 
     Without it a pool outlives a killed run for good: each worker waits on a queue whose
     writing end it holds itself, and the fork server and resource tracker wait on the workers.
-    (PR_SET_PDEATHSIG would watch the fork server, the workers' parent, not the run.)"""
+    (PR_SET_PDEATHSIG would watch the fork server, the workers' parent, not the run.)
+
+    `forked`, for a worker forked from the run: the copy of the run's writing end that the fork
+    gave it, closed here (else the pipe never ends while this worker lives), and the run's card
+    set, kept for its chunks."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if forked is not None:
+        forked.runs_end.close()
+        SHELVES.keep(forked.key, forked.shelf)
     if lifeline is not None:
         threading.Thread(target=_die_with_the_run, args=(lifeline,), daemon=True,
                          name="grove-lifeline").start()
+
+
+@dataclass(frozen=True)
+class Inherited:
+    """What a worker forked from the run takes from it: never pickled, copied by the fork."""
+
+    runs_end: Connection  # the run's end of the lifeline
+    key: ShelfKey
+    shelf: Shelf
 
 
 def _die_with_the_run(lifeline: Connection) -> None:
@@ -131,7 +192,7 @@ def _die_with_the_run(lifeline: Connection) -> None:
 
 
 def play_chunk(plan: Plan, chunk: Chunk, expected: Fingerprint) -> Batch:
-    sh = shelf(plan.edition, plan.expansions, plan.roots, expected)
+    sh = shelf(plan, expected)
     games: dict[str, list[Any]] = {c: [] for c in game_columns(sh.cardset.scorepad)}
     cards: dict[str, list[Any]] = {c: [] for c in CARD_COLUMNS}
     failed: list[Failure] = []
