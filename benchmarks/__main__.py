@@ -40,6 +40,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 EDITION = "base"
@@ -363,6 +364,16 @@ BENCHMARKS: list[Callable[[Options], dict[str, Any]]] = [
 ]
 
 
+def _bytecode(checkouts: list[Path]) -> None:
+    """Compile grove's modules once, as pip does when it installs grove: where
+    PYTHONDONTWRITEBYTECODE is set (as on this machine) every whole command would compile grove
+    again, a cost no installed grove pays, and its figures would measure Python's compiler."""
+    import compileall
+
+    for checkout in checkouts:
+        compileall.compile_dir(checkout / "grove", quiet=1)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=21, help="timed rounds per figure (median)")
@@ -392,6 +403,7 @@ def main(argv: list[str] | None = None) -> int:
     figures: dict[str, Any] = {"python": sys.version.split()[0]}
     with contextlib.redirect_stdout(sys.stderr) if a.json else contextlib.nullcontext():
         print(f"grove benchmarks  (Python {sys.version.split()[0]})")
+        _bytecode([Path(__file__).resolve().parents[1], *([Path(a.baseline)] if a.baseline else [])])
         for bench in BENCHMARKS:
             if a.only and not any(o in bench.__name__ for o in a.only):
                 continue
