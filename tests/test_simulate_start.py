@@ -126,3 +126,24 @@ def test_forked_workers_play_the_runs_own_card_set_and_a_thread_gets_the_fork_se
     assert run("alone") == "True 4 []"
     assert run("thread") == ("False 0 ['RuntimeError: this worker reads other card files for "
                              "base than the run started with']")
+
+
+def test_a_chunk_a_broken_pool_cancelled_is_lost_not_waited_for():
+    """A pool that breaks is shut down with its waiting chunks cancelled, and no thread of it is
+    left to tell `wait` so: such a chunk is handed back at once as lost (played again), where
+    it once left the run waiting for ever while its workers were being killed."""
+    from concurrent.futures import Future
+
+    import pytest
+
+    from grove.simulation.executors import Processes, WorkerLost
+
+    engine = Processes(None, None, 1)  # type: ignore[arg-type]
+    try:
+        cancelled, pending = Future(), Future()
+        assert cancelled.cancel()
+        assert engine.wait([pending, cancelled], 30) == [cancelled]
+        with pytest.raises(WorkerLost):
+            engine.outcome(cancelled)
+    finally:
+        engine.close()

@@ -19,7 +19,7 @@ import sys
 import threading
 from collections import deque
 from collections.abc import Callable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, CancelledError, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.context import BaseContext
 from typing import TYPE_CHECKING, Any, Protocol
@@ -231,14 +231,18 @@ class Processes:
         return future
 
     def wait(self, futures: list[Future], timeout: float) -> list[Future]:
-        done, _ = wait(futures, timeout, return_when=FIRST_COMPLETED)
-        return sorted(done, key=futures.index)
+        # a chunk a broken pool cancelled as it shut down is never "done" to `wait` (no manager
+        # thread is left to notify it): it is lost, and played again, not waited for
+        cancelled = {f for f in futures if f.cancelled()}
+        done, _ = wait([f for f in futures if f not in cancelled], 0 if cancelled else timeout,
+                       return_when=FIRST_COMPLETED)
+        return sorted({*done, *cancelled}, key=futures.index)
 
     def outcome(self, future: Future) -> Batch:
         pool = self.owner.pop(future, None)
         try:
             return future.result()
-        except BrokenProcessPool as exc:
+        except (BrokenProcessPool, CancelledError) as exc:
             self._replace(pool)
             raise WorkerLost("a worker process ended abruptly") from exc
         except Exception as exc:  # noqa: BLE001 - raised inside the worker
