@@ -266,17 +266,24 @@ def _wait_for(test, timeout: float = 120) -> None:
         time.sleep(0.05)
 
 
-def workers(run) -> list:
+def workers(run, seen: dict[int, float], settled: float = 0.03) -> list:
     """The worker processes of a run (a `psutil.Process`): the first pool's are forked from the
     run itself (its command line, unexecuted), a pool that replaces a broken one is the fork
-    server's children; neither the fork server nor the resource tracker is one."""
+    server's children; neither the fork server nor the resource tracker is one. Those two are
+    started by a fork and an exec, and show the run's command line for the instant between: a
+    child of the run is taken for a forked worker only once it has shown the run's command line
+    for `settled` seconds of this test's polling (`seen`: when each was first seen so). Killed
+    before its exec, a resource tracker broke the run's pipe to it (1 run in 8); psutil's
+    creation times are no help, being off by a constant of tenths of a second."""
     import psutil
 
     found = []
+    now = time.monotonic()
     with contextlib.suppress(psutil.Error):
         for c in run.children(recursive=True):
             with contextlib.suppress(psutil.Error):
-                if c.ppid() != run.pid or c.cmdline() == run.cmdline():
+                forked = c.ppid() == run.pid and c.cmdline() == run.cmdline()
+                if c.ppid() != run.pid or (forked and now - seen.setdefault(c.pid, now) >= settled):
                     found.append(c)
     return found
 
@@ -324,8 +331,9 @@ def test_a_worker_that_dies_has_its_games_run_again(tmp_path):
         stderr=subprocess.PIPE, text=True)
     try:
         me = psutil.Process(proc.pid)
-        _wait_for(lambda: len(workers(me)) == 2 and any(tmp_path.glob(".run.grove-*.tmp")))
-        workers(me)[0].kill()
+        seen: dict[int, float] = {}
+        _wait_for(lambda: len(workers(me, seen)) == 2 and any(tmp_path.glob(".run.grove-*.tmp")))
+        workers(me, seen)[0].kill()
         stdout, stderr = proc.communicate(timeout=300)
     finally:
         if proc.poll() is None:
@@ -340,22 +348,28 @@ def test_a_worker_that_dies_has_its_games_run_again(tmp_path):
 
 def test_games_whose_workers_die_twice_are_reported_and_the_run_still_writes(tmp_path):
     """Every worker is killed as soon as it appears: each chunk is lost, played again, lost
-    again, and reported game by game with the `grove play` line that plays it again."""
+    again, and reported game by game with the `grove play` line that plays it again. The run's
+    output goes to files: the fork server's workers print a traceback as they are killed, more
+    than a pipe holds, and a run blocked on a full pipe sat out the test's two minutes."""
     import psutil
 
     out = tmp_path / "run"
-    proc = subprocess.Popen(
-        [str(GROVE), "simulate", "--edition", "base", "--ai", "random,random", "--games", "8",
-         "--jobs", "2", "--out", str(out), "--json"], stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True)
-    me = psutil.Process(proc.pid)
-    end = time.monotonic() + 120
-    while proc.poll() is None and time.monotonic() < end:
-        for c in workers(me):
-            with contextlib.suppress(psutil.Error):
-                c.kill()
-        time.sleep(0.005)
-    stdout, stderr = proc.communicate(timeout=60)
+    with open(tmp_path / "stdout", "w+") as so, open(tmp_path / "stderr", "w+") as se:
+        proc = subprocess.Popen(
+            [str(GROVE), "simulate", "--edition", "base", "--ai", "random,random", "--games", "8",
+             "--jobs", "2", "--out", str(out), "--json"], stdout=so, stderr=se, text=True)
+        me = psutil.Process(proc.pid)
+        seen: dict[int, float] = {}
+        end = time.monotonic() + 120
+        while proc.poll() is None and time.monotonic() < end:
+            for c in workers(me, seen):
+                with contextlib.suppress(psutil.Error):
+                    c.kill()
+            time.sleep(0.005)
+        proc.wait(timeout=60)
+        so.seek(0)
+        se.seek(0)
+        stdout, stderr = so.read(), se.read()
     assert proc.returncode == 1, stderr
     stderr = _without_fork_server_tracebacks(stderr)
     assert "Traceback" not in stderr
