@@ -250,24 +250,30 @@ class Bounds:
         before = _status_kb("VmRSS") or 0
         start, cpu = time.monotonic(), time.process_time()
         problem = None
+        timeout = f"still running after {self.case_seconds} s of CPU time: interrupted"
         signal.setitimer(signal.ITIMER_PROF, self.case_seconds)
         try:
-            problem = call()
+            try:
+                problem = call()
+            except CaseTimeout:
+                problem = timeout
+            except MemoryError:
+                problem = "MemoryError: the case ran into the worker's address-space limit"
+            except SystemExit as exc:
+                problem = f"SystemExit({exc.code!r})"
+            except Known:
+                raise
+            except Exception as exc:  # noqa: BLE001 - any other exception is what the fuzz hunts
+                if signature(exc) in KNOWN:
+                    raise Known(signature(exc)) from None
+                where = traceback.extract_tb(exc.__traceback__)[-3:]
+                problem = f"{type(exc).__name__}: {exc}\n" + "".join(traceback.format_list(where))
+            finally:
+                signal.setitimer(signal.ITIMER_PROF, 0)
         except CaseTimeout:
-            problem = f"still running after {self.case_seconds} s of CPU time: interrupted"
-        except MemoryError:
-            problem = "MemoryError: the case ran into the worker's address-space limit"
-        except SystemExit as exc:
-            problem = f"SystemExit({exc.code!r})"
-        except Known:
-            raise
-        except Exception as exc:  # noqa: BLE001 - any other exception is what the fuzz hunts
-            if signature(exc) in KNOWN:
-                raise Known(signature(exc)) from None
-            where = traceback.extract_tb(exc.__traceback__)[-3:]
-            problem = f"{type(exc).__name__}: {exc}\n" + "".join(traceback.format_list(where))
-        finally:
-            signal.setitimer(signal.ITIMER_PROF, 0)
+            # the one-shot alarm came as the case ended (in a handler above, or before it was
+            # disarmed): the case did use up its CPU time, and the alarm must not escape
+            problem = problem or timeout
         took, used = time.monotonic() - start, time.process_time() - cpu
         grew = max(0, self._peak_kb() - before)
         self.max_seconds, self.max_kb = max(self.max_seconds, used), max(self.max_kb, grew)
