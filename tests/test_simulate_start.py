@@ -109,14 +109,9 @@ def test_forked_workers_play_the_runs_own_card_set_and_a_thread_gets_the_fork_se
     folder of it: a worker forked from the run plays the copy it was handed, one started by the
     fork server (the process runs a thread of its own: no fork) reads the shipped base from
     disk and refuses the games. Two subprocesses of four games each (a clean process forks)."""
-    import shutil
+    from tests.test_simulate import changed_copy
 
-    shutil.copytree(REPO / "grove" / "cards" / "base", tmp_path / "base")
-    path = tmp_path / "base" / "left_right.yaml"
-    text = path.read_text(encoding="utf-8")
-    at = text.index("score: 2 per hare", text.index("id: red_fox"))
-    path.write_text(text[:at] + "score: 12" + text[at + len("score: 2 per hare"):],
-                    encoding="utf-8")
+    changed_copy(tmp_path)
 
     def run(mode: str) -> str:
         return subprocess.run([sys.executable, "-c", HAND_OVER, str(tmp_path), mode],
