@@ -132,7 +132,11 @@ def full_run_seconds(out: Path) -> float:
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_a_run_killed_at_any_moment_leaves_the_old_run_or_a_whole_new_one(tmp_path):
     folders = [tmp_path / f"run{i}" for i in range(AT_ONCE)]
-    span = max(full_run_seconds(f) for f in folders)  # and each folder holds a run to lose
+    # timed as the tries run, AT_ONCE at once, and each folder then holds a run to lose: timed
+    # one by one, the span was too short for runs sharing the cores, and no kill came after a
+    # run had ended ('whole' never seen, once on a loaded machine)
+    with ThreadPoolExecutor(AT_ONCE) as pool:
+        span = max(pool.map(full_run_seconds, folders))
     rng = random.Random(34)
     tries = [Try(signum, 100 + i, 2 if i % 4 == 3 else 1, rng.uniform(0.0, 1.25 * span))
              for i, signum in enumerate(s for _ in range(KILLS) for s in SIGNALS)]
