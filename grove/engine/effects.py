@@ -124,6 +124,18 @@ def _zone(game: Table, i: int, name: str) -> list[int]:
             "removed": game.removed}[name]
 
 
+
+def _move_one(game: Table, i: int, c: int, source: list[int], src: str, dst: str) -> None:
+    """Card `c` from `source` (zone `src`) to player `i`'s zone `dst`: a card taken from the
+    clearing is known to be in that hand, and the move is noted for the game log."""
+    source.remove(c)
+    _zone(game, i, dst).append(c)
+    if src == "clearing":
+        game.players[i].shown.add(c)
+    if game.noting:
+        game._note("move", i, (c,), source=src, target=dst)
+
+
 def _move(game: Table, i: int, me: Placed, op: Move) -> Steps:
     p = game.players[i]
     amt, pred, src, dst = op.amount, op.pred, op.source, op.target
@@ -147,12 +159,7 @@ def _move(game: Table, i: int, me: Placed, op: Move) -> Steps:
             for c in chosen:
                 if dst == "hand" and len(p.hand) >= limit:
                     break
-                source.remove(c)
-                _zone(game, i, dst).append(c)
-                if src == "clearing":
-                    p.shown.add(c)
-                if game.noting:
-                    game._note("move", i, (c,), source=src, target=dst)
+                _move_one(game, i, c, source, src, dst)
                 moved += 1
         else:
             most = n if amt.kind in ("n", "up_to") else len(source)
@@ -170,12 +177,7 @@ def _move(game: Table, i: int, me: Placed, op: Move) -> Steps:
                 if choice == act.STOP:
                     break
                 c = card_of(choice)
-                source.remove(c)
-                _zone(game, i, dst).append(c)
-                if src == "clearing":
-                    p.shown.add(c)
-                if game.noting:
-                    game._note("move", i, (c,), source=src, target=dst)
+                _move_one(game, i, c, source, src, dst)
                 moved += 1
     if op.draw_as_many:
         for _ in range(moved):
