@@ -9,11 +9,16 @@ progress go to stderr (as JSON lines with `--json` or `lint --format json`).
 
 from __future__ import annotations
 
+import _thread
 import sys
+import threading
+import time
+from types import FrameType
 from typing import Any
 
 import click
 
+from grove import __version__
 from grove.commands.cards import cards
 from grove.commands.common import EXIT_USAGE, print_diagnostics
 from grove.commands.editions import editions
@@ -37,6 +42,14 @@ class _Group(click.Group):
     command line a program reads stderr as JSON lines, so there the error comes as one, with
     the same exit code (2)."""
 
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        previous = sys.unraisablehook
+        sys.unraisablehook = _redeliver_interrupt
+        try:
+            return super().main(*args, **kwargs)
+        finally:
+            sys.unraisablehook = previous
+
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         ctx.meta["grove.argv"] = list(args)
         return super().parse_args(ctx, args)
@@ -59,8 +72,31 @@ class _Group(click.Group):
             sys.exit(EXIT_USAGE)
 
 
+def _redeliver_interrupt(unraisable: Any) -> None:
+    """A Ctrl-C that lands in a finalizer (`__del__`, a weakref callback) is printed as
+    "Exception ignored" and lost: the command goes on as if no key were pressed. Deliver it
+    again once this hook has returned (raised inside the hook, it would be lost the same way),
+    to the code that runs next, where the command's own handling stops cleanly."""
+    if unraisable.exc_type is not KeyboardInterrupt:
+        sys.__unraisablehook__(unraisable)
+        return
+    threading.Thread(target=_interrupt_after, args=(sys._getframe(),), daemon=True).start()
+
+
+def _interrupt_after(hook: FrameType) -> None:
+    main = threading.main_thread().ident
+    while True:
+        frame = sys._current_frames().get(main or 0)
+        while frame is not None and frame is not hook:
+            frame = frame.f_back
+        if frame is None:
+            break
+        time.sleep(0.001)
+    _thread.interrupt_main()
+
+
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="grove")
+@click.version_option(version=__version__, prog_name="grove")
 def main() -> None:
     """grove: card database and rules toolchain for the Forest Shuffle family."""
 

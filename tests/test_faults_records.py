@@ -251,3 +251,35 @@ def _states(t: dict) -> list[str]:
 
 if __name__ == "__main__":
     serve(json.loads(sys.argv[1]))
+
+
+_FINALIZER_PROBE = """
+import time
+
+from grove.cli import main
+
+class Finalised:
+    def __del__(self):
+        raise KeyboardInterrupt  # as a Ctrl-C landing in a finalizer raises it
+
+@main.command("probe")
+def probe():
+    Finalised()  # dropped at once: its finalizer runs here
+    end = time.monotonic() + 20  # the command's own work goes on, the Ctrl-C comes in it
+    while time.monotonic() < end:
+        pass
+    print("the Ctrl-C was lost")
+
+main(["probe"], prog_name="grove")
+"""
+
+
+def test_a_ctrl_c_in_a_finalizer_is_not_lost() -> None:
+    """Python prints a KeyboardInterrupt raised in `__del__` as "Exception ignored" and goes on:
+    a CI run caught one in a ZipFile's finalizer during `grove play --record`. grove delivers it
+    again, so the command stops as after any Ctrl-C."""
+    r = subprocess.run([sys.executable, "-c", _FINALIZER_PROBE], capture_output=True, text=True,
+                       timeout=60)
+    assert "lost" not in r.stdout
+    assert "Exception ignored" not in r.stderr and "Traceback" not in r.stderr, r.stderr
+    assert r.returncode == 1 and "Aborted" in r.stderr, (r.returncode, r.stderr)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from importlib.metadata import PackageNotFoundError, version
 from typing import IO, Any
 
+from grove import __version__
 from grove.compiler.cardset import CardSet
 from grove.engine import record as rec
 from grove.engine.action import Action, IllegalAction, parse
@@ -17,10 +17,9 @@ from grove.engine.scoring import PlayerScore, score, winners
 
 
 def grove_version() -> str:
-    try:
-        return version("grove")
-    except PackageNotFoundError:
-        return "0"
+    """The package's own constant, not `importlib.metadata`: that scans sys.path, and a Ctrl-C
+    landing in its garbage (a ZipFile of a missing python3XX.zip) was swallowed with a traceback."""
+    return __version__
 
 
 @dataclass
