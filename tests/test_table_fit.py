@@ -1,12 +1,13 @@
-"""The full screen fits at 120 x 40 with three and four players (issue 29 item 4): at every
+"""The full screen fits at 120 x 40 with two to four players (issue 29 item 4): at every
 decision of a game the hand shows every card with all its columns, the score panel every
-player's name and row, and each player's forest (the forests' pane, `f`) every side of every
-host without scrolling; the widest hand each edition can deal fits too, in English, German,
-Italian and Thai. At 80 x 24 the panes scroll and switch by keys the help names, and the help
-scrolls to its every line.
+player's name and row, and each player's forest (the forests' pane, `f`, the table wide) every
+side of every host without scrolling; the widest hand each edition can deal fits too, in
+English, German, Italian and Thai. At 80 x 24 the panes scroll and switch by keys the help
+names, and the help scrolls to its every line.
 
-Games of base with both expansions (most of their cards are split), the human against greedy
-AIs, played with Enter alone: about 30 s a game; the widest hands of three editions in four
+Whole games, the human against greedy AIs, played with Enter alone: base with both expansions
+in English (most of their cards are split), Smoky Mountains and Dartmoor in Italian (the
+longest names, the widest hand); about 30 s a game. The widest hands of three editions in four
 languages 11 s; the help a second a language.
 """
 
@@ -33,29 +34,38 @@ def _fits(app, selector: str) -> None:
                                                             table.size)
 
 
-@pytest.mark.parametrize("players", [4, 3])
-def test_every_decision_fits_at_120x40(classic, players):
+@pytest.mark.parametrize(("edition", "expansions", "lang", "players"), [
+    ("base", ["alpine", "woodland_edge"], "en", 4),
+    ("base", ["alpine", "woodland_edge"], "en", 3),
+    ("smoky_mountains", [], "it", 2),  # the longest names: a late forest's thirty lines wrapped
+    ("dartmoor", [], "it", 4),  # ... and the widest hand, the rabbit's
+])
+def test_every_decision_fits_at_120x40(edition, expansions, lang, players):
     """Every decision of a whole game: the hand and the scores fit their panels both ways, and
-    every player's forest fits the forests' pane (no line beyond its width or height)."""
+    every player's forest fits the forests' pane, which spans the table (no line beyond its
+    width or height)."""
     from textual.containers import VerticalScroll
 
+    from grove.compiler import cardset as cs
     from grove.terminal.app import GameScreen
 
     names = ["Ana", *(f"Greedy {k}" for k in range(2, players + 1))]
-    app = GameScreen(classic, ["human", *["greedy"] * (players - 1)], 1, names=names,
-                     record=io.StringIO())
+    app = GameScreen(cs.build(edition, expansions), ["human", *["greedy"] * (players - 1)], 1,
+                     names=names, lang=lang, record=io.StringIO())
     checked = []
 
     async def play() -> None:
         async with app.run_test(size=(120, 40)) as pilot:
             await _until(pilot, lambda: app.decision is not None)
-            await pilot.press("f")  # the forests' pane
             forest = app.query_one("#forest", VerticalScroll)
             while app.outcome is None:
                 await pilot.pause()
                 if app.decision is not None:
+                    await pilot.press("t")  # the two columns: the hand, the scores
                     _fits(app, "#hand")
                     _fits(app, "#scores")
+                    await pilot.press("f")  # the forests, the table wide
+                    assert not app.query_one("#left").display
                     shown = app.shown
                     for j in range(players):
                         app.shown = j
@@ -198,9 +208,9 @@ def test_a_full_hand_drawn_in_a_four_player_game_fits(classic):
 
 
 def test_the_panes_switch_by_keys_the_screen_and_the_help_name(base):
-    """t, f and l show the card's text, the forests and the log; f again the next player's
-    forest; the line above the panes names the keys and marks the pane shown beyond colour;
-    the help names them, at 80 x 24."""
+    """t, f and l show the card's text, the forests (the table wide, the hand hidden) and the
+    log; f again the next player's forest; the line above the panes names the keys and marks
+    the pane shown beyond colour; the help names them, at 80 x 24."""
     from textual.widgets import ContentSwitcher
 
     from grove.terminal.app import GameScreen
@@ -216,12 +226,13 @@ def test_the_panes_switch_by_keys_the_screen_and_the_help_name(base):
             assert panes.current == "card" and "▸[t] Card" in str(tabs.render())
             await pilot.press("f")
             assert panes.current == "forest" and app.shown == 0
+            assert not app.query_one("#left").display  # the forests the table wide
             assert "▸[f] Forests" in str(tabs.render()) and "t: Card" in str(tabs.render())
             await pilot.press("f")
             assert panes.current == "forest" and app.shown == 1
             assert "Greedy 2" in str(app.query_one("#forest").border_title)
             await pilot.press("l")
-            assert panes.current == "log"
+            assert panes.current == "log" and app.query_one("#left").display
             await pilot.press("t")
             assert panes.current == "card"
             await pilot.press("question_mark")

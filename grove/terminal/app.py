@@ -126,9 +126,9 @@ class GameScreen(App[runner.Outcome | None]):
     # hand (`_size_left`: 70%, or more where an Italian Dartmoor hand needs it) and
     # at 120 x 40 tall enough for ten split cards above four players' scores; the clearing on
     # the right, and below it one pane of three, switched by a key the line above it names (t
-    # the card's text, f the forests, l the log), each as tall as the column: a late forest
-    # needs some twenty lines there (a line per host, wrapped, so every side shows), more than
-    # the column holds beside the card and the log.
+    # the card's text, f the forests, l the log), each as tall as the column. The forests'
+    # pane takes the table's whole width (`action_pane`): a late forest is a line per host,
+    # wrapped so every side shows, and needs more lines than the right column holds.
     # The options below. Every panel scrolls (tab reaches it), so at 80 x 24 nothing is lost,
     # only further down.
     CSS = """
@@ -589,8 +589,12 @@ class GameScreen(App[runner.Outcome | None]):
         self.action_pane("forest")
 
     def action_pane(self, pane: str) -> None:
-        """Show one of the right column's panes: the card's text, the forests or the log."""
+        """Show one of the right column's panes: the card's text, the forests or the log. The
+        forests take the whole table's width, the hand and the scores hidden meanwhile: a late
+        forest of a dozen hosts with Italian names wraps to thirty lines in the right column,
+        and to fewer than twenty across the table."""
         self.query_one("#panes", ContentSwitcher).current = pane
+        self.query_one("#left").display = pane != "forest"
         self._tabs()
 
     def _tabs(self) -> None:
@@ -667,8 +671,8 @@ ARROWS = {"top": "↑", "left": "←", "right": "→", "bottom": "↓"}  # a sid
 def forest_lines(grid: Grid, sides: list[str] | None = None) -> list[str]:
     """A forest grid as a line per host, its sides one after the other: by name (`top: Squirrel
     │ left: Red Fox, ·`), or with `sides` (the grid's side ids) by an arrow (`↑Squirrel ←Red
-    Fox, ·`), which a first line explains. Wrapped in a narrow pane, so every side shows; the
-    arrows keep a late forest of a dozen hosts within the pane's twenty lines at 120 x 40."""
+    Fox, ·`), which a first line explains. Wrapped where the pane is narrow, so every side
+    shows; the arrows keep a late forest of a dozen hosts within the pane at 120 x 40."""
     names = grid.columns[2:]
     marks = [ARROWS.get(s, s) for s in sides] if sides else [f"{n}: " for n in names]
     sep = " " if sides else "  │ "
