@@ -1,20 +1,22 @@
 """`grove simulate` as a user runs it: games per second on one worker and on two, and a run's
 memory as the number of games grows.
 
-Every figure comes from whole `grove simulate` commands (random base games, two players), their
-process tree (grove and its workers) sampled five times a second:
+Every figure comes from whole `grove simulate` commands (random base games, two players):
 
 * speed: `--jobs 1` (the games in grove's own process) and `--jobs 2` (two worker processes),
   alternately (one, two, two, one, ...) so that a busy spell of a shared machine falls on both;
   the ratio is the median of the rounds' ratios of wall-clock time, for runs of 600 games (the
   start and the end of a run weigh most there) and of 2,000. The target on a two-core machine
-  is 1.6x at 600 games. Beside it, the CPU time of all the run's processes: equal CPU for the same
+  is 1.6x at 600 games. Beside it, the CPU time of all the run's processes (the resource usage
+  of the children this process reaped, grove's workers counted in grove's): equal CPU for the same
   games on one and on two workers means the parallel run wastes nothing, and a wall-clock ratio
   below 2 is then the machine's other work (the load average is printed);
 * the machine's own ratio, beside it: the same pure-Python loop twice in one process and once
   in each of two processes. On a shared machine whose second core is busy it is near 1, and no
   program can do better; grove's ratio divided by it is what grove makes of the cores it gets;
-* memory: runs of 1,000 and of 10,000 games with `--jobs 2`: the peak of the tree's summed PSS
+* memory: runs of 1,000 and of 10,000 games with `--jobs 2`, their process tree (grove and its
+  workers) sampled five times a second, which the speed runs are not (reading the page maps
+  takes a tenth of a core, which only the two-job runs would lose): the peak of the summed PSS
   (each page shared between processes counted once, in shares: what the run really takes), the
   peak of the summed RSS (shared pages counted in every process: an upper bound), and the
   largest single process. Rows stream to the files, so the peaks should not grow with the
@@ -41,9 +43,8 @@ TARGET_MB = 300
 MB = 1024 * 1024
 
 
-def _sample(pid: int, cpu: dict[int, float]) -> tuple[int, int, int]:
-    """(summed PSS, summed RSS, largest RSS) of a process and its descendants, in bytes; each
-    one's CPU seconds so far into `cpu`."""
+def _sample(pid: int) -> tuple[int, int, int]:
+    """(summed PSS, summed RSS, largest RSS) of a process and its descendants, in bytes."""
     import psutil
 
     try:
@@ -54,12 +55,9 @@ def _sample(pid: int, cpu: dict[int, float]) -> tuple[int, int, int]:
     pss = rss = top = 0
     for p in procs:
         try:
-            with p.oneshot():
-                info = p.memory_full_info()
-                t = p.cpu_times()
+            info = p.memory_full_info()
         except (psutil.NoSuchProcess, psutil.AccessDenied):
             continue
-        cpu[p.pid] = t.user + t.system
         pss += getattr(info, "pss", info.rss)
         rss += info.rss
         top = max(top, info.rss)
@@ -90,23 +88,36 @@ def machine_ratio(n: int = 10_000_000) -> float:
     return serial / parallel
 
 
-def run(games: int, jobs: int, out: Path) -> dict[str, Any]:
-    """One whole command, watched: wall seconds, CPU seconds of its processes, memory peaks."""
+def run(games: int, jobs: int, out: Path, watch: bool = False) -> dict[str, Any]:
+    """One whole command: wall seconds and the CPU seconds of its processes (the children's
+    resource usage, which counts every worker grove reaped); with `watch`, its memory peaks
+    too, from its process tree sampled five times a second. Only the memory runs are watched:
+    reading each process's page map takes a tenth of a core, which a run on two workers of a
+    two-core machine would have lost and a run on one would not."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.Popen([_grove(), "simulate", "--edition", "base", "--ai", "random,random",
                              "--games", str(games), "--jobs", str(jobs), "--out", str(out)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     peak = [0, 0, 0]
-    cpu: dict[int, float] = {}
-    while proc.poll() is None:
-        for i, v in enumerate(_sample(proc.pid, cpu)):
+    while watch and proc.poll() is None:
+        for i, v in enumerate(_sample(proc.pid)):
             peak[i] = max(peak[i], v)
         time.sleep(0.2)
+    proc.wait()
     wall = time.perf_counter() - start
-    return {"games": games, "jobs": jobs, "seconds": round(wall, 2),
-            "games_per_s": round(games / wall, 1), "cpu_seconds": round(sum(cpu.values()), 2),
-            "peak_pss_mb": round(peak[0] / MB, 1), "peak_rss_sum_mb": round(peak[1] / MB, 1),
-            "largest_process_mb": round(peak[2] / MB, 1), "exit": proc.returncode}
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    row = {"games": games, "jobs": jobs, "seconds": round(wall, 2),
+           "games_per_s": round(games / wall, 1), "cpu_seconds": round(cpu, 2),
+           "exit": proc.returncode}
+    if watch:
+        row.update({"peak_pss_mb": round(peak[0] / MB, 1),
+                    "peak_rss_sum_mb": round(peak[1] / MB, 1),
+                    "largest_process_mb": round(peak[2] / MB, 1)})
+    return row
 
 
 def speed(games: int, rounds: int, folder: Path) -> dict[str, Any]:
@@ -152,7 +163,7 @@ def bench_simulate(opts) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="grove-bench-sim-") as tmp:
         run(100, 2, Path(tmp) / "warm")  # the card set in the on-disk cache
         sizes = [speed(games, ROUNDS, Path(tmp)) for games in SPEED_GAMES]
-        memory = [run(n, 2, Path(tmp) / f"mem-{n}") for n in MEMORY_GAMES]
+        memory = [run(n, 2, Path(tmp) / f"mem-{n}", watch=True) for n in MEMORY_GAMES]
     print(f"== grove simulate: random base games, 2 players, whole commands, {os.cpu_count()} "
           "cores")
     for i, s in enumerate(sizes):
