@@ -7,8 +7,8 @@ names, and the help scrolls to its every line.
 
 Whole games, the human against greedy AIs, played with Enter alone: base with both expansions
 in English (most of their cards are split), Smoky Mountains and Dartmoor in Italian (the
-longest names, the widest hand); about 30 s a game. The widest hands of three editions in four
-languages 11 s; the help a second a language.
+longest names, the widest hand), Smoky Mountains in Thai; about 30 s a game. The widest
+hands of three editions in four languages 11 s; the help a second a language.
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ def _fits(app, selector: str) -> None:
     ("base", ["alpine", "woodland_edge"], "en", 3),
     ("smoky_mountains", [], "it", 2),  # the longest names: a late forest's thirty lines wrapped
     ("dartmoor", [], "it", 4),  # ... and the widest hand, the rabbit's
+    ("smoky_mountains", [], "th", 3),  # Thai: measured in cells, as the screen draws it
 ])
 def test_every_decision_fits_at_120x40(edition, expansions, lang, players):
     """Every decision of a whole game: the hand and the scores fit their panels both ways, and
