@@ -55,7 +55,7 @@ class Options:
     tables: int
     batch_ms: float
     baseline: str | None = None
-    ai_games: int = 400
+    ai_games: int | None = None  # None: each row's own (benchmarks/ai.py ROWS)
     ai_rows: list[str] | None = None
     ai_budget: str | None = None
     ai_knobs: str | None = None
@@ -385,8 +385,9 @@ def main(argv: list[str] | None = None) -> int:
                     "on stdout (the text report goes to stderr)")
     ap.add_argument("--baseline", metavar="DIR", help="a checkout of another grove: whole commands "
                     "also run from it, side by side (git worktree add DIR REV)")
-    ap.add_argument("--ai-games", type=int, default=400, help="games per row of the strength "
-                    "ladder (`ai`; at a second a decision, 400 games of a row take hours)")
+    ap.add_argument("--ai-games", type=int, help="games per row of the strength ladder (`ai`; "
+                    "by default each row's own, 200 or 400: at a second a decision, a row takes "
+                    "hours)")
     ap.add_argument("--ai-rows", help="the ladder's rows to play, comma-separated: base, smoky, "
                     "dartmoor, base4, curve100, curve300, curve1000, curve3000")
     ap.add_argument("--ai-budget", help="play the ladder's default-budget rows at this budget "

@@ -83,12 +83,12 @@ def test_the_ladder_goes_on_from_its_journal(tmp_path, capsys):
     from benchmarks.ai import ladder
 
     journal = tmp_path / "ladder.jsonl"
-    tiny = [("tiny", "base", 2, "mcts:4")]
+    tiny = [("tiny", "base", 2, "mcts:4", 4)]
     first = ladder(None, 4, 1, journal=journal, table=tiny)[0]
     assert first["games"] == 4 and len(journal.read_text().splitlines()) == 2
     with open(journal, "a") as f:
         f.write('{"key": "half')
-    again = ladder(None, 4, 1, journal=journal, table=tiny)[0]
+    again = ladder(None, None, 1, journal=journal, table=tiny)[0]  # the row's own 4 games
     assert again == first  # nothing played: every deal came from the journal
     assert "2 deals from the journal" in capsys.readouterr().out
     more = ladder(None, 6, 1, journal=journal, table=tiny)[0]
