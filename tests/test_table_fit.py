@@ -36,7 +36,6 @@ def _fits(app, selector: str) -> None:
 
 @pytest.mark.parametrize(("edition", "expansions", "lang", "players"), [
     ("base", ["alpine", "woodland_edge"], "en", 4),
-    ("base", ["alpine", "woodland_edge"], "en", 3),
     ("smoky_mountains", [], "it", 2),  # the longest names: a late forest's thirty lines wrapped
     ("dartmoor", [], "it", 4),  # ... and the widest hand, the rabbit's
     ("smoky_mountains", [], "th", 3),  # Thai: measured in cells, as the screen draws it
