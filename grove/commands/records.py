@@ -112,7 +112,7 @@ def differs_hint(header: dict[str, Any]) -> str:
     """What to do with a record whose game replays otherwise: another grove wrote it (its
     engine or AIs may have changed since), or the file was changed after it was written. Either
     way the game it began as can be played again, from the header, into a new record."""
-    from grove.engine.runner import grove_version
+    from grove import __version__
 
     players = header.get("players") if isinstance(header.get("players"), list) else []
     kinds = ",".join(str(p.get("ai")) for p in players if isinstance(p, dict))
@@ -120,7 +120,7 @@ def differs_hint(header: dict[str, Any]) -> str:
     again = (f"`grove play --edition {header.get('edition')}{' --with ' + with_ if with_ else ''}"
              f" --ai {kinds} --seed {header.get('seed')} -o NEW.jsonl` plays its game again "
              "into a new record")
-    wrote, now = header.get("grove"), grove_version()
+    wrote, now = header.get("grove"), __version__
     if wrote and wrote != now:
         return (f"grove {wrote} wrote this record and this is grove {now}, whose games may "
                 f"differ: replay it with grove {wrote}, or {again}")

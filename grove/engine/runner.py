@@ -16,12 +16,6 @@ from grove.engine.human import Quit
 from grove.engine.scoring import PlayerScore, score, winners
 
 
-def grove_version() -> str:
-    """The package's own constant, not `importlib.metadata`: that scans sys.path, and a Ctrl-C
-    landing in its garbage (a ZipFile of a missing python3XX.zip) was swallowed with a traceback."""
-    return __version__
-
-
 @dataclass
 class Outcome:
     game: Game
@@ -63,7 +57,9 @@ def play(cardset: CardSet, kinds: list[str], seed: int, *, names: list[str] | No
     writer = record if isinstance(record, rec.Sink) else (
         rec.Writer(record) if record is not None else None)
     if writer:
-        writer.header({"type": "header", "format": rec.FORMAT, "grove": grove_version(),
+        # the package's constant: importlib.metadata scans sys.path, and a Ctrl-C could land in
+        # the ZipFile its scan leaves to be finalised
+        writer.header({"type": "header", "format": rec.FORMAT, "grove": __version__,
                        "edition": cardset.root.id, "with": list(cardset.expansions),
                        "digest": rec.digest(cardset), "seed": seed,
                        "players": [{"name": n, "ai": k}

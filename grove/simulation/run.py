@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from grove import __version__
 from grove.compiler.cardset import CardSet
 from grove.engine.record import digest
-from grove.engine.runner import grove_version
 from grove.files.write import write_text
 from grove.simulation import executors
 from grove.simulation.folder import Staging, commit, discard
@@ -62,7 +62,7 @@ def run_facts(plan: Plan, cardset: CardSet) -> dict[str, Any]:
     return {"edition": plan.edition, "with": list(plan.expansions), "ai": list(plan.ais),
             "seed": plan.seed, "rotate": plan.rotate, "games_asked": plan.games,
             "scorepad": list(cardset.scorepad), "digest": digest(cardset),
-            "grove": grove_version()}
+            "grove": __version__}
 
 
 def engine_for(plan: Plan, cardset: CardSet, jobs: int, cluster: str | None
