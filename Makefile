@@ -25,8 +25,9 @@ demo: $(STAMP)
 
 test: $(TEST_STAMP)
 	$(BIN)/ruff check .
-	# one worker per logical CPU (pytest-xdist): serial, the suite took 13-14 min on CI's two cores
-	$(BIN)/python -m pytest -n logical
+	# one worker per logical CPU (pytest-xdist): serial, the suite took 13-14 min on CI's two cores;
+	# the slowest tests listed, so a run that nears CI's 15 minutes says where its time went
+	$(BIN)/python -m pytest -n logical --durations=15
 
 bench: $(TEST_STAMP)
 	$(BIN)/python -m benchmarks
