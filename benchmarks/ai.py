@@ -11,8 +11,9 @@ The rows are the issue's: `mcts` at its default budget against greedy in 2-playe
 Mountains and Dartmoor and as one of four in base; and the budget curve `mcts:100` to
 `mcts:3000` in 2-player base. Each row has its own number of games (`ROWS`); `--ai-games` sets
 one for every row (a quick look takes fewer), `--ai-rows` picks rows by name and `--ai-budget`
-plays the default budget's rows at another; `--ai-knobs horizon=1,epsilon=0.2` plays every row with
-other search settings, so each choice of docs/ai.md is measured on the same deals as the default.
+plays the default budget's rows at another; `--ai-knobs horizon=1,epsilon=0.2` plays every row
+with other search settings, so each choice of docs/ai.md is measured on the same deals as the
+default.
 """
 
 from __future__ import annotations
@@ -222,9 +223,9 @@ def ladder(names: list[str] | None, games: int | None, jobs: int, budget: str | 
            settings: str | None = None, journal: Path | None = JOURNAL,
            table: list[tuple[str, str, int, str, int]] = ROWS) -> list[dict[str, Any]]:
     """The rows named (all without names), `games` games each (None: each row's own); `budget`
-    plays the rows of the
-    default budget at another (`300`, `2s`) for a quicker look, `settings` the search with other
-    knobs; `journal` (None: none) keeps every deal played and gives back those played before."""
+    plays the rows of the default budget at another (`300`, `2s`) for a quicker look,
+    `settings` the search with other knobs; `journal` (None: none) keeps every deal played and
+    gives back those played before."""
     from grove.simulation.statistics import wilson
 
     changed = knobs(settings)
