@@ -257,6 +257,9 @@ def test_a_whole_game_through_the_screen_with_keys_only(base):
             assert "cost " in first and "deck: " in first and "winter cards: 0 of 3" in first
             n = await _drive(app, pilot)
             assert "The game is over" in _screen_text(app)
+            # both boards say they are final, the score panel too
+            assert str(app.query_one("#scores").border_title).startswith("Final scores after")
+            assert "Score so far" not in _screen_text(app)
             await pilot.press("q")  # after the end q leaves at once
             return n
 

@@ -654,7 +654,9 @@ class GameScreen(App[runner.Outcome | None]):
         result = final_result(out)
         self.query_one("#cardtext", Static).update(Text("\n".join(
             final_cards(result, self.cardset, self.lang))))
-        self.query_one("#card").border_title = self.words("final.title", turns=result["turns"])
+        final = self.words("final.title", turns=result["turns"])
+        self.query_one("#card").border_title = final
+        self.query_one("#scores").border_title = final  # no longer "so far"
         self.action_pane("card")
         title, margin = final_words(result, self.lang)
         self.query_one("#ask", Static).update(Text(self.words(
