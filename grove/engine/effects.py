@@ -124,7 +124,6 @@ def _zone(game: Table, i: int, name: str) -> list[int]:
             "removed": game.removed}[name]
 
 
-
 def _move_one(game: Table, i: int, c: int, source: list[int], src: str, dst: str) -> None:
     """Card `c` from `source` (zone `src`) to player `i`'s zone `dst`: a card taken from the
     clearing is known to be in that hand, and the move is noted for the game log."""
