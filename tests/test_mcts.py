@@ -12,9 +12,11 @@ import pytest
 
 from grove.compiler import cardset as cs
 from grove.engine import runner
+from grove.engine.action import parse_place
 from grove.engine.ai import make, problem
 from grove.engine.game import Game
 from grove.engine.mcts import Budget, MctsPlayer
+from grove.engine.players import gain
 from grove.engine.scoring import score
 
 
@@ -138,3 +140,52 @@ def test_grove_simulate_runs_mcts_seats_on_processes_and_on_a_dask_cluster(tmp_p
     assert proc.returncode == 0, proc.stderr
     summary = json.loads((out / "summary.json").read_text())
     assert summary["games"] == 4
+
+
+def _at_first_turn(edition: str = "base", seed: int = 3) -> Game:
+    game = Game(cs.build(edition), ["A", "B"], seed, events=False)
+    while game.decision.kind != "turn":
+        game.apply(game.decision.actions[0])
+    return game
+
+
+def _final_winter_below(game: Game, cards_above: int) -> None:
+    """Stack the deck so the winter card that ends the game lies under `cards_above` cards."""
+    need = game.cardset.setup.winter_cards - len(game.winter)
+    winters = [c for c in game.deck if c in game.winter_ids][:need]
+    plain = [c for c in game.deck if c not in game.winter_ids]
+    # the deck's top is its end: `cards_above` plain cards, then every winter card still to come
+    game.deck[:] = plain[cards_above:] + winters + plain[:cards_above]
+
+
+@pytest.mark.parametrize("above, turns", [(0, [0, 0]), (1, [1, 0]), (2, [1, 1]), (3, [2, 1]),
+                                           (7, [4, 3])])
+def test_the_turns_a_player_has_left_are_the_cards_above_the_last_winter_card(above, turns):
+    """About one deck card a turn (a draw takes two, a play none), player A to move."""
+    from grove.engine.mcts import _turns_left
+
+    game = _at_first_turn()
+    _final_winter_below(game, above)
+    assert game.current == 0
+    assert [_turns_left(game, j) for j in (0, 1)] == turns
+
+
+def test_a_hand_is_worth_what_its_best_plays_make_and_nothing_once_the_game_is_ending():
+    from grove.engine.mcts import Knobs, _hand_worth
+
+    game = _at_first_turn()
+    flat, potential = Knobs(potential=0.0), Knobs(potential=0.5)
+    hand = len(game.players[0].hand)
+    _final_winter_below(game, 40)  # turns enough for every card
+    assert _hand_worth(game, 0, flat) == pytest.approx(flat.hand * hand)
+    worth = _hand_worth(game, 0, potential)
+    assert worth >= flat.hand * hand
+    # a card worth more than the flat figure is what its best play gains now, halved
+    tally = game.tally(0)
+    best = max(gain(tally, tally.total, *game.placing(parse_place(t)))
+               for c in game.players[0].hand for t in game.placements(0, c))
+    assert worth >= 0.5 * best + flat.hand * (hand - 1) - 1e-9
+    _final_winter_below(game, 2)  # one turn left: the best card alone
+    assert _hand_worth(game, 0, potential) == pytest.approx(max(flat.hand, 0.5 * best))
+    _final_winter_below(game, 0)
+    assert _hand_worth(game, 0, potential) == 0.0 == _hand_worth(game, 0, flat)

@@ -3,9 +3,10 @@
 Each iteration deals the cards the seat cannot see anew (a world, grove/engine/worlds.py), so the
 search never plays on the real deck or the real hands; walks the tree of the seat's own turn
 choices, the other seats' turns in between played by the rollout policy; and plays on from the
-last new node for a few turns with an epsilon-greedy policy, then scores what it reached. The
-tree is keyed by the seat's own choices, so every world that agrees with what the seat saw
-shares one tree (Cowling, Powley and Whitehouse's information sets, seen by one observer).
+last new node for a few turns with an epsilon-greedy policy, then scores what it reached, each
+hand counted for what its cards' best plays would make in the turns left. The tree is keyed
+by the seat's own choices, so every world that agrees with what the seat saw shares one tree
+(Cowling, Powley and Whitehouse's information sets, seen by one observer).
 
 It knows the cards only through the compiled rules (the greedy policy weighs a play with the
 tally of the forest it would join), so it plays every edition and an author's set unchanged.
@@ -24,15 +25,15 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from grove.engine.action import DRAW_DECK, Action, Draw
+from grove.engine.action import DRAW_DECK, Action, Draw, parse_place
 from grove.engine.decision import Decision
 from grove.engine.game import Player
-from grove.engine.players import GreedyPlayer, RandomPlayer
+from grove.engine.players import GreedyPlayer, RandomPlayer, gain
 from grove.engine.restricted import RestrictedPlayer, narrow
 from grove.engine.seat import Seat
 from grove.engine.worlds import world
 
-DEFAULT_ITERATIONS = 1200  # about a second a decision on one core of this machine (docs/ai.md)
+DEFAULT_ITERATIONS = 1000  # about a second a decision on one core of this machine (docs/ai.md)
 
 
 @dataclass(frozen=True)
@@ -77,7 +78,8 @@ class Knobs:
     widen: float = 2.0  # the search considers ceil(widen * sqrt(visits)) choices at a node ...
     first: int = 6  # ... and at least this many, best prior first
     scale: float = 12.0  # a margin of this many points is worth tanh(1) of a win
-    hand: float = 0.6  # points a card in hand is worth at the horizon (what it can still pay)
+    hand: float = 0.6  # points a card in hand is worth at the horizon (what it can still pay) ...
+    potential: float = 0.5  # ... or this share of what its best play would gain there, if more
 
 
 @dataclass
@@ -214,12 +216,12 @@ class MctsPlayer:
                 scored.append((0.5 if text == DRAW_DECK.text else 0.3, text))
                 continue
             sp, sym, at, free, key = play
-            gain = tally.weigh(sp, sym, at, key) - base - (0 if free else 0.75 * sp.cost)
-            same = (text.split(" ", 2)[1], gain)  # the card, and what it gains there
+            value = gain(tally, base, sp, sym, at, free, key)
+            same = (text.split(" ", 2)[1], value)  # the card, and what it gains there
             if same in seen:
                 continue
             seen.add(same)
-            scored.append((gain, text))
+            scored.append((value, text))
         scored.sort(key=lambda x: -x[0])
         return [t for _, t in scored]
 
@@ -235,9 +237,9 @@ class MctsPlayer:
             for sp, side, sym in seat.halves(action.card):
                 if side is None:
                     for h in seat.memo.hosts_from.get(sp.kind, ()):
-                        gain = tally.weigh(sp, sym, h, None) - base - 0.75 * sp.cost
-                        if gain > best_gain:
-                            best, best_gain = action, gain
+                        value = gain(tally, base, sp, sym, h)
+                        if value > best_gain:
+                            best, best_gain = action, value
         if best is not None:
             return best
         return DRAW_DECK if DRAW_DECK.text in decision.options else decision.actions[0]
@@ -287,10 +289,52 @@ def _select(node: Node, legal: set[str] | None, k: Knobs) -> str:
 
 def _value(w, me: int, k: Knobs) -> tuple[float, float]:
     """The margin of the searching seat over the others' mean where the rollout stopped (the
-    scores so far, and what each hand can still pay for), and that as a reward in [0, 1]."""
-    values = []
-    for j, p in enumerate(w.players):
-        values.append(w.tally(j).total + (k.hand * len(p.hand) if not w.over else 0.0))
+    scores so far, and what each hand can still make), and that as a reward in [0, 1]."""
+    values = [w.tally(j).total + (0.0 if w.over else _hand_worth(w, j, k))
+              for j in range(len(w.players))]
     others = [v for j, v in enumerate(values) if j != me]
     margin = values[me] - sum(others) / len(others) if others else values[me]
     return margin, 0.5 + 0.5 * math.tanh(margin / k.scale)
+
+
+def _hand_worth(w, j: int, k: Knobs) -> float:
+    """What player j's hand can still make: each card the more of a flat `hand` (what it can
+    pay) and `potential` times what its best play would gain now (its cost counted as greedy
+    counts it), for as many cards as j has turns left in this world, the best first: a card
+    still in hand when the game ends makes nothing."""
+    turns = _turns_left(w, j)
+    hand = w.players[j].hand
+    if not turns or not hand:
+        return 0.0
+    if not k.potential:
+        return k.hand * min(turns, len(hand))
+    tally = w.tally(j)
+    base = tally.total
+    worths = []
+    for c in hand:
+        best = 0.0
+        for text in w.placements(j, c):
+            sp, sym, at = w.placing(parse_place(text))
+            value = gain(tally, base, sp, sym, at)
+            if value > best:
+                best = value
+        worths.append(max(k.hand, k.potential * best))
+    worths.sort(reverse=True)
+    return sum(worths[:turns])
+
+
+def _turns_left(w, j: int) -> int:
+    """How many more turns player j has in this world: the deck's cards above the winter card
+    that ends the game, at about one a turn (a draw takes two, a play none)."""
+    need = w.cardset.setup.winter_cards - len(w.winter)
+    left = 0
+    for c in reversed(w.deck):
+        if c in w.winter_ids:
+            need -= 1
+            if need <= 0:
+                break
+        else:
+            left += 1
+    n = len(w.players)
+    wait = (j - w.current) % n  # turns before j's next one
+    return max(0, -((wait - left) // n))  # ceil((left - wait) / n)

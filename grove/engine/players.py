@@ -4,11 +4,28 @@
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 from grove.engine.action import DRAW_DECK, SKIP, STOP, YES, Action, Draw, Play, card_of
 from grove.engine.decision import Offers
 from grove.engine.game import Decision
 from grove.engine.seat import Seat
+
+if TYPE_CHECKING:
+    from grove.compiler.cardset import Species
+    from grove.compiler.model import HostKind
+    from grove.engine.tally import Tally
+
+# what a card's cost counts against its play, in points a paid card: the cards paid go to the
+# clearing, where they may serve another player
+COST_WEIGHT = 0.75
+
+
+def gain(tally: Tally, base: float, sp: Species, sym: str | None, at: HostKind | tuple[int, str],
+         free: bool = False, key: str | None = None) -> float:
+    """What a play of half `sp` at `at` adds to the forest of `tally` (its total `base`),
+    its cost counted against it unless it is free."""
+    return tally.weigh(sp, sym, at, key) - base - (0 if free else COST_WEIGHT * sp.cost)
 
 
 class RandomPlayer:
@@ -91,7 +108,7 @@ class GreedyPlayer:
             sp, sym, at, free, key = play
             gain = weigh(sp, sym, at, key) - base
             if not free:
-                gain -= 0.75 * sp.cost
+                gain -= COST_WEIGHT * sp.cost
             if gain > best_gain:
                 best, best_gain = text, gain
         if best is not None:
