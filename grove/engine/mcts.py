@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from grove.engine.action import DRAW_DECK, Action, Draw, parse_place
 from grove.engine.decision import Decision
-from grove.engine.game import Player
+from grove.engine.game import Game, Player
 from grove.engine.players import GreedyPlayer, RandomPlayer, gain
 from grove.engine.restricted import RestrictedPlayer, narrow
 from grove.engine.seat import Seat
@@ -287,7 +287,7 @@ def _select(node: Node, legal: set[str] | None, k: Knobs) -> str:
     return best
 
 
-def _value(w, me: int, k: Knobs) -> tuple[float, float]:
+def _value(w: Game, me: int, k: Knobs) -> tuple[float, float]:
     """The margin of the searching seat over the others' mean where the rollout stopped (the
     scores so far, and what each hand can still make), and that as a reward in [0, 1]."""
     values = [w.tally(j).total + (0.0 if w.over else _hand_worth(w, j, k))
@@ -297,7 +297,7 @@ def _value(w, me: int, k: Knobs) -> tuple[float, float]:
     return margin, 0.5 + 0.5 * math.tanh(margin / k.scale)
 
 
-def _hand_worth(w, j: int, k: Knobs) -> float:
+def _hand_worth(w: Game, j: int, k: Knobs) -> float:
     """What player j's hand can still make: each card the more of a flat `hand` (what it can
     pay) and `potential` times what its best play would gain now (its cost counted as greedy
     counts it), for as many cards as j has turns left in this world, the best first: a card
@@ -323,7 +323,7 @@ def _hand_worth(w, j: int, k: Knobs) -> float:
     return sum(worths[:turns])
 
 
-def _turns_left(w, j: int) -> int:
+def _turns_left(w: Game, j: int) -> int:
     """How many more turns player j has in this world: the deck's cards above the winter card
     that ends the game, at about one a turn (a draw takes two, a play none)."""
     need = w.cardset.setup.winter_cards - len(w.winter)

@@ -106,11 +106,11 @@ class GreedyPlayer:
             # a play's worth depends only on which half goes where: the tally keeps it for
             # copies, and for the next turn while the forest stands still
             sp, sym, at, free, key = play
-            gain = weigh(sp, sym, at, key) - base
+            value = weigh(sp, sym, at, key) - base  # `gain`, written out in greedy's hot loop
             if not free:
-                gain -= COST_WEIGHT * sp.cost
-            if gain > best_gain:
-                best, best_gain = text, gain
+                value -= COST_WEIGHT * sp.cost
+            if value > best_gain:
+                best, best_gain = text, value
         if best is not None:
             return decision.read(best)
         # nothing gains: draw (the deck's top card first), else skip, else a sapling, reading
