@@ -25,7 +25,7 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from grove.engine.action import DRAW_DECK, Action, Draw, parse_place
+from grove.engine.action import DRAW_DECK, Action, Draw, play_text
 from grove.engine.decision import Decision
 from grove.engine.game import Game, Player
 from grove.engine.players import GreedyPlayer, RandomPlayer, gain
@@ -313,9 +313,9 @@ def _hand_worth(w: Game, j: int, k: Knobs) -> float:
     worths = []
     for c in hand:
         best = 0.0
-        for text in w.placements(j, c):
-            sp, sym, at = w.placing(parse_place(text))
-            value = gain(tally, base, sp, sym, at)
+        for place in w.placements(j, c):
+            # the turn's play to that place, as greedy weighs it: read once per card set
+            value = gain(tally, base, *w.play_of(play_text(place)))
             if value > best:
                 best = value
         worths.append(max(k.hand, k.potential * best))
