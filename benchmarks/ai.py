@@ -130,8 +130,18 @@ def _resolved(ai: str) -> str:
 
 
 def _key(deal: Deal, fingerprint: str) -> str:
-    return json.dumps([deal.edition, deal.players, _resolved(deal.ai), dict(deal.knobs),
+    return json.dumps([deal.edition, deal.players, _resolved(deal.ai), _changed(dict(deal.knobs)),
                        deal.seed, fingerprint])
+
+
+def _changed(settings: dict[str, float]) -> dict[str, float]:
+    """The settings that differ from today's defaults. A setting named at what is now its
+    default plays as the default does (the probe's hash in the key vouches for it), so a screen
+    of a setting that became the default goes on as the default's row."""
+    from grove.engine.mcts import Knobs
+
+    default = Knobs()
+    return {name: value for name, value in settings.items() if getattr(default, name) != value}
 
 
 def read_journal(path: Path | None) -> dict[str, list[float]]:
@@ -143,8 +153,10 @@ def read_journal(path: Path | None) -> dict[str, list[float]]:
     for line in path.read_text(encoding="utf-8").splitlines():
         try:
             entry = json.loads(line)
-            done[entry["key"]] = entry["result"]
-        except (ValueError, KeyError, TypeError):
+            edition, players, ai, settings, seed, fingerprint = json.loads(entry["key"])
+            key = json.dumps([edition, players, ai, _changed(settings), seed, fingerprint])
+            done[key] = entry["result"]
+        except (ValueError, KeyError, TypeError, AttributeError):
             continue
     return done
 
@@ -216,7 +228,7 @@ def knobs(text: str | None) -> tuple[tuple[str, float], ...]:
         except ValueError:
             raise SystemExit(f"--ai-knobs: {name} takes a number, not {value!r}") from None
         out.append((name, number))
-    return tuple(out)
+    return tuple(item for item in out if _changed(dict([item])))
 
 
 def ladder(names: list[str] | None, games: int | None, jobs: int, budget: str | None = None,

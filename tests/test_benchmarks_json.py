@@ -66,6 +66,7 @@ def test_the_ladder_plays_a_row_with_other_search_settings():
 
     assert knobs("horizon=1, epsilon=0.25") == (("horizon", 1), ("epsilon", 0.25))
     assert knobs(None) == ()
+    assert knobs("horizon=2, epsilon=0.25") == (("epsilon", 0.25),)  # horizon 2 is the default
     with pytest.raises(SystemExit, match="hoizon"):
         knobs("hoizon=1")
     with pytest.raises(SystemExit, match="a number"):
@@ -103,3 +104,8 @@ def test_the_ladder_goes_on_from_its_journal(tmp_path, capsys):
     assert paired["deals"] == 2
     assert paired["difference"] == pytest.approx((sum(mine) - first["win_rate"] * 4) / 4,
                                                  abs=1e-4)
+    # a deal the journal holds under a setting that is the default now counts as the default's
+    key = json.loads(json.loads(lines[0])["key"])
+    key[3] = {"epsilon": 0.1}
+    journal.write_text(json.dumps({"key": json.dumps(key), "result": [2, 2, 1.0, 10]}) + "\n")
+    assert ladder(None, 2, 1, journal=journal, table=tiny)[0]["win_rate"] == 1.0
