@@ -96,21 +96,23 @@ def _game(deal: Deal, me: int) -> tuple[Any, list[int], _Timed]:
     return game, [score(v, cardset).total for v in game.views()], timed
 
 
-def play_deal(deal: Deal) -> tuple[float, int, float, int]:
+def play_deal(deal: Deal) -> tuple[float, int, float, int, float]:
     """One deal played with the searching AI in every chair: its wins (ties shared), games,
-    CPU seconds of its searched decisions and how many."""
-    wins = seconds = 0.0
+    CPU seconds of its searched decisions and how many, and its margins summed (its total over
+    the others' mean, a game's)."""
+    wins = seconds = margin = 0.0
     games = decisions = 0
     for me in range(deal.players):
         game, totals, timed = _game(deal, me)
         best = max(totals)
         if totals[me] == best:
             wins += 1 / totals.count(best)
+        margin += totals[me] - (sum(totals) - totals[me]) / (len(totals) - 1)
         games += 1
         seconds += timed.seconds
         decisions += timed.decisions
         game.release()
-    return wins, games, seconds, decisions
+    return wins, games, seconds, decisions, margin
 
 
 def probe(deal: Deal) -> str:
@@ -145,7 +147,8 @@ def _changed(settings: dict[str, float]) -> dict[str, float]:
 
 
 def read_journal(path: Path | None) -> dict[str, list[float]]:
-    """Every deal the journal holds, by key: [wins, games, seconds, decisions]. A line a killed
+    """Every deal the journal holds, by key: [wins, games, seconds, decisions, margins] (no
+    margins in a deal played before they were kept). A line a killed
     run left half-written is passed over."""
     done: dict[str, list[float]] = {}
     if path is None or not path.exists():
@@ -166,24 +169,37 @@ def against_default(deals: list[Deal], done: dict[str, list[float]],
     """A setting's win rate minus the default's, deal by deal, over the deals the journal holds
     for both (None where it holds none of the default's): pairing the deals takes out the deal's
     own luck, which two rows of 100 games each leave in. The interval is Student's t on the
-    per-deal differences."""
-    from grove.simulation.statistics import mean_interval
-
+    per-deal differences. `margin` is the same for the points a game won or lost by, where the
+    journal holds them (deals played before it did have only wins): a finer measure than a
+    win, it tells a setting apart in fewer games."""
     plain = dataclasses.replace(deals[0], knobs=())
     fingerprint = probe(plain)
-    diffs = []
+    wins, margins = [], []
     for deal in deals:
         mine, theirs = done.get(keys[deal]), done.get(_key(dataclasses.replace(deal, knobs=()),
                                                            fingerprint))
         if mine is not None and theirs is not None:
-            # wins are shares of ties (1/2, 1/3, 1/4): twelfths of a game are whole numbers
-            diffs.append(round(12 * (mine[0] - theirs[0])))
+            # wins are shares of ties (1/2, 1/3, 1/4) and margins over the others' mean thirds
+            # of a point at most: in twelfths, both are whole numbers
+            wins.append(round(12 * (mine[0] - theirs[0])))
+            if len(mine) > 4 and len(theirs) > 4:
+                margins.append(round(12 * (mine[4] - theirs[4])))
+    games = 12 * deals[0].players
+    out = _paired(wins, games)
+    if out is not None:
+        out["margin"] = _paired(margins, games, 2)
+    return out
+
+
+def _paired(diffs: list[int], per: int, digits: int = 4) -> dict[str, Any] | None:
+    """The mean of per-deal differences (in 1/per of a game's unit) with its t interval."""
+    from grove.simulation.statistics import mean_interval
+
     if len(diffs) < 2:
         return None
-    games = 12 * deals[0].players
     low, high = mean_interval(len(diffs), sum(diffs), sum(d * d for d in diffs)) or (0.0, 0.0)
-    return {"deals": len(diffs), "difference": round(sum(diffs) / len(diffs) / games, 4),
-            "ci95": [round(low / games, 4), round(high / games, 4)]}
+    return {"deals": len(diffs), "difference": round(sum(diffs) / len(diffs) / per, digits),
+            "ci95": [round(low / per, digits), round(high / per, digits)]}
 
 
 def _commit() -> str:
@@ -274,6 +290,9 @@ def ladder(names: list[str] | None, games: int | None, jobs: int, budget: str | 
                    "games": played, "win_rate": round(wins / played, 4),
                    "win_ci95": [round(low, 4), round(high, 4)],
                    "seconds_per_decision": round(seconds / max(decisions, 1), 4)}
+            kept = [r for r in results if len(r) > 4]  # deals played before margins were kept
+            if kept:
+                row["margin"] = round(sum(r[4] for r in kept) / sum(r[1] for r in kept), 2)
             if changed:
                 row["knobs"] = dict(changed)
                 row["against_default"] = against_default(deals, done, keys)
@@ -281,7 +300,10 @@ def ladder(names: list[str] | None, games: int | None, jobs: int, budget: str | 
                     paired = row["against_default"]
                     print(f"      against the default on the same {paired['deals']} deals: "
                           f"{100 * paired['difference']:+.1f} points "
-                          f"[{100 * paired['ci95'][0]:+.1f}, {100 * paired['ci95'][1]:+.1f}]",
+                          f"[{100 * paired['ci95'][0]:+.1f}, {100 * paired['ci95'][1]:+.1f}]"
+                          + (f", a game's margin {paired['margin']['difference']:+.1f} points "
+                             f"[{paired['margin']['ci95'][0]:+.1f}, "
+                             f"{paired['margin']['ci95'][1]:+.1f}]" if paired["margin"] else ""),
                           flush=True)
             print(f"   {edition:<16} {players}p  {ai:<10} vs {AGAINST}: "
                   f"{100 * row['win_rate']:5.1f}% of {played} games "

@@ -71,7 +71,8 @@ def test_the_ladder_plays_a_row_with_other_search_settings():
         knobs("hoizon=1")
     with pytest.raises(SystemExit, match="a number"):
         knobs("epsilon=lots")
-    wins, games, seconds, decisions = play_deal(Deal("base", 2, "mcts:5", 7, knobs("horizon=0")))
+    wins, games, seconds, decisions, margin = play_deal(
+        Deal("base", 2, "mcts:5", 7, knobs("horizon=0")))
     assert games == 2 and 0 <= wins <= 2 and decisions > 20
 
 
@@ -104,8 +105,14 @@ def test_the_ladder_goes_on_from_its_journal(tmp_path, capsys):
     assert paired["deals"] == 2
     assert paired["difference"] == pytest.approx((sum(mine) - first["win_rate"] * 4) / 4,
                                                  abs=1e-4)
+    # and the points a game was won or lost by, from the same deals
+    margins = [json.loads(line)["result"][4] for line in journal.read_text().splitlines()[-2:]]
+    assert paired["margin"]["deals"] == 2
+    assert paired["margin"]["difference"] == pytest.approx(
+        (sum(margins) - first["margin"] * 4) / 4, abs=0.01)
     # a deal the journal holds under a setting that is the default now counts as the default's
     key = json.loads(json.loads(lines[0])["key"])
     key[3] = {"epsilon": 0.1}
     journal.write_text(json.dumps({"key": json.dumps(key), "result": [2, 2, 1.0, 10]}) + "\n")
-    assert ladder(None, 2, 1, journal=journal, table=tiny)[0]["win_rate"] == 1.0
+    old = ladder(None, 2, 1, journal=journal, table=tiny)[0]
+    assert old["win_rate"] == 1.0 and "margin" not in old  # a deal from before margins were kept
