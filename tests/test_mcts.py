@@ -110,6 +110,28 @@ def test_a_search_ranks_every_play_it_tried_with_its_margin():
     assert all(0.0 <= r.win <= 1.0 for r in ranked)
 
 
+@pytest.mark.parametrize("depth", [1, 2])
+def test_the_tree_holds_no_more_of_the_seats_decisions_than_its_depth(depth):
+    import dataclasses
+
+    from grove.engine.mcts import Knobs
+
+    game = Game(cs.build("base"), ["A", "B"], 3)
+    while game.decision.kind != "turn":
+        game.apply(game.decision.actions[0])
+    d = game.decision
+    grown = MctsPlayer(1, Budget(200, None)).grow(game.seats[d.player], d)
+    player = MctsPlayer(1, Budget(200, None), dataclasses.replace(Knobs(), depth=depth))
+    root = player.grow(game.seats[d.player], d)
+
+    def levels(node) -> int:
+        return 1 + max((levels(c) for c in node.children.values()), default=0)
+
+    assert levels(grown) > 2  # unbounded, 200 iterations reach past two of the seat's turns
+    assert levels(root) == depth
+    assert sum(root.visits.values()) == 200
+
+
 def _grove(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", "from grove.cli import main; main()", *args],
                           input=stdin, capture_output=True, text=True, timeout=300)

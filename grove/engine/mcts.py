@@ -80,6 +80,8 @@ class Knobs:
     scale: float = 12.0  # a margin of this many points is worth tanh(1) of a win
     hand: float = 0.6  # points a card in hand is worth at the horizon (what it can still pay) ...
     potential: float = 0.5  # ... or this share of what its best play would gain there, if more
+    depth: int = 0  # the seat's decisions the tree holds from the turn (0: as many as it grows)
+    paired: int = 0  # 1: a choice's n-th try meets the world every choice's n-th try meets
 
 
 @dataclass
@@ -133,7 +135,16 @@ class MctsPlayer:
     # ---- the search ------------------------------------------------------------------------------
     def search(self, seat: Seat, decision: Decision) -> list[Ranked]:
         """Every choice of a turn decision the search tried, the most visited first."""
-        rng = random.Random(f"{self.seed}:{seat.turn}:{decision.player}:{len(decision.options)}")
+        root = self.grow(seat, decision)
+        ranked = [Ranked(t, n, root.reward[t] / n, root.margin[t] / n)
+                  for t, n in root.visits.items()]
+        ranked.sort(key=lambda r: (-r.visits, -r.win, r.text))
+        return ranked
+
+    def grow(self, seat: Seat, decision: Decision) -> Node:
+        """The tree a turn decision's search grows, its root returned."""
+        name = f"{self.seed}:{seat.turn}:{decision.player}:{len(decision.options)}"
+        rng = random.Random(name)
         k = self.knobs
         root = Node(self._prior(seat, decision))
         budget = self.budget
@@ -145,16 +156,18 @@ class MctsPlayer:
                 break
             if deadline is not None and done and time.perf_counter() >= deadline:
                 break
-            self._iterate(seat, root, rng, policies, k)
+            self._iterate(seat, root, name, rng, policies, k)
             done += 1
-        ranked = [Ranked(t, n, root.reward[t] / n, root.margin[t] / n)
-                  for t, n in root.visits.items()]
-        ranked.sort(key=lambda r: (-r.visits, -r.win, r.text))
-        return ranked
+        return root
 
-    def _iterate(self, seat: Seat, root: Node, rng: random.Random, policies: dict,
+    def _iterate(self, seat: Seat, root: Node, name: str, rng: random.Random, policies: dict,
                  k: Knobs) -> None:
         me = seat.seat
+        first = _select(root, None, k)  # every world offers the turn's own choices
+        if k.paired:
+            # the n-th try of each choice meets the same world and the same rollout dice, so
+            # two choices' means differ by what the choices do, not by the worlds they met
+            rng = random.Random(f"{name}:{root.visits.get(first, 0)}")
         w = world(seat, rng)
         players: list[Player] = [_Rollout(policies, j, rng, k.epsilon)
                                  for j in range(len(w.players))]
@@ -177,12 +190,13 @@ class MctsPlayer:
                     if new:
                         node.order += self._prior(w.seats[me], d, new)
                         node.weighed |= new
-                text = _select(node, legal, k)
+                text = first if node is root else _select(node, legal, k)
                 path.append((node, text))
                 w.apply(d.read(text))
                 child = node.children.get(text)
                 if child is None:  # a new node: the rest of this iteration is the rollout
-                    node.children[text] = Node([])
+                    if not k.depth or len(path) < k.depth:
+                        node.children[text] = Node([])
                     node = None
                 else:
                     node = child
