@@ -132,6 +132,34 @@ def test_the_tree_holds_no_more_of_the_seats_decisions_than_its_depth(depth):
     assert sum(root.visits.values()) == 200
 
 
+@pytest.mark.parametrize("paired", [0, 1])
+def test_paired_tries_of_the_turns_choices_meet_the_same_worlds(monkeypatch, paired):
+    """With `paired`, each choice's n-th try is played in the n-th world: as many worlds are
+    dealt as the most tried choice was tried. Without it, every iteration deals its own."""
+    import dataclasses
+
+    from grove.engine import mcts
+    from grove.engine.mcts import Knobs
+
+    game = Game(cs.build("base"), ["A", "B"], 3)
+    while game.decision.kind != "turn":
+        game.apply(game.decision.actions[0])
+    d = game.decision
+    dealt: list[tuple] = []
+    real = mcts.world
+
+    def watched(seat, rng):  # the real deal, its cards noted
+        w = real(seat, rng)
+        dealt.append((tuple(w.deck), tuple(tuple(p.hand) for p in w.players)))
+        return w
+
+    monkeypatch.setattr(mcts, "world", watched)
+    knobs = dataclasses.replace(Knobs(), paired=paired, depth=1)
+    root = MctsPlayer(1, Budget(120, None), knobs).grow(game.seats[d.player], d)
+    assert len(dealt) == 120
+    assert len(set(dealt)) == (max(root.visits.values()) if paired else 120)
+
+
 def _grove(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", "from grove.cli import main; main()", *args],
                           input=stdin, capture_output=True, text=True, timeout=300)
