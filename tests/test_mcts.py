@@ -120,7 +120,8 @@ def test_the_tree_holds_no_more_of_the_seats_decisions_than_its_depth(depth):
     while game.decision.kind != "turn":
         game.apply(game.decision.actions[0])
     d = game.decision
-    grown = MctsPlayer(1, Budget(200, None)).grow(game.seats[d.player], d)
+    deep = dataclasses.replace(Knobs(), depth=0)
+    grown = MctsPlayer(1, Budget(200, None), deep).grow(game.seats[d.player], d)
     player = MctsPlayer(1, Budget(200, None), dataclasses.replace(Knobs(), depth=depth))
     root = player.grow(game.seats[d.player], d)
 

@@ -80,8 +80,8 @@ class Knobs:
     scale: float = 12.0  # a margin of this many points is worth tanh(1) of a win
     hand: float = 0.6  # points a card in hand is worth at the horizon (what it can still pay) ...
     potential: float = 0.5  # ... or this share of what its best play would gain there, if more
-    depth: int = 0  # the seat's decisions the tree holds from the turn (0: as many as it grows)
-    paired: int = 0  # 1: a choice's n-th try meets the world every choice's n-th try meets
+    depth: int = 1  # the seat's decisions the tree holds from the turn (0: as many as it grows)
+    paired: int = 1  # 1: a choice's n-th try meets the world every choice's n-th try meets
 
 
 @dataclass
