@@ -6,7 +6,10 @@ choices, the other seats' turns in between played by the rollout policy; and pla
 last new node for a few turns with an epsilon-greedy policy, then scores what it reached, each
 hand counted for what its cards' best plays would make in the turns left. The tree is keyed
 by the seat's own choices, so every world that agrees with what the seat saw shares one tree
-(Cowling, Powley and Whitehouse's information sets, seen by one observer).
+(Cowling, Powley and Whitehouse's information sets, seen by one observer). By default it holds
+the turn's choices alone, and each choice's n-th try meets the n-th world dealt: a deeper tree
+judged a choice by untried later ones, and unpaired worlds drowned the choices' differences in
+their own luck (docs/ai.md measures both).
 
 It knows the cards only through the compiled rules (the greedy policy weighs a play with the
 tally of the forest it would join), so it plays every edition and an author's set unchanged.
