@@ -132,8 +132,15 @@ def _resolved(ai: str) -> str:
 
 
 def _key(deal: Deal, fingerprint: str) -> str:
-    return json.dumps([deal.edition, deal.players, _resolved(deal.ai), _changed(dict(deal.knobs)),
-                       deal.seed, fingerprint])
+    return _journal_key(deal.edition, deal.players, _resolved(deal.ai), dict(deal.knobs),
+                        deal.seed, fingerprint)
+
+
+def _journal_key(edition: str, players: int, ai: str, settings: dict[str, float], seed: int,
+                 fingerprint: str) -> str:
+    """A deal's key in the journal, its settings those that differ from today's defaults: the
+    same for a deal being played as for one read back."""
+    return json.dumps([edition, players, ai, _changed(settings), seed, fingerprint])
 
 
 def _changed(settings: dict[str, float]) -> dict[str, float]:
@@ -156,9 +163,7 @@ def read_journal(path: Path | None) -> dict[str, list[float]]:
     for line in path.read_text(encoding="utf-8").splitlines():
         try:
             entry = json.loads(line)
-            edition, players, ai, settings, seed, fingerprint = json.loads(entry["key"])
-            key = json.dumps([edition, players, ai, _changed(settings), seed, fingerprint])
-            done[key] = entry["result"]
+            done[_journal_key(*json.loads(entry["key"]))] = entry["result"]
         except (ValueError, KeyError, TypeError, AttributeError):
             continue
     return done
@@ -244,7 +249,7 @@ def knobs(text: str | None) -> tuple[tuple[str, float], ...]:
         except ValueError:
             raise SystemExit(f"--ai-knobs: {name} takes a number, not {value!r}") from None
         out.append((name, number))
-    return tuple(item for item in out if _changed(dict([item])))
+    return tuple(_changed(dict(out)).items())
 
 
 def ladder(names: list[str] | None, games: int | None, jobs: int, budget: str | None = None,

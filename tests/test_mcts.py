@@ -3,6 +3,7 @@ games of every shipped edition and of an author's set, everywhere an AI plays.""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import subprocess
@@ -15,7 +16,7 @@ from grove.engine import runner
 from grove.engine.action import parse_place
 from grove.engine.ai import make, problem
 from grove.engine.game import Game
-from grove.engine.mcts import Budget, MctsPlayer
+from grove.engine.mcts import Budget, Knobs, MctsPlayer
 from grove.engine.players import gain
 from grove.engine.scoring import score
 
@@ -112,13 +113,7 @@ def test_a_search_ranks_every_play_it_tried_with_its_margin():
 
 @pytest.mark.parametrize("depth", [1, 2])
 def test_the_tree_holds_no_more_of_the_seats_decisions_than_its_depth(depth):
-    import dataclasses
-
-    from grove.engine.mcts import Knobs
-
-    game = Game(cs.build("base"), ["A", "B"], 3)
-    while game.decision.kind != "turn":
-        game.apply(game.decision.actions[0])
+    game = _at_first_turn()
     d = game.decision
     deep = dataclasses.replace(Knobs(), depth=0)
     grown = MctsPlayer(1, Budget(200, None), deep).grow(game.seats[d.player], d)
@@ -137,14 +132,9 @@ def test_the_tree_holds_no_more_of_the_seats_decisions_than_its_depth(depth):
 def test_paired_tries_of_the_turns_choices_meet_the_same_worlds(monkeypatch, paired):
     """With `paired`, each choice's n-th try is played in the n-th world: as many worlds are
     dealt as the most tried choice was tried. Without it, every iteration deals its own."""
-    import dataclasses
-
     from grove.engine import mcts
-    from grove.engine.mcts import Knobs
 
-    game = Game(cs.build("base"), ["A", "B"], 3)
-    while game.decision.kind != "turn":
-        game.apply(game.decision.actions[0])
+    game = _at_first_turn()
     d = game.decision
     dealt: list[tuple] = []
     real = mcts.world
@@ -222,7 +212,7 @@ def test_the_turns_a_player_has_left_are_the_cards_above_the_last_winter_card(ab
 
 
 def test_a_hand_is_worth_what_its_best_plays_make_and_nothing_once_the_game_is_ending():
-    from grove.engine.mcts import Knobs, _hand_worth
+    from grove.engine.mcts import _hand_worth
 
     game = _at_first_turn()
     flat, potential = Knobs(potential=0.0), Knobs(potential=0.5)
