@@ -24,8 +24,10 @@ import json
 import os
 import subprocess
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -169,20 +171,19 @@ def read_journal(path: Path | None) -> dict[str, list[float]]:
     return done
 
 
-def against_default(deals: list[Deal], done: dict[str, list[float]],
-                    keys: dict[Deal, str]) -> dict[str, Any] | None:
-    """A setting's win rate minus the default's, deal by deal, over the deals the journal holds
-    for both (None where it holds none of the default's): pairing the deals takes out the deal's
-    own luck, which two rows of 100 games each leave in. The interval is Student's t on the
-    per-deal differences. `margin` is the same for the points a game won or lost by, where the
-    journal holds them (deals played before it did have only wins): a finer measure than a
-    win, it tells a setting apart in fewer games."""
-    plain = dataclasses.replace(deals[0], knobs=())
-    fingerprint = probe(plain)
+def against(deals: list[Deal], done: dict[str, list[float]], keys: dict[Deal, str],
+            other: Callable[[Deal], Deal]) -> dict[str, Any] | None:
+    """The row's win rate minus another player's (`other` turns a deal of the row into that
+    player's deal: the default settings, a smaller budget), deal by deal, over the deals the
+    journal holds for both (None where it holds none of the other's): pairing the deals takes
+    out the deal's own luck, which two rows of 100 games each leave in. The interval is
+    Student's t on the per-deal differences. `margin` is the same for the points a game won or
+    lost by, where the journal holds them (deals played before it did have only wins): a finer
+    measure than a win, it tells two players apart in fewer games."""
+    fingerprint = probe(other(deals[0]))
     wins, margins = [], []
     for deal in deals:
-        mine, theirs = done.get(keys[deal]), done.get(_key(dataclasses.replace(deal, knobs=()),
-                                                           fingerprint))
+        mine, theirs = done.get(keys[deal]), done.get(_key(other(deal), fingerprint))
         if mine is not None and theirs is not None:
             # wins are shares of ties (1/2, 1/3, 1/4) and margins over the others' mean thirds
             # of a point at most: in twelfths, both are whole numbers
@@ -194,6 +195,23 @@ def against_default(deals: list[Deal], done: dict[str, list[float]],
     if out is not None:
         out["margin"] = _paired(margins, games, 2)
     return out
+
+
+def lower_budget(ai: str, edition: str, players: int,
+                 table: list[tuple[str, str, int, str, int]]) -> str | None:
+    """The largest iteration budget below the row's among the table's rows of the same edition
+    and players: the step down the budget curve a row is set against, so the curve's rise is
+    read from the same deals rather than from two rows' separate luck."""
+    n = _iterations(ai)
+    below = [m for _, e, p, a, _ in table
+             if e == edition and p == players and (m := _iterations(a)) is not None
+             and n is not None and m < n]
+    return f"mcts:{max(below)}" if below else None
+
+
+def _iterations(ai: str) -> int | None:
+    name, _, budget = _resolved(ai).partition(":")
+    return int(budget) if name == "mcts" and budget.isdigit() else None
 
 
 def _paired(diffs: list[int], per: int, digits: int = 4) -> dict[str, Any] | None:
@@ -300,22 +318,32 @@ def ladder(names: list[str] | None, games: int | None, jobs: int, budget: str | 
                 row["margin"] = round(sum(r[4] for r in kept) / sum(r[1] for r in kept), 2)
             if changed:
                 row["knobs"] = dict(changed)
-                row["against_default"] = against_default(deals, done, keys)
-                if row["against_default"] is not None:
-                    paired = row["against_default"]
-                    print(f"      against the default on the same {paired['deals']} deals: "
-                          f"{100 * paired['difference']:+.1f} points "
-                          f"[{100 * paired['ci95'][0]:+.1f}, {100 * paired['ci95'][1]:+.1f}]"
-                          + (f", a game's margin {paired['margin']['difference']:+.1f} points "
-                             f"[{paired['margin']['ci95'][0]:+.1f}, "
-                             f"{paired['margin']['ci95'][1]:+.1f}]" if paired["margin"] else ""),
-                          flush=True)
+                row["against_default"] = against(deals, done, keys,
+                                                 partial(dataclasses.replace, knobs=()))
+                _print_paired("the default", row["against_default"])
+            lower = lower_budget(ai, edition, players, table)
+            if lower is not None:
+                paired = against(deals, done, keys, partial(dataclasses.replace, ai=lower))
+                row["against_lower"] = paired and {"b": lower, **paired}
+                _print_paired(lower, paired)
             print(f"   {edition:<16} {players}p  {ai:<10} vs {AGAINST}: "
                   f"{100 * row['win_rate']:5.1f}% of {played} games "
                   f"[{100 * low:4.1f}, {100 * high:4.1f}]  "
                   f"{row['seconds_per_decision']:.3f} s a decision", flush=True)
             rows.append(row)
     return rows
+
+
+def _print_paired(other: str, paired: dict[str, Any] | None) -> None:
+    if paired is None:
+        return
+    margin = paired["margin"]
+    print(f"      against {other} on the same {paired['deals']} deals: "
+          f"{100 * paired['difference']:+.1f} points "
+          f"[{100 * paired['ci95'][0]:+.1f}, {100 * paired['ci95'][1]:+.1f}]"
+          + (f", a game's margin {margin['difference']:+.1f} points "
+             f"[{margin['ci95'][0]:+.1f}, {margin['ci95'][1]:+.1f}]" if margin else ""),
+          flush=True)
 
 
 def bench_ai(opts: Any) -> dict[str, Any]:

@@ -116,3 +116,27 @@ def test_the_ladder_goes_on_from_its_journal(tmp_path, capsys):
     journal.write_text(json.dumps({"key": json.dumps(key), "result": [2, 2, 1.0, 10]}) + "\n")
     old = ladder(None, 2, 1, journal=journal, table=tiny)[0]
     assert old["win_rate"] == 1.0 and "margin" not in old  # a deal from before margins were kept
+
+
+def test_a_step_of_the_budget_curve_is_read_from_the_same_deals(tmp_path):
+    """The curve's rise is each budget against the next one down on the same deals: the row
+    names that budget and pairs its deals with the journal's deals of it."""
+    import json
+
+    from benchmarks.ai import ROWS, ladder, lower_budget
+
+    assert lower_budget("mcts", "base", 2, ROWS) == "mcts:300"  # the default stands for 1000
+    assert lower_budget("mcts:3000", "base", 2, ROWS) == "mcts:1000"
+    assert lower_budget("mcts:100", "base", 2, ROWS) is None  # the curve's foot
+    assert lower_budget("mcts", "base", 4, ROWS) is None  # no curve of four players
+    assert lower_budget("mcts:2s", "base", 2, ROWS) is None  # a time is not on the curve
+    journal = tmp_path / "ladder.jsonl"
+    curve = [("low", "base", 2, "mcts:2", 4), ("high", "base", 2, "mcts:6", 4)]
+    low, high = ladder(None, None, 1, journal=journal, table=curve)
+    assert "against_lower" not in low
+    step = high["against_lower"]
+    results = [json.loads(line)["result"] for line in journal.read_text().splitlines()]
+    assert step["b"] == "mcts:2" and step["deals"] == 2
+    assert step["difference"] == pytest.approx(high["win_rate"] - low["win_rate"], abs=1e-4)
+    assert step["margin"]["difference"] == pytest.approx(
+        (sum(r[4] for r in results[2:]) - sum(r[4] for r in results[:2])) / 4, abs=0.01)
