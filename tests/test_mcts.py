@@ -128,6 +128,29 @@ def test_the_tree_holds_no_more_of_the_seats_decisions_than_its_depth(depth):
     assert sum(root.visits.values()) == 200
 
 
+def test_a_later_decision_waits_for_its_tries_and_widens_from_greedys_choice():
+    """With `expand`, the tree holds the seat's next decision under a choice only once that
+    choice has been tried `expand` times; with `later`, a decision below the turn tries
+    ceil(later * sqrt(visits)) choices at most, greedy's first, where the turn's own widening
+    would try six at once."""
+    import math
+
+    game = _at_first_turn()
+    d = game.decision
+    knobs = dataclasses.replace(Knobs(), depth=2, expand=10, later=0.25)
+    root = MctsPlayer(1, Budget(200, None), knobs).grow(game.seats[d.player], d)
+    assert root.children  # some choice was tried often enough
+    for text, n in root.visits.items():
+        assert (text in root.children) == (n > 10)  # opened at its eleventh try
+    for text, child in root.children.items():
+        assert child.n <= root.visits[text] - 11  # the eleventh try made it, the next visit it
+        assert len(child.visits) <= max(1, math.ceil(0.25 * math.sqrt(child.n)))
+    wide = dataclasses.replace(knobs, later=0.0)
+    spread = MctsPlayer(1, Budget(200, None), wide).grow(game.seats[d.player], d)
+    assert any(len(c.visits) > max(1, math.ceil(0.25 * math.sqrt(c.n)))
+               for c in spread.children.values())
+
+
 @pytest.mark.parametrize("paired", [0, 1])
 def test_paired_tries_of_the_turns_choices_meet_the_same_worlds(monkeypatch, paired):
     """With `paired`, each choice's n-th try is played in the n-th world: as many worlds are

@@ -84,6 +84,9 @@ class Knobs:
     hand: float = 0.6  # points a card in hand is worth at the horizon (what it can still pay) ...
     potential: float = 0.5  # ... or this share of what its best play would gain there, if more
     depth: int = 1  # the seat's decisions the tree holds from the turn (0: as many as it grows)
+    expand: int = 0  # tries a choice waits before the tree holds the seat's next decision
+    later: float = 0.0  # below the turn: ceil(later * sqrt(visits)) choices, at least 1 (0: as
+    # at the turn), so a later decision starts from greedy's choice and widens as it is tried
     paired: int = 1  # 1: a choice's n-th try meets the world every choice's n-th try meets
 
 
@@ -193,12 +196,12 @@ class MctsPlayer:
                     if new:
                         node.order += self._prior(w.seats[me], d, new)
                         node.weighed |= new
-                text = first if node is root else _select(node, legal, k)
+                text = first if node is root else _select(node, legal, k, later=True)
                 path.append((node, text))
                 w.apply(d.read(text))
                 child = node.children.get(text)
                 if child is None:  # a new node: the rest of this iteration is the rollout
-                    if not k.depth or len(path) < k.depth:
+                    if (not k.depth or len(path) < k.depth) and node.visits.get(text, 0) >= k.expand:
                         node.children[text] = Node([])
                     node = None
                 else:
@@ -281,10 +284,13 @@ class _Rollout:
         return self.greedy.choose(seat, decision)
 
 
-def _select(node: Node, legal: set[str] | None, k: Knobs) -> str:
+def _select(node: Node, legal: set[str] | None, k: Knobs, later: bool = False) -> str:
     """UCB1 among the first choices the node's visits allow (progressive widening), counting
     for each the visits in which it was legal (its availability)."""
-    width = max(k.first, math.ceil(k.widen * math.sqrt(node.n + 1)))
+    if later and k.later:
+        width = max(1, math.ceil(k.later * math.sqrt(node.n + 1)))
+    else:
+        width = max(k.first, math.ceil(k.widen * math.sqrt(node.n + 1)))
     best, best_score = None, -1.0
     considered = 0
     total = math.log(node.n + 1)
