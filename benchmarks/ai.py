@@ -205,9 +205,10 @@ def lower_budget(ai: str, edition: str, players: int,
     and players: the step down the budget curve a row is set against, so the curve's rise is
     read from the same deals rather than from two rows' separate luck."""
     n = _iterations(ai)
+    if n is None:
+        return None
     below = [m for _, e, p, a, _ in table
-             if e == edition and p == players and (m := _iterations(a)) is not None
-             and n is not None and m < n]
+             if e == edition and p == players and (m := _iterations(a)) is not None and m < n]
     return f"mcts:{max(below)}" if below else None
 
 
