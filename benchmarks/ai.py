@@ -353,7 +353,8 @@ def bench_ai(opts: Any) -> dict[str, Any]:
     jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     games = f"{opts.ai_games} games a row" if opts.ai_games else "each row its own games"
     print(f"== the strength ladder: the search player against {AGAINST}, seats rotated, "
-          f"{games}, on {jobs} processes (CPU seconds per searched decision)"
+          f"{games}, on {jobs} process{'es' if jobs != 1 else ''} "
+          "(CPU seconds per searched decision)"
           + (f", search settings {opts.ai_knobs}" if opts.ai_knobs else ""))
     journal = None if opts.ai_journal == "none" else Path(opts.ai_journal or JOURNAL)
     return {"ai": ladder(opts.ai_rows, opts.ai_games, jobs or 1, opts.ai_budget, opts.ai_knobs,
