@@ -388,8 +388,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ai-games", type=int, help="games per row of the strength ladder (`ai`; "
                     "by default each row's own, 200 or 400: at a second a decision, a row takes "
                     "hours)")
-    ap.add_argument("--ai-rows", help="the ladder's rows to play, comma-separated: base, smoky, "
-                    "dartmoor, base4, curve100, curve300, curve1000, curve3000")
+    ap.add_argument("--ai-rows", help="the ladder's rows to play, in this order, comma-separated: "
+                    "base, smoky, dartmoor, base4, curve100, curve300, curve1000, curve3000")
     ap.add_argument("--ai-budget", help="play the ladder's default-budget rows at this budget "
                     "instead (300 iterations, 2s)")
     ap.add_argument("--ai-knobs", help="the search's settings for every row, to measure a choice "

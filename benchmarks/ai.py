@@ -276,20 +276,19 @@ def knobs(text: str | None) -> tuple[tuple[str, float], ...]:
 def ladder(names: list[str] | None, games: int | None, jobs: int, budget: str | None = None,
            settings: str | None = None, journal: Path | None = JOURNAL,
            table: list[tuple[str, str, int, str, int]] = ROWS) -> list[dict[str, Any]]:
-    """The rows named (all without names), `games` games each (None: each row's own); `budget`
-    plays the rows of the default budget at another (`300`, `2s`) for a quicker look,
-    `settings` the search with other knobs; `journal` (None: none) keeps every deal played and
-    gives back those played before."""
+    """The rows named, in the order named (all without names), `games` games each (None: each
+    row's own); `budget` plays the rows of the default budget at another (`300`, `2s`) for a
+    quicker look, `settings` the search with other knobs; `journal` (None: none) keeps every
+    deal played and gives back those played before."""
     from grove.simulation.statistics import wilson
 
     changed = knobs(settings)
+    chosen = _rows(names, table)
     done = read_journal(journal)
     commit = _commit()
     rows = []
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for name, edition, players, ai, own in table:
-            if names and name not in names:
-                continue
+        for _, edition, players, ai, own in chosen:
             if budget and ai == "mcts":
                 ai = f"mcts:{budget}"
             deals = [Deal(edition, players, ai, SEED + k, changed)
@@ -335,6 +334,19 @@ def ladder(names: list[str] | None, games: int | None, jobs: int, budget: str | 
                   f"{row['seconds_per_decision']:.3f} s a decision", flush=True)
             rows.append(row)
     return rows
+
+
+def _rows(names: list[str] | None, table: list[tuple[str, str, int, str, int]]
+          ) -> list[tuple[str, str, int, str, int]]:
+    """The table's rows by name, in the order given: a row takes hours, so a misspelt name
+    stops the run before any game rather than quietly playing nothing."""
+    if not names:
+        return table
+    by_name = {row[0]: row for row in table}
+    for name in names:
+        if name not in by_name:
+            raise SystemExit(f"--ai-rows: no row {name!r} (rows: {', '.join(by_name)})")
+    return [by_name[name] for name in dict.fromkeys(names)]
 
 
 def _print_paired(other: str, paired: dict[str, Any] | None) -> None:

@@ -140,3 +140,13 @@ def test_a_step_of_the_budget_curve_is_read_from_the_same_deals(tmp_path):
     assert step["difference"] == pytest.approx(high["win_rate"] - low["win_rate"], abs=1e-4)
     assert step["margin"]["difference"] == pytest.approx(
         (sum(r[4] for r in results[2:]) - sum(r[4] for r in results[:2])) / 4, abs=0.01)
+
+
+def test_the_ladders_rows_play_in_the_order_named_and_a_misspelt_one_is_refused(tmp_path):
+    from benchmarks.ai import ladder
+
+    table = [("one", "base", 2, "mcts:2", 2), ("two", "base", 2, "mcts:3", 2)]
+    rows = ladder(["two", "one"], None, 1, journal=None, table=table)
+    assert [row["a"] for row in rows] == ["mcts:3", "mcts:2"]
+    with pytest.raises(SystemExit, match="no row 'tow'.*one, two"):
+        ladder(["tow"], None, 1, journal=None, table=table)
