@@ -142,7 +142,7 @@ def test_a_step_of_the_budget_curve_is_read_from_the_same_deals(tmp_path):
         (sum(r[4] for r in results[2:]) - sum(r[4] for r in results[:2])) / 4, abs=0.01)
 
 
-def test_the_ladders_rows_play_in_the_order_named_and_a_misspelt_one_is_refused(tmp_path):
+def test_the_ladders_rows_play_in_the_order_named_and_a_misspelt_one_is_refused():
     from benchmarks.ai import ladder
 
     table = [("one", "base", 2, "mcts:2", 2), ("two", "base", 2, "mcts:3", 2)]
