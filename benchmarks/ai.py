@@ -174,15 +174,15 @@ def read_journal(path: Path | None) -> dict[str, list[float]]:
 
 
 def against(deals: list[Deal], done: dict[str, list[float]], keys: dict[Deal, str],
-            other: Callable[[Deal], Deal]) -> dict[str, Any] | None:
+            other: Callable[[Deal], Deal], fingerprint: str) -> dict[str, Any] | None:
     """The row's win rate minus another player's (`other` turns a deal of the row into that
-    player's deal: the default settings, a smaller budget), deal by deal, over the deals the
-    journal holds for both (None where it holds none of the other's): pairing the deals takes
-    out the deal's own luck, which two rows of 100 games each leave in. The interval is
-    Student's t on the per-deal differences. `margin` is the same for the points a game won or
-    lost by, where the journal holds them (deals played before it did have only wins): a finer
-    measure than a win, it tells two players apart in fewer games."""
-    fingerprint = probe(other(deals[0]))
+    player's deal: the default settings, a smaller budget; `fingerprint` is that deal's probe
+    hash), deal by deal, over the deals the journal holds for both (None where it holds none of
+    the other's): pairing the deals takes out the deal's own luck, which two rows of 100 games
+    each leave in. The interval is Student's t on the per-deal differences. `margin` is the
+    same for the points a game won or lost by, where the journal holds them (deals played
+    before it did have only wins): a finer measure than a win, it tells two players apart in
+    fewer games."""
     wins, margins = [], []
     for deal in deals:
         mine, theirs = done.get(keys[deal]), done.get(_key(other(deal), fingerprint))
@@ -320,12 +320,15 @@ def ladder(names: list[str] | None, games: int | None, jobs: int, budget: str | 
                 row["margin"] = round(sum(r[4] for r in kept) / sum(r[1] for r in kept), 2)
             if changed:
                 row["knobs"] = dict(changed)
-                row["against_default"] = against(deals, done, keys,
-                                                 partial(dataclasses.replace, knobs=()))
+                plain = partial(dataclasses.replace, knobs=())
+                row["against_default"] = against(deals, done, keys, plain,
+                                                 probe(plain(deals[0])))
                 _print_paired("the default", row["against_default"])
             lower = lower_budget(ai, edition, players, table)
             if lower is not None:
-                paired = against(deals, done, keys, partial(dataclasses.replace, ai=lower))
+                # the probe plays at its own budget whatever the row's: the row's hash serves
+                paired = against(deals, done, keys, partial(dataclasses.replace, ai=lower),
+                                 fingerprint)
                 row["against_lower"] = paired and {"b": lower, **paired}
                 _print_paired(lower, paired)
             print(f"   {edition:<16} {players}p  {ai:<10} vs {AGAINST}: "
