@@ -34,9 +34,8 @@ from typing import Any
 # (name, edition, players, the searching AI, games): 400 games where the issue's target asks
 # for them (two-player base), for the curve's cheap rows, and at 1,000 iterations, which are
 # `base`'s deals again; 100 elsewhere, an interval of at most +-10 points (+-5 at nine wins in
-# ten), which tells 60% on two players or 40% of four from chance at a quarter of the hours of
-# 400; and 100 at 3,000 iterations, whose deal costs three of the default's and whose rise is
-# read paired with 1,000 on the same deals
+# ten), which tells 60% on two players or 40% of four from chance at a quarter of the hours; at
+# 3,000 iterations a deal costs three of the default's, and the rise is read paired with 1,000
 ROWS = [
     ("base", "base", 2, "mcts", 400),
     ("smoky", "smoky_mountains", 2, "mcts", 100),
