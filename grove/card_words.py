@@ -1,10 +1,10 @@
 """A card set's words in a language, with no game: the names of its symbols, hosts, sides and
-slots, and a species' kind. A person at the table reads them (`grove/terminal/view.py` builds on this
+slots, and a species' kind. A person at the table reads them (`grove/seatview/view.py` builds on this
 class), and so does a reader of `grove cards --lang` and `grove score --explain --lang`, so
 the three never word the same card differently.
 
 Names come from the card data (an author's edition names its own symbols and hosts); the rest
-from the `screen` catalogs (`grove/terminal/words.py`) and the game log's side names. Every name is
+from the `screen` catalogs (`grove/seatview/words.py`) and the game log's side names. Every name is
 input, so each is escaped as the scoreboard escapes it.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 from grove.compiler.cardset import CardSet, Species
 from grove.dsl.diagnostics import escape
 from grove.game_log import sentences
-from grove.terminal.words import Words
+from grove.seatview.words import Words
 
 
 def _shown(text: object) -> str:

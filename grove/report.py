@@ -124,8 +124,8 @@ def _term_words(record: dict[str, Any], sp: Any, cardset: CardSet, lang: str) ->
 def final_words(result: dict[str, Any], lang: str = "en") -> tuple[str, str]:
     """The final board's title ("Final scores after 103 turns") and its last word: the winner's
     margin over the runner-up, or the tie. Worded by the `screen` catalogs, the words a person
-    at the table reads (grove/terminal/words.py)."""
-    from grove.terminal.words import Words
+    at the table reads (grove/seatview/words.py)."""
+    from grove.seatview.words import Words
 
     w = Words(lang)
     title = w("final.title", turns=result.get("turns", "?"))
@@ -150,7 +150,7 @@ def final_cards(result: dict[str, Any], cardset: CardSet, lang: str = "en") -> l
     print it). For the end of a game a person played."""
     from grove.game_log import sentences
     from grove.printouts.rules_text import card_text
-    from grove.terminal.words import Words
+    from grove.seatview.words import Words
 
     w = Words(lang)
     log = sentences(lang)

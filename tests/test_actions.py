@@ -193,7 +193,7 @@ def test_cli_replay_of_a_bad_action_is_a_diagnostic_not_a_traceback(tmp_path):
 def test_every_action_a_turn_offers_is_described():
     """Every action of a game is put into words a person reads (the terminal room's View), in
     every language: the cave draft, turns, payments and the effects' picks."""
-    from grove.terminal.view import View
+    from grove.seatview.view import View
 
     game = Game(cs.build("dartmoor"), ["Ana", "Bob"], 2)
     rnd = random.Random(0)

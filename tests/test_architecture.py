@@ -140,7 +140,12 @@ def test_the_package_itself_imports_nothing():
 
 # sub-rooms of printouts/: the print-and-play cards (grove/printouts/cards/) reuse the sheets' fonts,
 # shaping, Thai line breaking and icons; the sheets know nothing of the cards
-SUBROOMS_ABOVE = {"grove.printouts.cards": {"grove.printouts.sheets"}}
+# and of the face: a seat's table in words (grove/seatview/) is read by both screens a person
+# plays on, the terminal and the browser table, and imports neither; neither screen imports the
+# other
+SUBROOMS_ABOVE = {"grove.printouts.cards": {"grove.printouts.sheets"},
+                  "grove.terminal": {"grove.seatview", "grove.serve"},
+                  "grove.serve": {"grove.seatview", "grove.terminal"}}
 
 
 def test_sub_rooms_import_only_from_below():

@@ -27,8 +27,8 @@ from grove.engine import record as rec
 from grove.engine import runner
 from grove.engine.action import FaceDown, Play
 from grove.engine.game import Game
-from grove.terminal.steps import LIMIT, leaves, rehearse, rehearsed, steps
-from grove.terminal.view import View
+from grove.seatview.steps import LIMIT, leaves, rehearse, rehearsed, steps
+from grove.seatview.view import View
 from tests.test_play_terminal import _drive, _screen_text, _until, grove, lines_of
 
 

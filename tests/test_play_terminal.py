@@ -27,7 +27,7 @@ from grove.engine import runner
 from grove.engine.action import Pick, Play
 from grove.engine.game import Game
 from grove.printouts.phrases import CATALOG_DIR
-from grove.terminal.view import View
+from grove.seatview.view import View
 
 GROVE = [sys.executable, "-c", "from grove.cli import main; main()"]
 LANGS = ("en", "de", "it", "th")
@@ -201,7 +201,7 @@ def test_every_language_has_every_screen_word(lang):
 
 
 def test_the_screen_reads_its_words_from_the_catalogs():
-    from grove.terminal.words import Words
+    from grove.seatview.words import Words
 
     for lang in LANGS:
         assert Words(lang)("ask.turn") == _catalog(lang)["screen.ask.turn"]

@@ -14,7 +14,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from grove.printouts.phrases import CATALOG_DIR
-from grove.terminal.words import Words
+from grove.seatview.words import Words
 
 OTHERS = ("de", "it", "th")
 # texts that read the same in the language: the German noun, a pattern of placeholders alone,

@@ -134,8 +134,8 @@ def test_the_widest_hands_fit_beside_four_players_scores(edition, expansions, la
     from textual.widgets import DataTable
 
     from grove.compiler import cardset as cs
+    from grove.seatview.view import HAND_GAP
     from grove.terminal.app import GameScreen
-    from grove.terminal.view import HAND_GAP
 
     cset = cs.build(edition, expansions)
     app = GameScreen(cset, ["human", "greedy", "greedy", "greedy"], 1, lang=lang,
@@ -255,8 +255,8 @@ def test_every_help_line_can_be_reached_at_80x24(base, lang, height):
     seven of them below the box at first)."""
     from textual.containers import VerticalScroll
 
+    from grove.seatview.words import Words
     from grove.terminal.app import GameScreen
-    from grove.terminal.words import Words
 
     app = GameScreen(base, ["human", "greedy"], 3, names=["Ana", "Greedy 2"], lang=lang,
                      record=io.StringIO())

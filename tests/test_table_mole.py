@@ -21,8 +21,8 @@ from grove.engine import record as rec
 from grove.engine import runner
 from grove.engine.action import Play
 from grove.engine.game import Game
-from grove.terminal.steps import leaves, paid_later, rehearse, steps
-from grove.terminal.view import View
+from grove.seatview.steps import leaves, paid_later, rehearse, steps
+from grove.seatview.view import View
 from tests.test_play_terminal import _screen_text, _until, grove, lines_of
 
 SEED = 10  # random (seat 1) against greedy: seat 1 plays a Mole at turn 52
@@ -171,7 +171,7 @@ def test_escape_undoes_a_moles_play_on_the_screen_until_it_is_confirmed(base):
 @pytest.mark.parametrize("lang", ["de", "it", "th"])
 def test_a_moles_steps_speak_the_language(base, lang):
     """The Mole's question, its cards and its payment in the player's language."""
-    from grove.terminal.words import Words
+    from grove.seatview.words import Words
 
     _, texts = _before_the_mole(base)
     game = Game(base, ["Human 1", "Greedy 2"], SEED)

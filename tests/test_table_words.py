@@ -18,8 +18,8 @@ from grove.engine.action import Draw
 from grove.engine.game import Game
 from grove.printouts.rules_text import card_text, field_label
 from grove.report import final_words
-from grove.terminal.view import View
-from grove.terminal.words import Words
+from grove.seatview.view import View
+from grove.seatview.words import Words
 from tests.test_play_terminal import SCRIPT, grove, lines_of
 
 TURN = re.compile(r"^Turn (\d+): (.+)$")

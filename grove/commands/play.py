@@ -202,7 +202,7 @@ def _stopped(out: Any, keeper: Any, resume_path: str | None, as_json: bool,
     """A game a player stopped: how far its record goes and how to go on; exit 0 for a quit, 130
     (as a shell reports SIGINT) for Ctrl-C or SIGTERM. A resume stopped before it had taken
     every action again left its record as it was: that one is the one to go on with."""
-    from grove.terminal.words import Words
+    from grove.seatview.words import Words
 
     w = Words(lang)
     if keeper is not None and keeper.kept is not None:

@@ -63,7 +63,7 @@ def facts_line(f: Facts, lang: str) -> str:
     and game log's catalogs (English where a language lacks one); the copies as the sheets
     count them, `×5`."""
     from grove.game_log import sentences
-    from grove.terminal.words import Words
+    from grove.seatview.words import Words
 
     w = Words(lang)
     if f.host:

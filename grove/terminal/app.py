@@ -39,9 +39,9 @@ from grove.engine.record import Sink
 from grove.engine.seat import Seat
 from grove.game_log import GameLog
 from grove.report import final_words
-from grove.terminal.steps import Step, rehearse, rehearsed, steps
-from grove.terminal.view import HAND_GAP, Grid, Payment, View, edition_name, grid_width
-from grove.terminal.words import Words
+from grove.seatview.steps import Step, rehearse, rehearsed, steps
+from grove.seatview.view import HAND_GAP, Grid, Payment, View, edition_name, grid_width
+from grove.seatview.words import Words
 
 QUIT = object()  # the answer that stops the game
 LOG_LINES = 200  # game log lines the log panel keeps

@@ -18,8 +18,8 @@ from grove.engine.game import Decision
 from grove.engine.human import Quit
 from grove.engine.seat import Seat
 from grove.report import shown
-from grove.terminal.steps import Step, rehearse, rehearsed, steps
-from grove.terminal.view import Grid, View
+from grove.seatview.steps import Step, rehearse, rehearsed, steps
+from grove.seatview.view import Grid, View
 
 COMMANDS = ("help", "hand", "clearing", "forest", "show", "scores", "log", "hint", "back",
             "quit")

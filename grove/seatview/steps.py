@@ -21,11 +21,11 @@ from typing import TYPE_CHECKING
 
 from grove.engine.action import Action, FaceDown, Pick, Play
 from grove.engine.decision import Decision
-from grove.terminal.view import paid_later  # the Mole's decisions: words the view also reads
+from grove.seatview.view import paid_later  # the Mole's decisions: words the view also reads
 
 if TYPE_CHECKING:
     from grove.engine.seat import Seat
-    from grove.terminal.view import View
+    from grove.seatview.view import View
 
 LIMIT = 25  # options a list shows at most: the hand and the clearing hold no more
 
