@@ -32,6 +32,7 @@ from grove.commands.new import new
 from grove.commands.play import play, replay
 from grove.commands.print import print_cards
 from grove.commands.score import score
+from grove.commands.serve import serve
 from grove.commands.sheet import sheet
 from grove.commands.simulate import compare, simulate
 from grove.dsl.diagnostics import Diagnostic, Severity, echo_text
@@ -117,3 +118,4 @@ main.add_command(lsp)
 main.add_command(migrate)
 main.add_command(simulate)
 main.add_command(compare)
+main.add_command(serve)

@@ -38,8 +38,8 @@ from grove.dsl.diagnostics import Diagnostic, DiagnosticError, Severity, Span, e
 @click.option("--with", "with_", default="", metavar="LIST", help="expansions, comma-separated")
 @click.option("--players", "n_players", type=int, default=None, help="number of players")
 @click.option("--ai", default=None, metavar="LIST", help="one kind per player: random, greedy, "
-              "mcts, mcts:N (iterations), mcts:Ns (seconds) or human; with --players N, one kind "
-              "plays every seat  [default: greedy, 2 players]")
+              "mcts, mcts:N (iterations), mcts:Ns (seconds), a level (easy, medium, hard) or "
+              "human; with --players N, one kind plays every seat  [default: greedy, 2 players]")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="the deal and the AIs' choices: the same seed and players play the same game")
 @output_option("--record", dest="record_path", type=click.Path(), default=None, metavar="FILE",
@@ -108,10 +108,12 @@ def play(edition: str, with_: str, n_players: int | None, ai: str | None, seed: 
         # `greedy!red_fox 1`: the kind's name, and the species a restricted player never plays
         names = [f"{k.partition('!')[0].partition(':')[0].title()}"
                  f"{''.join('!' + b for b in pl.barred(k))} {i + 1}" for i, k in enumerate(kinds)]
+        # a level is named as chosen and recorded as the spec it stands for
+        kinds = [pl.resolve(k) for k in kinds]
     bad = [pl.problem(k) for k in kinds if k != "human" and pl.problem(k)]
     if bad or not kinds:
         usage_error(f"{bad[0]}; choose from random, greedy, mcts, mcts:N (iterations), mcts:Ns "
-                    "(seconds) and human" if bad else "--ai needs at least one player")
+                    "(seconds), easy, medium, hard and human" if bad else "--ai needs at least one player")
     if not resume_path:
         cset = cs.build(edition, expansions(with_), roots)
     if cset.setup.removed_for(frozenset(cset.expansions), len(kinds)) is None:

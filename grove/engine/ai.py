@@ -1,5 +1,6 @@
 """The AI kinds a seat may be played by, as `--ai` spells them: `random`, `greedy`, `mcts`,
-`mcts:N` (N iterations a decision) and `mcts:2s` (a time a decision), each optionally barred
+`mcts:N` (N iterations a decision) and `mcts:2s` (a time a decision), or a level (`easy`,
+`medium`, `hard`: `LEVELS`), each optionally barred
 from playing species: `greedy!red_fox` never plays a red fox (grove/engine/restricted.py), and
 `mcts:100!red_fox!oak` neither a fox nor an oak."""
 
@@ -13,9 +14,19 @@ from grove.engine.players import GreedyPlayer, RandomPlayer
 from grove.engine.restricted import RestrictedPlayer
 
 KINDS = ("random", "greedy", "mcts")
+# levels a person picks an opponent by, each an AI spec (docs/ai.md gives each one's win rate
+# against greedy from the ladder); a level's spec is what a record keeps, so a record replays
+# whatever a later grove makes of the level's name
+LEVELS = {"easy": "mcts:10", "medium": "greedy", "hard": "mcts"}
 BAR = "!"  # between an AI kind and each species it never plays
 # a species as a run's rows name it: its id, or `edition:id` where the plain id is ambiguous
 _SPECIES = re.compile(r"[a-z0-9_]+(:[a-z0-9_]+)?")
+
+
+def resolve(kind: str) -> str:
+    """The AI spec a level stands for (`hard!red_fox` -> `mcts!red_fox`); any other kind as it is."""
+    base, bar, rest = kind.partition(BAR)
+    return LEVELS.get(base, base) + bar + rest
 
 
 def barred(kind: str) -> tuple[str, ...]:
@@ -26,7 +37,7 @@ def barred(kind: str) -> tuple[str, ...]:
 def problem(kind: str) -> str | None:
     """What is wrong with an AI spec, or None when it names one (`human` is no AI). Whether a
     barred species exists is for the card set to say (`unknown_species`)."""
-    base, *species = kind.split(BAR)
+    base, *species = resolve(kind).split(BAR)
     name, colon, arg = base.partition(":")
     if name not in KINDS:
         return f"unknown AI {kind!r}"
@@ -58,7 +69,7 @@ def make(kind: str, seed: int) -> Player:
     why = problem(kind)
     if why is not None:
         raise ValueError(why)
-    base, *species = kind.split(BAR)
+    base, *species = resolve(kind).split(BAR)
     name, colon, arg = base.partition(":")
     player: Player
     if name == "mcts":

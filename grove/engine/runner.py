@@ -39,7 +39,8 @@ def seats(kinds: list[str], seed: int, given: Sequence[Player | None] = ()) -> l
 def play(cardset: CardSet, kinds: list[str], seed: int, *, names: list[str] | None = None,
          record: IO[str] | rec.Sink | None = None,
          on_action: Callable[[Game, Action], None] | None = None,
-         players: list[Player] | None = None, resume: Sequence[str] = ()) -> Outcome:
+         players: list[Player] | None = None, resume: Sequence[str] = (),
+         on_start: Callable[[Game], None] | None = None) -> Outcome:
     """Play a game to its end, or until a player stops it (`Quit`, or Ctrl-C).
 
     `resume` holds the actions of a stopped game's record (their texts): they are taken first,
@@ -50,9 +51,12 @@ def play(cardset: CardSet, kinds: list[str], seed: int, *, names: list[str] | No
     recorded finishes the game instead (a stop line may not follow it).
 
     `record` is a stream (each line written as it comes) or a `record.Sink` (the command line's
-    `record.Keeper`, whose file is whole at every moment)."""
+    `record.Keeper`, whose file is whole at every moment). `on_start` is handed the game before
+    its first decision (a screen that shows the table from the start)."""
     names = names or [f"P{i + 1}" for i in range(len(kinds))]
     game = Game(cardset, names, seed)
+    if on_start:
+        on_start(game)
     players = players or seats(kinds, seed)
     writer = record if isinstance(record, rec.Sink) else (
         rec.Writer(record) if record is not None else None)

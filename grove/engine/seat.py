@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from grove.engine.table import Table
 
 HIDDEN = -1  # a card number the seat cannot see, where an event or an action names one
+SPECTATOR = -1  # the seat of one who watches: no hand, no cave, only what is public
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +59,7 @@ class SeatPlayer:
 
 class Seat:
     """Seat `seat`'s window onto a game: the attributes and questions a player may use.
+    `SPECTATOR` is the seat of one who only watches: what every player may see, and no more.
 
     Static facts of the card set (a card's halves and name by its number, where a play would
     put what) are the same in every game and free to ask; what lies where is shown only as
@@ -95,13 +97,13 @@ class Seat:
 
     @property
     def hand(self) -> tuple[int, ...]:
-        """The seat's own hand, by card number."""
-        return tuple(self._t.players[self.seat].hand)
+        """The seat's own hand, by card number (a spectator holds none)."""
+        return tuple(self._t.players[self.seat].hand) if self.seat >= 0 else ()
 
     @property
     def cave(self) -> tuple[int, ...]:
         """The seat's own cave: it put the cards there."""
-        return tuple(self._t.players[self.seat].cave)
+        return tuple(self._t.players[self.seat].cave) if self.seat >= 0 else ()
 
     @property
     def clearing(self) -> tuple[int, ...]:
@@ -140,6 +142,12 @@ class Seat:
             out.append(SeatPlayer(p.name, o.known, o.hand, o.cave_known, o.cave, self.forest(j),
                                   p.extra_turns, p.cave_card))
         return tuple(out)
+
+    @property
+    def state(self) -> int:
+        """How many actions the game has taken: each changes the table, and every player sees
+        one taken (if not always what), so this names the table a player answered."""
+        return len(self._t.history)
 
     @property
     def history(self) -> list[Action]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from grove.card_words import CardWords
 from grove.compiler.cardset import CardSet, Species
@@ -28,6 +29,9 @@ from grove.engine.effects import PAID_LATER
 from grove.engine.scoring import score_rows
 from grove.engine.seat import Seat
 from grove.report import row_name, shown
+
+if TYPE_CHECKING:
+    from grove.engine.runner import Outcome
 
 SIDES = ("top", "left", "right", "bottom")  # the order a forest's grid shows its sides in
 # the blank between two columns of the hand's table: one, not a table's usual two (a padding on
@@ -413,3 +417,13 @@ class Payment:
 def _card(action: Action) -> int:
     assert isinstance(action, Pick)
     return action.card
+
+
+def final_result(out: Outcome) -> dict[str, Any]:
+    """A finished game's scores as `grove play --json` gives them, with the turns."""
+    from grove import api
+
+    cs = out.game.cardset
+    result = api.result_json(cs.root.id, cs.expansions, out.scores, False)
+    result["turns"] = out.game.turn + 1
+    return result

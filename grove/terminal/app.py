@@ -40,7 +40,15 @@ from grove.engine.seat import Seat
 from grove.game_log import GameLog
 from grove.report import final_words
 from grove.seatview.steps import Step, rehearse, rehearsed, steps
-from grove.seatview.view import HAND_GAP, Grid, Payment, View, edition_name, grid_width
+from grove.seatview.view import (
+    HAND_GAP,
+    Grid,
+    Payment,
+    View,
+    edition_name,
+    final_result,
+    grid_width,
+)
 from grove.seatview.words import Words
 
 QUIT = object()  # the answer that stops the game
@@ -683,16 +691,6 @@ def forest_lines(grid: Grid, sides: list[str] | None = None) -> list[str]:
         cells = [f"{m}{cell}" for m, cell in zip(marks, row[2:], strict=True) if cell]
         out.append(f"{row[0]:>2} {row[1]}" + (sep + sep.join(cells) if cells else ""))
     return out
-
-
-def final_result(out: runner.Outcome) -> dict[str, Any]:
-    """A finished game's scores as `grove play --json` gives them, with the turns."""
-    from grove import api
-
-    cs = out.game.cardset
-    result = api.result_json(cs.root.id, cs.expansions, out.scores, False)
-    result["turns"] = out.game.turn + 1
-    return result
 
 
 def _fill(table: DataTable, grid: Grid, gap: int = 0) -> None:

@@ -1,0 +1,101 @@
+"""Card faces for the browser table: the faces `grove print` draws, as PNG images.
+
+A face is named by its place among the card set's distinct faces in one language (the same
+for every copy of a card), never by a card's number: an image's name says what the face shows,
+which is only asked for a card the seat sees. Each face is drawn once, when first asked for
+(a print of one face to a page, rasterised as `grove print --format png` does), and kept in
+memory and in grove's cache folder, keyed by the card files' digests, the language and grove
+itself, so a server started again serves them at once.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from functools import cached_property
+
+from grove.compiler.cardset import CardSet
+from grove.printouts.cards.faces import Deck, Face, read_deck
+from grove.printouts.cards.geometry import POKER
+
+MM = 72 / 25.4  # points to the millimetre
+SCALE = 2.0  # pixels to the point: a poker card 357 x 499 pixels, sharp at twice its size
+BACK = "back"
+
+
+@dataclass
+class Faces:
+    """One card set's faces in one language: which face each card shows, each face's words,
+    and its image, drawn when first asked for."""
+
+    cardset: CardSet
+    lang: str
+
+    def __post_init__(self) -> None:
+        self._lock = threading.Lock()
+        self._png: dict[int | str, bytes] = {}
+
+    @cached_property
+    def deck(self) -> Deck:
+        return read_deck(self.cardset, self.lang)
+
+    @cached_property
+    def _faces(self) -> tuple[tuple[Face, ...], dict[Face, int]]:
+        faces = tuple(f for f, _ in self.deck.unique())
+        return faces, {f: k for k, f in enumerate(faces)}
+
+    @property
+    def count(self) -> int:
+        return len(self._faces[0])
+
+    @cached_property
+    def _by_card(self) -> tuple[int, ...]:
+        """By card number (the deck as the edition files list it, as a game numbers its
+        cards): the face the card shows; the caves and winter cards after it have no number."""
+        index = self._faces[1]
+        return tuple(index[c.face] for c in self.deck.cards[:len(self.cardset.deck)])
+
+    @property
+    def key(self) -> str:
+        """The card set and language, as a URL names them (`base+alpine.de.1f3a...`)."""
+        ids = "+".join(e.id for e in self.cardset.editions)
+        digest = "".join(e.digest[:6] for e in self.cardset.editions)
+        return f"{ids}.{self.lang}.{digest}"
+
+    def of_card(self, number: int) -> int | None:
+        """The face card `number` shows (None for a winter card, which has none of its own)."""
+        return self._by_card[number] if 0 <= number < len(self._by_card) else None
+
+    def text(self, k: int) -> dict[str, object]:
+        """A face's words: each part's name and its rules, as the printed card says them."""
+        face = self._faces[0][k]
+        return {"title": face.title,
+                "parts": [{"name": p.name, "cost": p.cost, "host": p.host,
+                           "tree": p.tree.name if p.tree else None,
+                           "types": [t.name for t in p.types], "water": p.water,
+                           "fields": [[f.label, f.text] for f in p.fields]}
+                          for p in face.parts]}
+
+    def png(self, k: int | str) -> bytes:
+        """Face k's image (`BACK`: the back every card shares), drawn once."""
+        with self._lock:
+            found = self._png.get(k)
+            if found is None:
+                found = self._png[k] = self._draw(k)
+            return found
+
+    def _draw(self, k: int | str) -> bytes:
+        from grove.compiler import cache
+
+        faces = self._faces[0]
+        face = faces[0] if k == BACK else faces[k]  # type: ignore[index]
+        page = 1 if k == BACK else 0
+
+        def build() -> bytes:
+            from grove.printouts.cards import pdf, raster
+
+            w, h = POKER[0] * MM, POKER[1] * MM
+            images = list(raster.images(pdf.single(self.deck, [face], w, h, 0.0), SCALE))
+            return raster.png(images[page])
+
+        return cache.cached("face", cache.key("serve-face", self.key, str(k)), build)
