@@ -30,6 +30,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from grove.engine.seat import SPECTATOR
 from grove.serve.matches import LANGS, Match, Matches, Refused, faces_by_key
+from grove.serve.players import MOST_ACTIONS
 
 HERE = Path(__file__).parent
 OWNER = "grove_owner"  # the cookie that says who made a game: the lobby shows them its links
@@ -109,10 +110,11 @@ def _texts(body: Any) -> tuple[list[str], int | None]:
         raise Refused(400, 'the body is {"action": TEXT} or {"actions": [TEXT, ...]}')
     texts = body.get("actions", [body["action"]] if "action" in body else None)
     state = body.get("state")
-    if not isinstance(texts, list) or not texts or not all(
+    if not isinstance(texts, list) or not 0 < len(texts) <= MOST_ACTIONS or not all(
             isinstance(t, str) and 0 < len(t) <= 200 for t in texts):
-        raise Refused(400, 'the body is {"action": TEXT} or {"actions": [TEXT, ...]}, each '
-                           "an action's text as the table offers it")
+        raise Refused(400, 'the body is {"action": TEXT} or {"actions": [TEXT, ...]}: '
+                           f"{MOST_ACTIONS} at most, each an action's text as the table "
+                           "offers it")
     if state is not None and (not isinstance(state, int) or isinstance(state, bool)):
         raise Refused(400, "`state` is the table's state, a whole number")
     return texts, state

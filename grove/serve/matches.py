@@ -167,8 +167,9 @@ class Match:
             self._wires[s] = Wire(View(seat, lang), faces(self.cardset, lang))
             self._logs[s] = GameLog(seat, lang)
             self._lines[s] = []
-        if not self.resume:
-            self.publish()
+        d = game.decision
+        if not self.resume and d is not None and self.setup.seats[d.player].kind != "human":
+            self.publish()  # the table while an AI thinks; a person's decision publishes it
 
     def _acted(self, game: Game, action: Action) -> None:
         self.turn = game.turn + 1
@@ -194,7 +195,8 @@ class Match:
         state = len(game.history)
         for s, wire in self._wires.items():
             self._lines[s].extend(self._logs[s].new_lines())
-            msg = table(wire, self._lines[s], decision, state, self._final.get(s))
+            msg = table(wire, self._lines[s], decision, state, self._final.get(s),
+                        asking=waiting is not None and waiting[0] == s)
             self.views[s] = json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
         self.version += 1
         self._notify()

@@ -63,8 +63,11 @@ def _collect_faces(node: Any, out: set[int]) -> None:
 
 
 def table(wire: Wire, log: Sequence[str], decision: Decision | None,
-          state: int, final: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The whole table as the seat sees it: the message a page is drawn from."""
+          state: int, final: dict[str, Any] | None = None, asking: bool = False
+          ) -> dict[str, Any]:
+    """The whole table as the seat sees it: the message a page is drawn from. `decision` is the
+    game's; the seat is `asking` once the game waits on its answer (not before: an answer
+    given earlier would find no one to take it)."""
     seat, view = wire.seat, wire.view
     me = seat.seat
     sizes = seat.hand_sizes()
@@ -96,7 +99,7 @@ def table(wire: Wire, log: Sequence[str], decision: Decision | None,
     }
     if decision is not None:
         out["waiting"] = shown(seat.players[decision.player].name)
-        if decision.player == me:
+        if decision.player == me and asking:
             out["decision"] = asked(wire, decision)
     out["faces"] = wire.faces_text(out)
     return out
