@@ -98,9 +98,14 @@ async def _body(request: Request, most: int) -> Any:
         data += chunk
         if len(data) > most:
             raise Refused(413, f"a request body is {most} bytes at most")
+    return _json(data.decode("utf-8", "surrogateescape"))
+
+
+def _json(text: str) -> Any:
+    """A request's JSON; anything else, nesting too deep for the parser included, is a 400."""
     try:
-        return json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+        return json.loads(text)
+    except (ValueError, RecursionError):
         raise Refused(400, "the body is not JSON") from None
 
 
@@ -375,10 +380,7 @@ async def _on_message(server: Server, match: Match, seat: int, token: str,
             raise Refused(400, "send text messages (JSON)")
         if len(text.encode("utf-8", "surrogatepass")) > server.settings.message_bytes:
             raise Refused(413, f"a message is {server.settings.message_bytes} bytes at most")
-        try:
-            body = json.loads(text)
-        except ValueError:
-            raise Refused(400, "the message is not JSON") from None
+        body = _json(text)
         if not isinstance(body, dict) or body.get("type") not in ("act", "rehearse", "hint"):
             raise Refused(400, 'a message is {"type": "act" | "rehearse" | "hint", ...}')
         kind = body["type"]
