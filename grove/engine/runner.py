@@ -150,7 +150,7 @@ def replay(cardset: CardSet, r: rec.Record) -> tuple[Game, list[str]]:
     truncated record is never taken for a verified game)."""
     problems = [f"header: {c}" for c in rec.changed_cards(cardset, r.header)]
     names = [p["name"] for p in r.header["players"]]
-    game = Game(cardset, names, int(r.header["seed"]))
+    game = Game(cardset, names, int(r.header["seed"]), legacy=r.header["format"] == 1)
     for n, a in enumerate(r.actions, 2):
         if game.decision is None:
             problems.append(f"line {n}: the game is already over")
