@@ -120,3 +120,17 @@ def test_a_new_record_is_format_2_and_replays(base, tmp_path):
     assert json.loads(lines[1])["action"] == "yes"  # greedy redraws its tree-less hand
     r = CliRunner().invoke(main, ["replay", str(out), "--verify"], catch_exceptions=False)
     assert r.exit_code == 0, r.stdout + r.stderr
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "it", "th"])
+def test_the_terminal_asks_the_person_in_their_language(base, lang):
+    from grove.terminal.view import View
+
+    g = Game(base, ["Ana", "Ben"], SEED)
+    view = View(g.seats[0], lang)
+    question = view.ask(g.decision)
+    assert question != view.words("ask.choose") and not question.startswith("ask.")
+    labels = [o.label for o in view.options(g.decision)]
+    assert labels == [view.words("do.redraw_yes"), view.words("do.redraw_no")]
+    assert len(set(labels)) == 2 and not any(x.startswith("do.") for x in labels)
+    assert labels[0] != view.words("do.yes")
