@@ -134,3 +134,21 @@ def test_the_terminal_asks_the_person_in_their_language(base, lang):
     assert labels == [view.words("do.redraw_yes"), view.words("do.redraw_no")]
     assert len(set(labels)) == 2 and not any(x.startswith("do.") for x in labels)
     assert labels[0] != view.words("do.yes")
+
+
+def test_a_stopped_record_of_format_1_resumes_by_its_own_rules(base, tmp_path):
+    """A game stopped under format 1 goes on as it began: no redraw asked of the deal that
+    lacks a tree, and its record stays format 1 and replays."""
+    lines = OLD_RECORD.read_text(encoding="utf-8").split("\n")
+    header = json.loads(lines[0])
+    header["digest"] = rec.digest(base)  # see test_a_record_of_format_1_replays_by_its_own_rules
+    stopped = tmp_path / "stopped.jsonl"
+    stopped.write_text("\n".join([json.dumps(header), *lines[1:11],
+                                  json.dumps(rec.stop_line(10))]) + "\n", encoding="utf-8")
+    r = CliRunner().invoke(main, ["play", "--resume", str(stopped)], catch_exceptions=False)
+    assert r.exit_code == 0, r.stdout + r.stderr
+    new = stopped.read_text(encoding="utf-8").split("\n")
+    assert json.loads(new[0])["format"] == 1
+    assert [json.loads(x) for x in new[1:11]] == [json.loads(x) for x in lines[1:11]]
+    r = CliRunner().invoke(main, ["replay", str(stopped), "--verify"], catch_exceptions=False)
+    assert r.exit_code == 0 and "verified" in r.stderr, r.stdout + r.stderr

@@ -39,7 +39,8 @@ def seats(kinds: list[str], seed: int, given: Sequence[Player | None] = ()) -> l
 def play(cardset: CardSet, kinds: list[str], seed: int, *, names: list[str] | None = None,
          record: IO[str] | rec.Sink | None = None,
          on_action: Callable[[Game, Action], None] | None = None,
-         players: list[Player] | None = None, resume: Sequence[str] = ()) -> Outcome:
+         players: list[Player] | None = None, resume: Sequence[str] = (),
+         legacy: bool = False) -> Outcome:
     """Play a game to its end, or until a player stops it (`Quit`, or Ctrl-C).
 
     `resume` holds the actions of a stopped game's record (their texts): they are taken first,
@@ -50,16 +51,18 @@ def play(cardset: CardSet, kinds: list[str], seed: int, *, names: list[str] | No
     recorded finishes the game instead (a stop line may not follow it).
 
     `record` is a stream (each line written as it comes) or a `record.Sink` (the command line's
-    `record.Keeper`, whose file is whole at every moment)."""
+    `record.Keeper`, whose file is whole at every moment). `legacy`: go on by the rules of a
+    record of format 1 (`Table.legacy`), a stopped one being resumed, and write format 1 again."""
     names = names or [f"P{i + 1}" for i in range(len(kinds))]
-    game = Game(cardset, names, seed)
+    game = Game(cardset, names, seed, legacy=legacy)
     players = players or seats(kinds, seed)
     writer = record if isinstance(record, rec.Sink) else (
         rec.Writer(record) if record is not None else None)
     if writer:
         # the package's constant: importlib.metadata scans sys.path, and a Ctrl-C could land in
         # the ZipFile its scan leaves to be finalised
-        writer.header({"type": "header", "format": rec.FORMAT, "grove": __version__,
+        writer.header({"type": "header", "format": 1 if legacy else rec.FORMAT,
+                       "grove": __version__,
                        "edition": cardset.root.id, "with": list(cardset.expansions),
                        "digest": rec.digest(cardset), "seed": seed,
                        "players": [{"name": n, "ai": k}
