@@ -101,12 +101,13 @@ class _Declining:
 
 
 def test_a_player_who_declines_the_stuck_turn_is_asked_again_until_the_bound(tmp_path):
-    """Putting no card away when the rule asks is a decision, not a turn that could not change
-    anything: the game goes on (so no game that ended before ends otherwise), and players who
-    decline for ever meet the turn bound, which stops the game instead of letting it run."""
+    """Under the rules of format-1 records (`legacy`), a stuck player could put no card away:
+    that was a decision, not a turn that could not change anything, so the game went on, and
+    players who decline for ever meet the turn bound, which stops the game instead of letting
+    it run. (Today's rules put exactly the cards away: tests/scenarios/smoky_mountains.yaml.)"""
     folder = _scaffold(tmp_path, "declined", trees=2, split=40, stuck="{cards: 2, to: cave}")
     cset = _build(folder, "declined")
-    game = Game(cset, ["A", "B"], 4)
+    game = Game(cset, ["A", "B"], 4, legacy=True)
     with pytest.raises(TurnLimit):
         game.play_out([_Declining(i) for i in range(2)])
     kinds = {e.kind for e in game.events}

@@ -30,9 +30,10 @@ def _text(base: str, expansions: tuple[str, ...], lang: str) -> str:
     (BASE_ALL, "de", "Aufdecken : Immer wenn du einen Baum oder einen Setzling ausspielst,"),
     (BASE_ALL, "it", "Rivela : ogni volta che giochi un Albero o un Alberello, metti anche"),
     (BASE_ALL, "th", "เปิดการ์ด : ทุกครั้งที่เล่นต้นไม้หรือต้นกล้า ให้เปิดการ์ด"),
-    (("dartmoor", ()), "en", "Reveal : whenever you play a Tree or a Moor, also turn"),
-    (("dartmoor", ()), "de", "Immer wenn du einen Baum oder ein Moor ausspielst,"),
-    (("dartmoor", ()), "it", "ogni volta che giochi un Albero o una Brughiera, metti"),
+    # Dartmoor: only a tree reveals, neither a shrub nor a moor (seed 001)
+    (("dartmoor", ()), "en", "Reveal : whenever you play a Tree, also turn"),
+    (("dartmoor", ()), "de", "Immer wenn du einen Baum ausspielst,"),
+    (("dartmoor", ()), "it", "ogni volta che giochi un Albero, metti"),
     # a tree with a river beneath is a tree: one name, not "Tree and Tree with river"
     (("smoky_mountains", ()), "en", "Reveal : whenever you play a Tree, also turn"),
 ])

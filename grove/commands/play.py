@@ -75,6 +75,7 @@ def play(edition: str, with_: str, n_players: int | None, ai: str | None, seed: 
 
     language(lang)
     resume: list[str] = []
+    legacy = False  # a resumed record of format 1 goes on by the rules it was written under
     # before any work: a target grove may not replace (read-only, a symlink, a device) is
     # refused and left alone, and so is the record a resume would write again
     for out_path in (record_path or resume_path, final_path):
@@ -90,6 +91,7 @@ def play(edition: str, with_: str, n_players: int | None, ai: str | None, seed: 
                    f"{', '.join(given)}")
         r, cset = _resumable(resume_path, roots)
         resume = [a["action"] for a in r.actions]
+        legacy = r.header["format"] == 1
         edition, seed = cset.root.id, int(r.header["seed"])
         with_ = ",".join(cset.expansions)
         names = [str(p["name"]) for p in r.header["players"]]
@@ -154,7 +156,7 @@ def play(edition: str, with_: str, n_players: int | None, ai: str | None, seed: 
             from grove.terminal.app import play_on_screen
 
             out = play_on_screen(cset, kinds, seed, names=names, record=keeper, lang=lang,
-                                 resume=resume)
+                                 resume=resume, legacy=legacy)
         else:
             from grove.terminal.line import LinePlayer
 
@@ -163,7 +165,8 @@ def play(edition: str, with_: str, n_players: int | None, ai: str | None, seed: 
                      else None for k in kinds]
             with _terminate_as_interrupt():
                 out = runner.play(cset, kinds, seed, names=names, record=keeper, on_action=log,
-                                  players=runner.seats(kinds, seed, seats), resume=resume)
+                                  players=runner.seats(kinds, seed, seats), resume=resume,
+                                  legacy=legacy)
     except OSError as exc:  # a full disk, or the file made read-only during the game
         usage_error(f"{display(record_path or '')}: {exc.strerror or exc}; "
                     f"{_kept(keeper, resume_path)}", code="IO-WRITE")

@@ -278,6 +278,7 @@ def _hosts(doc: Document, edition: str) -> list[HostKind]:
                 plural=_names(h.get("plural")),
                 article=_names(h.get("article")),
                 classifier=_names(h.get("classifier")),
+                beneath=_names(h.get("beneath")),
             )
         )
     return out

@@ -67,6 +67,9 @@ class HostKind:
     plural: Any = field(default_factory=no_words)  # {lang: plural}, as a type symbol's
     article: Any = field(default_factory=no_words)  # as Symbol.article
     classifier: Any = field(default_factory=no_words)  # as Symbol.classifier
+    # a host played with a card beneath (`play: with_tree`): what the rules call that card,
+    # {lang: name} (Smoky Mountains' "universal river")
+    beneath: Any = field(default_factory=no_words)
 
     def slot(self, slot_id: str) -> SlotDef | None:
         return self.slots_by_id.get(slot_id)

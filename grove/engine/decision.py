@@ -26,7 +26,8 @@ class Decision:
     dataclass is built at five times the cost."""
 
     player: int
-    kind: str  # "turn", "draw", "pay", "choose", "place", "optional", "river", "cave"
+    kind: str  # "turn", "draw", "pay", "choose", "place", "optional", "river", "cave",
+    # "redraw" (the set-up's redraw of a hand without a tree)
     options: Sequence[str]  # a tuple, or `Offers` for a turn
     about: str = ""
     table: ActionTable | None = field(default=None, repr=False, compare=False)

@@ -46,10 +46,11 @@ class Game(Table):
 
     def __init__(self, cardset: CardSet, players: list[str], seed: int = 0,
                  expansions: Iterable[str] | None = None, *, memo: Memo | None = None,
-                 events: bool = True):
-        super().__init__(cardset, players, seed, expansions, memo=memo, events=events)
+                 events: bool = True, legacy: bool = False):
+        super().__init__(cardset, players, seed, expansions, memo=memo, events=events,
+                         legacy=legacy)
         self.seats = [Seat(self, i) for i in range(len(players))]  # what each player is handed
-        self._proc = self._play()
+        self._proc = self._play(redraw=True)
         # what the player to move must choose now; None once the game is over. A plain
         # attribute, not a property: a driver reads it twice a decision, a thousand times a game
         self.decision: Decision | None = next(self._proc)
@@ -136,9 +137,10 @@ class Game(Table):
                 d = self.decision = None
 
     # ---- the game loop -------------------------------------------------------------------------
-    def _play(self, draft: bool = True, caves: list[Species] | None = None
-              ) -> Generator[Decision, Action, None]:
-        """The cave draft, then turn after turn until the game ends: at the last winter card,
+    def _play(self, draft: bool = True, caves: list[Species] | None = None,
+              redraw: bool = False) -> Generator[Decision, Action, None]:
+        """The set-up's redraws (`redraw`, only for a game just dealt) and the cave draft,
+        then turn after turn until the game ends: at the last winter card,
         when every player in a row had a turn that changed nothing (none can draw or play, and
         the edition's stuck turn, if it has one, had nothing to ask: the same turns would come
         round again and again, without a decision), or with `TurnLimit` past `turn_limit`.
@@ -148,6 +150,8 @@ class Game(Table):
                            len(self.players))
         idle: set[int] = set()  # players whose turn changed nothing since a turn last did
         try:
+            if redraw:
+                yield from self._redraws()
             if draft:
                 yield from self._draft_caves(caves)
             while True:
@@ -176,6 +180,28 @@ class Game(Table):
             self.over = True
             if self.noting:
                 self._note("end", -1)
+
+    def _redraws(self) -> Generator[Decision, Action, None]:
+        """Where the edition's rules have it (`rules: treeless_redraw:`), each player whose
+        dealt hand holds no tree, in turn order, may once put the whole hand out of the game
+        and draw as many new cards from the deck. Asked only of such a hand, so a deal whose
+        hands all hold a tree plays as it did before the rule."""
+        if self.legacy or not self.cardset.flags.get("treeless_redraw"):
+            return
+        for i, p in enumerate(self.players):
+            if any("tree" in sp.types for c in p.hand for sp, _, _ in self._halves[c]):
+                continue
+            answer = yield Decision(i, "redraw", (act.YES.text, act.NO.text),
+                                    "put the hand out of the game and draw a new one?",
+                                    self.actions)
+            if answer != act.YES:
+                continue
+            old, p.hand = p.hand, []
+            self.removed.extend(old)
+            if self.noting:
+                self._note("move", i, tuple(old), source="hand", target="removed")
+            for _ in old:
+                self._to_hand(i, limit=False)
 
     def _draft_caves(self, laid: list[Species] | None = None) -> Generator[Decision, Action, None]:
         """One cave per player is laid out; players pick in reverse turn order, then each

@@ -69,7 +69,7 @@ class GreedyPlayer:
             return self._best_play(seat, decision)
         if decision.kind == "pay":
             return self._pay(seat, decision)
-        if decision.kind == "optional":
+        if decision.kind in ("optional", "redraw"):  # a redraw is offered only without a tree
             return YES
         opts = decision.actions
         if decision.kind == "choose":

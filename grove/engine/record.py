@@ -26,7 +26,10 @@ from grove.compiler.cardset import CardSet
 from grove.files.write import sweep, write_text
 from grove.forest.model import Forest
 
-FORMAT = 1
+# 2: the set-up's redraw of a hand without a tree and a stuck turn that puts exactly its cards
+# away; a record of format 1 replays by the rules it was written under (`Table.legacy`)
+FORMAT = 2
+FORMATS = (1, 2)  # the formats a record may have
 # A file record is replaced by a whole copy (with a stop line) once this many seconds have passed
 # since the last: each copy is flushed to disk (fsync), 1 to 10 ms on a busy disk, which would
 # multiply the 10 ms of an AI game's play if taken every few actions
@@ -307,8 +310,9 @@ def read(path: str | Path) -> Record:
         raise RecordError(f"{path}:1: not a grove record (no header line)")
     n, header = objs[0]
     fmt = header.get("format")
-    if fmt != FORMAT or isinstance(fmt, bool):
-        raise RecordError(f"{path}:{n}: record format {fmt!r} is not {FORMAT}")
+    if fmt not in FORMATS or isinstance(fmt, bool):
+        raise RecordError(f"{path}:{n}: record format {fmt!r} is not one of "
+                          f"{', '.join(map(str, FORMATS))}")
     problem = _header_problem(header)
     if problem:
         raise RecordError(f"{path}:{n}: {problem}")

@@ -40,6 +40,7 @@ def play(cardset: CardSet, kinds: list[str], seed: int, *, names: list[str] | No
          record: IO[str] | rec.Sink | None = None,
          on_action: Callable[[Game, Action], None] | None = None,
          players: list[Player] | None = None, resume: Sequence[str] = (),
+         legacy: bool = False,
          on_start: Callable[[Game], None] | None = None) -> Outcome:
     """Play a game to its end, or until a player stops it (`Quit`, or Ctrl-C).
 
@@ -51,10 +52,12 @@ def play(cardset: CardSet, kinds: list[str], seed: int, *, names: list[str] | No
     recorded finishes the game instead (a stop line may not follow it).
 
     `record` is a stream (each line written as it comes) or a `record.Sink` (the command line's
-    `record.Keeper`, whose file is whole at every moment). `on_start` is handed the game before
-    its first decision (a screen that shows the table from the start)."""
+    `record.Keeper`, whose file is whole at every moment). `legacy`: go on by the rules of a
+    record of format 1 (`Table.legacy`), a stopped one being resumed, and write format 1 again.
+    `on_start` is handed the game before its first decision (a screen that shows the table from
+    the start)."""
     names = names or [f"P{i + 1}" for i in range(len(kinds))]
-    game = Game(cardset, names, seed)
+    game = Game(cardset, names, seed, legacy=legacy)
     if on_start:
         on_start(game)
     players = players or seats(kinds, seed)
@@ -63,7 +66,8 @@ def play(cardset: CardSet, kinds: list[str], seed: int, *, names: list[str] | No
     if writer:
         # the package's constant: importlib.metadata scans sys.path, and a Ctrl-C could land in
         # the ZipFile its scan leaves to be finalised
-        writer.header({"type": "header", "format": rec.FORMAT, "grove": __version__,
+        writer.header({"type": "header", "format": 1 if legacy else rec.FORMAT,
+                       "grove": __version__,
                        "edition": cardset.root.id, "with": list(cardset.expansions),
                        "digest": rec.digest(cardset), "seed": seed,
                        "players": [{"name": n, "ai": k}
@@ -154,7 +158,7 @@ def replay(cardset: CardSet, r: rec.Record) -> tuple[Game, list[str]]:
     truncated record is never taken for a verified game)."""
     problems = [f"header: {c}" for c in rec.changed_cards(cardset, r.header)]
     names = [p["name"] for p in r.header["players"]]
-    game = Game(cardset, names, int(r.header["seed"]))
+    game = Game(cardset, names, int(r.header["seed"]), legacy=r.header["format"] == 1)
     for n, a in enumerate(r.actions, 2):
         if game.decision is None:
             problems.append(f"line {n}: the game is already over")

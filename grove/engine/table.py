@@ -67,10 +67,13 @@ class Table:
 
     def __init__(self, cardset: CardSet, players: list[str], seed: int = 0,
                  expansions: Iterable[str] | None = None, *, memo: Memo | None = None,
-                 events: bool = True):
+                 events: bool = True, legacy: bool = False):
         """`events`: whether the game keeps what it did (`events`, which the game log words).
-        A batch of simulated games reads none, and noting them took 2% of a random game."""
+        A batch of simulated games reads none, and noting them took 2% of a random game.
+        `legacy`: play by the rules records of format 1 were written under (no set-up redraw,
+        a stuck turn that may put fewer than its cards away), so those records still replay."""
         self.cardset = cardset
+        self.legacy = legacy
         self.seed = seed
         self.rng = random.Random(seed)
         dealt = deal(cardset, len(players), self.rng, expansions)
@@ -112,6 +115,7 @@ class Table:
         its own random generator seeded with `seed`, keeping no events: a search plays on
         copies (grove/engine/worlds.py). Every attribute `__init__` sets is set here too."""
         other.cardset = self.cardset
+        other.legacy = self.legacy
         other.seed = seed
         other.rng = random.Random(seed)
         other.cards = self.cards

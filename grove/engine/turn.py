@@ -184,21 +184,24 @@ def _take(game: Table, i: int, choice: act.Draw) -> None:
 
 
 def _stuck(game: Table, i: int) -> Turn:
-    """Neither action is possible: the edition's special case, if it has one. True where the
-    turn asked the player nothing and so changed nothing (the edition has no such rule, or
+    """Neither action is possible: the edition's special case, if it has one: the hand shown,
+    `cards` of it put away (all it holds, if fewer) and as many drawn from the deck. True where
+    the turn asked the player nothing and so changed nothing (the edition has no such rule, or
     the hand holds no card to put away): then the next turn alike will change nothing either.
-    A player who was asked and put no card away chose to: each such choice is a decision, so
-    a game of them never turns without a player's say, and every game that ever ended plays
-    as it did."""
+    Under format 1's rules a player could stop early and put no card away: each such choice
+    is a decision, so a game of them never turns without a player's say."""
     p = game.players[i]
     rule = dict(game.cardset.flags.get("stuck_turn") or {})
     most = int(rule.get("cards", 0))
     target = p.cave if rule.get("to", "cave") == "cave" else game.clearing
     moved = 0
     asked = False
+    # the rules put exactly `cards` away (fewer only from a hand that holds fewer); records of
+    # format 1 were played with a stop after each card, and replay so (`Table.legacy`)
+    stop = (act.STOP.text,) if game.legacy else ()
     while moved < most and p.hand:
         asked = True
-        opts = (*(pick_text("choose", c) for c in p.hand), act.STOP.text)
+        opts = (*(pick_text("choose", c) for c in p.hand), *stop)
         choice = yield Decision(i, "choose", opts, f"a card to put into the {rule.get('to')}",
                                 game.actions)
         if choice == act.STOP:

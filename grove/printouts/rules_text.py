@@ -964,9 +964,25 @@ def _rules_of(species: Any) -> dict[str, ast.Rule]:
 
 
 def card_text(species: Any, cardset: Any, lang: str) -> dict[str, str]:
-    """field -> rendered text, in printing order (effect, bonus, trigger, placement, modifier,
-    score)."""
-    return {f: render(r, f, cardset, lang, species) for f, r in _rules_of(species).items()}
+    """field -> rendered text, in printing order (the water requirement, effect, bonus,
+    trigger, placement, modifier, score). The water requirement is no rule of the DSL but a
+    mark below the card's cost (seed 002: "some split cards show the water requirement below
+    their cost"), so every text of such a card says it first."""
+    out = {"water": water_text(cardset, lang)} if getattr(species, "water", False) else {}
+    out.update({f: render(r, f, cardset, lang, species) for f, r in _rules_of(species).items()})
+    return out
+
+
+def water_text(cardset: Any, lang: str) -> str:
+    """Where a card with the water requirement may go: the hosts with a slot that takes it,
+    face-down ones aside (they count as one of those: Smoky Mountains' universal river is a
+    river), "only at a tree with river or a river"."""
+    r = Renderer(cardset, lang)
+    hosts = [h for h in cardset.hosts.values()
+             if not h.face_down and any(s.water for s in h.slots)]
+    where = r.join_or([r.art(r.host_np(h), "indef.acc") for h in hosts])
+    text = _msg_text(r.cat, r.cat.phrases.get("water.where"), None) or "%(hosts)s"
+    return _cap(text % {"hosts": where})
 
 
 def _played_hosts(cardset: Any, host_ids: Iterable[str]) -> list[Any]:

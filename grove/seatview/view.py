@@ -341,6 +341,8 @@ class View(CardWords):
                 sp = next((s for s in self.game.cardset.caves if s.id == sid), None)
                 return w("do.cave_card", card=shown(sp.name(self.lang)) if sp else sid)
             case Say(word=word):
+                if decision is not None and decision.kind == "redraw":  # the set-up's redraw
+                    return w(f"do.redraw_{word}")
                 return w(f"do.{word}")
         return action.text
 

@@ -179,10 +179,12 @@ class GameScreen(App[runner.Outcome | None]):
     DIGIT_WAIT = 1.0  # seconds a first digit waits for a second (options 10 to 25)
 
     def __init__(self, cardset: CardSet, kinds: list[str], seed: int, *, names: list[str],
-                 record: IO[str] | Sink | None = None, lang: str = "en", resume: list[str] | None = None):
+                 record: IO[str] | Sink | None = None, lang: str = "en", resume: list[str] | None = None,
+                 legacy: bool = False):
         super().__init__()
         self.cardset, self.kinds, self.seed, self.names = cardset, kinds, seed, names
         self.record, self.lang, self.resume = record, lang, list(resume or ())
+        self.legacy = legacy  # a resumed record of format 1 goes on by its rules
         self.words = Words(lang)
         self.answers: queue.Queue[Any] = queue.Queue()
         self.stopping = threading.Event()
@@ -283,7 +285,8 @@ class GameScreen(App[runner.Outcome | None]):
         seats = [ScreenPlayer(self) if k == "human" else None for k in self.kinds]
         out = runner.play(self.cardset, self.kinds, self.seed, names=self.names,
                           record=self.record, on_action=self._acted,
-                          players=runner.seats(self.kinds, self.seed, seats), resume=self.resume)
+                          players=runner.seats(self.kinds, self.seed, seats), resume=self.resume,
+                          legacy=self.legacy)
         self.call_from_thread(self._over, out)
 
     def _acted(self, game: Game, action: Action) -> None:
@@ -706,9 +709,10 @@ def _fill(table: DataTable, grid: Grid, gap: int = 0) -> None:
 
 def play_on_screen(cardset: CardSet, kinds: list[str], seed: int, *, names: list[str],
                    record: IO[str] | Sink | None = None, lang: str = "en",
-                   resume: list[str] | None = None) -> runner.Outcome:
+                   resume: list[str] | None = None, legacy: bool = False) -> runner.Outcome:
     """Play a game on the full screen; the outcome, finished or stopped, once the app closes."""
-    app = GameScreen(cardset, kinds, seed, names=names, record=record, lang=lang, resume=resume)
+    app = GameScreen(cardset, kinds, seed, names=names, record=record, lang=lang, resume=resume,
+                     legacy=legacy)
     out = app.run()
     if out is None:
         out = app.outcome

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass, replace
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
@@ -18,9 +19,12 @@ from grove.dsl.diagnostics import Span
 from grove.printouts import rules_text
 from grove.printouts.sheets.icons import Icon
 from grove.printouts.sheets.icons import find as find_icon
+from grove.printouts.sheets.icons import load as load_icon
 from grove.printouts.sheets.thai import dictionary_words
 
 TEXT_FIELDS = ("effect", "trigger", "placement", "modifier")  # the "effect" column, in order
+WATER = "water-requirement"  # its icon id beside the symbols': a hyphen, which no symbol id holds
+WATER_ICON = Path(__file__).resolve().parent / "water.svg"
 
 
 @dataclass(frozen=True)
@@ -46,6 +50,7 @@ class Host:
     span: Span | None
     icon: str | None = None  # the type symbol its diagram shows (Sheet.icons)
     under_icon: str | None = None  # ... and that of the card beneath it (a tree's river)
+    beneath: str = ""  # what the rules call the card beneath (`play: with_tree`), if named
 
     @property
     def water_slots(self) -> bool:
@@ -133,6 +138,9 @@ class Sheet:
     icons: Any = None  # symbol id -> (icons.Icon, its name): the tree and type symbols drawn
     revealing_choice: str = ""  # those hosts as the object of "play": "a Tree or a Sapling"
     card_symbols: tuple[Symbol, ...] = ()  # the expansions' symbols on their cards (Alps)
+    treeless_redraw: bool = False  # the set-up's redraw of a hand without a tree (`rules:`)
+    water: str = ""  # the water requirement's name, where a species has it (its legend row)
+    water_where: str = ""  # ... and where such a card goes (`rules_text.water_text`)
 
     @property
     def all_species(self) -> tuple[SpeciesRow, ...]:
@@ -176,7 +184,7 @@ def _hosts(cs: CardSet, lang: str, icons: dict) -> tuple[Host, ...]:
         under = next((t for t in h.types if t in icons), None) if h.play == "with_tree" else None
         out.append(Host(h.id, _name(h.names, lang, h.id), h.face_down, h.play, h.reveal, counts,
                         _name(base.names, lang, base.id) if base else None, slots, h.span,
-                        icon, under))
+                        icon, under, _name(h.beneath, lang, "") if h.beneath else ""))
     return tuple(out)
 
 
@@ -201,7 +209,9 @@ def species_names(cs: CardSet, lang: str) -> dict[str, str]:
 
 def _icons(cs: CardSet, lang: str) -> dict[str, tuple[Icon, str]]:
     """Tree and type symbols with an icon: from the `icons/` folders beside the card set's
-    edition files (a later edition's first, so an expansion may draw a base symbol its way)."""
+    edition files (a later edition's first, so an expansion may draw a base symbol its way).
+    Where a species has the water requirement, its drop too (`WATER`): no symbol of the card
+    data, the same for every card set, so grove's own."""
     folders = [e.folder for e in reversed(cs.editions) if getattr(e, "folder", None)]
     out = {}
     for s in cs.symbols:
@@ -209,6 +219,8 @@ def _icons(cs: CardSet, lang: str) -> dict[str, tuple[Icon, str]]:
             icon = find_icon(folders, s.id)
             if icon is not None:
                 out[s.id] = (icon, _name(s.names, lang, s.id))
+    if any(sp.water for sp in cs.species.values()):
+        out[WATER] = (load_icon(WATER_ICON, WATER), rules_text.field_label("water", lang))
     return out
 
 
@@ -251,7 +263,8 @@ def _row(sp: Species, cs: CardSet, lang: str, name: str, icons: dict) -> Species
         sides=sp.sides, water=sp.water, cost=sp.cost, copies=sp.copies, effect=effect,
         bonus=texts.get("bonus", ""), score=texts.get("score", ""), span=sp.span,
         icons=tuple(i for i in dict.fromkeys((*((sp.symbol,) if sp.kind == "tree" else ()),
-                                              *sp.types, *_card_symbol(sp, cs))) if i in icons))
+                                              *sp.types, *_card_symbol(sp, cs),
+                                              *((WATER,) if sp.water else ()))) if i in icons))
 
 
 def _card_symbol(sp: Species, cs: CardSet) -> tuple[str, ...]:
@@ -319,6 +332,9 @@ def build_sheet(cs: CardSet, lang: str) -> Sheet:
         species=_species(cs, lang, icons),
         labels={f: rules_text.field_label(f, lang) for f in rules_text.FIELDS},
         icons=MappingProxyType(icons),
+        treeless_redraw=bool(cs.flags.get("treeless_redraw")),
+        water=icons[WATER][1] if WATER in icons else "",
+        water_where=rules_text.water_text(cs, lang) if WATER in icons else "",
     )
     marks = {e.card_symbol for e in cs.editions if e.card_symbol}
     sheet = replace(sheet, card_symbols=tuple(t for t in sheet.type_symbols if t.id in marks))
