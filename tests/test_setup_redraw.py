@@ -124,7 +124,7 @@ def test_a_new_record_is_format_2_and_replays(base, tmp_path):
 
 @pytest.mark.parametrize("lang", ["en", "de", "it", "th"])
 def test_the_terminal_asks_the_person_in_their_language(base, lang):
-    from grove.terminal.view import View
+    from grove.seatview.view import View
 
     g = Game(base, ["Ana", "Ben"], SEED)
     view = View(g.seats[0], lang)

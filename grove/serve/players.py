@@ -10,19 +10,17 @@ the seat's queue and answer the decisions that follow, as the terminal's confirm
 
 from __future__ import annotations
 
+import queue
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from grove.engine.action import Action
 from grove.engine.decision import Decision
 from grove.engine.human import Quit
 from grove.engine.seat import Seat
 from grove.seatview.steps import rehearse, rehearsed
-
-if TYPE_CHECKING:
-    from grove.serve.matches import Match
 
 MOST_ACTIONS = 12  # a play with its river card and its payment takes no more
 
@@ -46,12 +44,22 @@ class Stop:
     pass
 
 
+class Host(Protocol):
+    """What a person's seat needs of its match (grove/serve/matches.py `Match`)."""
+
+    inbox: queue.Queue[Any]
+    queued: dict[int, list[Action]]
+    waiting: tuple[int, Decision] | None
+
+    def publish(self, waiting: tuple[int, Decision] | None = None) -> None: ...
+
+
 class RemotePlayer:
     """Seat `seat` of a match, played from a browser (or any client of the HTTP API)."""
 
     drawing = False  # nothing to draw again when a game is resumed: a person's actions are taken
 
-    def __init__(self, match: Match, seat: int):
+    def __init__(self, match: Host, seat: int):
         self.match, self.seat = match, seat
 
     def choose(self, seat: Seat, decision: Decision) -> Action:
