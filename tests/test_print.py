@@ -6,6 +6,7 @@ knows nothing of)."""
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import shutil
@@ -91,12 +92,16 @@ def test_crop_marks_lie_on_the_card_grid(base, paper, bleed, per_page):
         assert abs(t.w / MM - 63) < 0.01 and abs(t.h / MM - 88) < 0.01
     g = sheet.grid
     assert abs(g.x - (sheet.page_w - g.w) / 2) < 0.01
-    deck = faces.read_deck(base, "en", ["red_fox"])
+    deck = faces.read_deck(base, "en", [f"1-{sheet.per_page}"])  # a full page
     data, _ = pdf.sheets(deck, sheet)
     page = _pages(data)[0]
     lines = [o.get_bounds() for o in page.get_objects(max_depth=1)
              if o.type == pdfium.raw.FPDF_PAGEOBJ_PATH]
     assert lines and len(lines) == len(sheet.marks())
+    margin = geometry.PRINTER_MARGIN - 0.3  # a line's bounds include half its width
+    for left, bottom, right, top in lines:  # inside what a printer prints
+        assert left >= margin and bottom >= margin
+        assert right <= sheet.page_w - margin and top <= sheet.page_h - margin
     tol = 0.1 * MM
     for left, bottom, right, top in lines:
         if right - left < top - bottom:  # a vertical mark: in line with a trim edge, off the grid
@@ -116,7 +121,8 @@ def test_crop_marks_lie_on_the_card_grid(base, paper, bleed, per_page):
 
 def test_card_sizes_take_as_many_to_a_page_as_fit():
     assert geometry.parse_size("57x87") == (57.0, 87.0)
-    assert geometry.sheet("a4", (57, 87)).per_page == 9  # never more than nine
+    assert geometry.sheet("a4", (57, 87)).per_page == 9
+    assert geometry.sheet("a4", (44, 68)).per_page == 16  # small cards fill the page
     assert geometry.sheet("a4", (70, 120)).per_page == 4  # tarot
     assert geometry.sheet("letter", (127, 178)).per_page == 1
     with pytest.raises(geometry.LayoutError):
@@ -148,7 +154,10 @@ def test_png_one_per_physical_card_at_300_dpi(base, tmp_path):
     shown = [c for c in base.deck if any(k == "base:red_fox" for k, _, _ in c.halves)]
     files = sorted(p.name for p in (tmp_path / "png").iterdir())
     assert len(files) == len(shown) + 1 and "back.png" in files
-    assert files[0].startswith("001-") and "red_fox" in files[0]
+    # each keeps its number in the whole deck (docs/print.md)
+    numbers = [c.number for c in faces.read_deck(base, "th", ["red_fox"]).cards]
+    assert [int(f[:3]) for f in files if f != "back.png"] == numbers
+    assert numbers[0] > 1 and files[0].startswith(f"{numbers[0]:03d}-") and "red_fox" in files[0]
     for name in files:
         with Image.open(tmp_path / "png" / name) as img:
             # (63 + 2 x 3) x (88 + 2 x 3) mm at 300 dpi
@@ -158,23 +167,57 @@ def test_png_one_per_physical_card_at_300_dpi(base, tmp_path):
 
 def test_tts_saved_object_matches_its_sheets(meadow, tmp_path):
     files = render(meadow, Options("it", "tts"))
-    obj = json.loads(files["meadow-it.json"])
-    deck = obj["ObjectStates"][0]
-    assert deck["Name"] == "DeckCustom"
-    assert len(deck["ContainedObjects"]) == len(deck["DeckIDs"]) == _physical(meadow)
-    for key, entry in deck["CustomDeck"].items():
-        assert entry["FaceURL"] in files and entry["BackURL"] in files  # relative paths
-        assert entry["NumWidth"] <= 10 and entry["NumHeight"] <= 7
-        with Image.open(__import__("io").BytesIO(files[entry["FaceURL"]])) as img:
-            assert max(img.size) <= 4096
-            assert img.width % entry["NumWidth"] == 0 and img.height % entry["NumHeight"] == 0
-            cell = (img.width // entry["NumWidth"], img.height // entry["NumHeight"])
-        cards = [c for c in deck["ContainedObjects"] if key in c["CustomDeck"]]
-        assert all(c["CardID"] // 100 == int(key) for c in cards)
-        assert all(c["CardID"] % 100 < entry["NumWidth"] * entry["NumHeight"] for c in cards)
-    with Image.open(__import__("io").BytesIO(files["back.png"])) as back:
+    objects = json.loads(files["meadow-it.json"])["ObjectStates"]
+    decks = [o for o in objects if o["Name"] == "DeckCustom"]
+    singles = [o for o in objects if o["Name"] == "Card"]
+    # the forest deck, and the caves and winter cards each in a pile (or a card) of their own
+    assert len(objects) == 1 + bool(meadow.setup.caves or meadow.caves) + bool(
+        meadow.setup.winter_cards)
+    assert len(decks[0]["ContainedObjects"]) == len(meadow.deck)
+    assert sum(len(d["ContainedObjects"]) for d in decks) + len(singles) == _physical(meadow)
+    for deck in decks:
+        assert [c["CardID"] for c in deck["ContainedObjects"]] == deck["DeckIDs"]
+        for key, entry in deck["CustomDeck"].items():
+            assert entry["FaceURL"] in files and entry["BackURL"] in files  # relative paths
+            assert entry["NumWidth"] <= 10 and entry["NumHeight"] <= 7
+            with Image.open(io.BytesIO(files[entry["FaceURL"]])) as img:
+                assert max(img.size) <= 4096
+                assert img.width % entry["NumWidth"] == 0
+                assert img.height % entry["NumHeight"] == 0
+                cell = (img.width // entry["NumWidth"], img.height // entry["NumHeight"])
+            cards = [c for c in deck["ContainedObjects"] if key in c["CustomDeck"]]
+            assert cards and all(c["CardID"] // 100 == int(key) for c in cards)
+            assert all(c["CardID"] % 100 < entry["NumWidth"] * entry["NumHeight"] for c in cards)
+    with Image.open(io.BytesIO(files["back.png"])) as back:
         assert back.size == cell
-    assert [c["CardID"] for c in deck["ContainedObjects"]] == deck["DeckIDs"]
+    ids = [int(k) for d in decks for k in d["CustomDeck"]]
+    assert len(ids) == len(set(ids))  # no two piles share a sheet
+
+
+def test_tts_url_base_and_card_size_reach_the_saved_object(meadow):
+    files = render(meadow, Options("en", "tts", size="44x68", url_base="https://example.org/w/"))
+    objects = json.loads(files["meadow-en.json"])["ObjectStates"]
+    urls = [e[k] for o in objects for e in o.get("CustomDeck", {}).values()
+            for k in ("FaceURL", "BackURL")]
+    assert urls and all(u.startswith("https://example.org/w/") and "//" not in u[8:]
+                        for u in urls)
+    assert {u.rsplit("/", 1)[1] for u in urls} <= set(files)
+    t = objects[0]["Transform"]
+    assert (t["scaleX"], t["scaleZ"]) == (round(44 / 63, 4), round(68 / 88, 4))
+
+
+@pytest.mark.parametrize("args", [["--format", "tts", "--unique"],
+                                  ["--format", "tts", "--backs"],
+                                  ["--format", "tts", "--bleed", "3"],
+                                  ["--format", "png", "--backs"],
+                                  ["--format", "pdf", "--url-base", "https://x.org"],
+                                  ["--format", "tts", "--url-base", "deck/"]])
+def test_options_a_format_does_not_read_are_refused(tmp_path, args):
+    out = tmp_path / "out"
+    res = CliRunner().invoke(main, ["print", "--edition", "base", "--lang", "en", "--only",
+                                    "oak", *args, "-o", str(out)])
+    assert res.exit_code == 2 and "USAGE-PRINT-OPTION" in res.output, res.output
+    assert args[2] in res.output and not out.exists()
 
 
 def test_tts_sheets_of_a_large_deck():
@@ -182,7 +225,8 @@ def test_tts_sheets_of_a_large_deck():
     assert px[0] * 10 <= 4096 and px[1] * 7 <= 4096
     grids = tts.grids(166, px)
     assert [(g.cols, g.rows) for g in grids] == [(10, 7), (10, 7), (10, 3)]
-    obj = json.loads(tts.saved_object("x", [f"c{i}" for i in range(166)], grids))["ObjectStates"][0]
+    pile = tts.Pile("x", tuple(f"c{i}" for i in range(166)), tuple(grids), 0)
+    obj = json.loads(tts.saved_object([pile]))["ObjectStates"][0]
     assert obj["DeckIDs"][69:71] == [169, 200] and obj["DeckIDs"][-1] == 325
 
 

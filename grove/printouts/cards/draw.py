@@ -26,6 +26,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from grove.printouts.cards.faces import Deck, Face, Part
 from grove.printouts.cards.geometry import MM
+from grove.printouts.cards.words import word
 from grove.printouts.sheets import layout
 from grove.printouts.sheets.draw import INK, WATER_FILL
 from grove.printouts.sheets.fonts import register, with_fallback
@@ -117,9 +118,14 @@ def _para(markup: str, style: ParagraphStyle, words: frozenset[str]) -> Segmente
 
 def _wrap(p: SegmentedParagraph, width: float) -> tuple[float, bool]:
     """The paragraph's height at `width`, and whether every line fits across it (reportlab
-    lets a word wider than the line run out of its box)."""
+    lets a word wider than the line run out of its box). A box with no width holds nothing:
+    reportlab then sets no lines at all, so it is answered before."""
+    if width < 1.0:
+        return math.inf, False
     _, height = p.wrap(width, 1e6)
-    bl = p.blPara
+    bl = getattr(p, "blPara", None)
+    if bl is None:
+        return math.inf, False
     extra = [ln.extraSpace if hasattr(ln, "extraSpace") else ln[0] for ln in bl.lines]
     return height, min(extra, default=0.0) >= -0.01
 
@@ -419,3 +425,78 @@ def draw_count(c, count: int, w: float) -> None:
     c.setFont(register().bold, 7)
     c.drawRightString(w - 2.2 * MM, 2.2 * MM, f"×{count}")
     c.restoreState()
+
+
+STAMP = colors.HexColor("#6b6b6b")
+
+
+def draw_stamp(c, text: str, w: float) -> None:
+    """The card's stamp in its lower left corner ("base v0.1.0 67/166"): which card set and
+    which card a loose print is. Below the text's padding and short of the first bottom slot
+    tab; set smaller for a long stamp, and only the number where even that is too long."""
+    room = w * 0.24
+    font = register().regular
+    size = min(4.5, 4.5 * room / max(stringWidth(text, font, 4.5), 1e-6))
+    if size < 3.0:
+        text = text.rsplit(" ", 1)[-1]
+        size = min(4.5, 4.5 * room / max(stringWidth(text, font, 4.5), 1e-6))
+    c.saveState()
+    c.setFillColor(STAMP)
+    c.setFont(font, size)
+    c.drawString(2.0 * MM, 1.0 * MM, text)
+    c.restoreState()
+
+
+def _small(markup: str, size: float, deck: Deck, center: bool = False) -> SegmentedParagraph:
+    style = _style("sub" if center else "body", size)
+    return _para(markup, style, deck.words)
+
+
+def draw_label(c, text: str, x: float, y: float, width: float, deck: Deck) -> None:
+    """A page's label, centred on `x` with its baseline near `y`, set small enough to stay
+    within `width` (between two crop marks)."""
+    for size in (6.0, 5.0, 4.0, 3.0):
+        p = _small(escape(text), size, deck, center=True)
+        h, fits = _wrap(p, width)
+        if fits and h <= size * 1.3:
+            break
+    c.saveState()
+    p.drawOn(c, x - width / 2, y - size * 0.3)
+    c.restoreState()
+
+
+def draw_checklist(c, deck: Deck, page_w: float, page_h: float) -> None:
+    """A page listing every face of the cards printed: its card numbers, how many, its name;
+    in as many columns, at as small a size, as the list needs to fit the page."""
+    rows = []
+    for face, count in deck.unique():
+        numbers = [card.number for card in deck.cards if card.face == face]
+        rows.append(f"{_ranges(numbers)}  <b>×{count}</b>  {escape(face.title)}")
+    top = page_h - 18 * MM
+    room = top - 14 * MM
+    size, cols = 7.0, 2
+    while size > 4.0 and -(-len(rows) // cols) * size * 1.25 > room:
+        cols, size = (cols + 1, size) if cols < 3 else (2, size - 0.5)
+    head = _para(f"<b>{escape(deck.edition)}</b> · {escape(word(deck.lang, 'print.checklist'))}"
+                 f" · {len(deck.cards)} {escape(word(deck.lang, 'print.cards'))}",
+                 _style("body", 9.0), deck.words)
+    _, hh = head.wrap(page_w - 24 * MM, 40)
+    head.drawOn(c, 12 * MM, top + 4 * MM)
+    per_col = max(1, -(-len(rows) // cols))
+    col_w = (page_w - 24 * MM) / cols
+    for i, markup in enumerate(rows):
+        col, row = divmod(i, per_col)
+        p = _small(markup, size, deck)
+        _, ph = p.wrap(col_w - 2 * MM, size * 3)
+        p.drawOn(c, 12 * MM + col * col_w, top - (row + 1) * size * 1.25)
+
+
+def _ranges(numbers: list[int]) -> str:
+    """1, 2, 3, 7 -> "1-3, 7": a face's card numbers as a person reads them."""
+    out: list[str] = []
+    for n in sorted(numbers):
+        if out and out[-1][1] == n - 1:
+            out[-1] = (out[-1][0], n)
+        else:
+            out.append((n, n))
+    return ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in out)
