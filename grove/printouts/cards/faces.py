@@ -66,12 +66,17 @@ class Face:
     parts: tuple[Part, ...]
     slots: tuple[Slot, ...]  # a host card's slots, by side (none for other cards)
     stem: str  # for file names: the species ids, "red_fox-european_hare"
+    # a host card's frame: 0 for the card set's first host kind (the trees), 1, 2 ... for the
+    # others in the order the edition lists them, WATER for a host all of whose slots take only
+    # water cards (a river): a river, a shrub, a moor each look unlike a tree, from data alone
+    tone: int = 0
 
     @property
     def title(self) -> str:
         return " / ".join(p.name for p in self.parts)
 
 
+WATER = -1  # `Face.tone` of a host whose slots all take only water cards
 PILES = ("forest", "caves", "winter")  # where a card goes at set-up: its own deck or pile
 
 
@@ -148,14 +153,41 @@ class _Reader:
             return found
         parts = tuple(self.part(*h) for h in halves)
         slots: tuple[Slot, ...] = ()
+        tone = 0
         kind = "split" if len(parts) > 1 or any(p.side for p in parts) else "plain"
         if len(parts) == 1 and not parts[0].side:
-            host = self.cs.host_for_kind(self.cs.species[parts[0].species].kind)
+            sp = self.cs.species[parts[0].species]
+            host = self.cs.host_for_kind(sp.kind)
             if host is not None:
                 kind = "host"
-                slots = tuple(Slot(s.side, s.capacity, s.water, s.dry) for s in host.slots)
-        face = self._faces[halves] = Face(kind, parts, slots, _stem(p.id for p in parts))
+                slots = _slots(host.slots, sp.placement.slot_overrides if sp.placement else ())
+                tone = self._tone(host)
+        face = self._faces[halves] = Face(kind, parts, slots, _stem(p.id for p in parts),
+                                          tone if kind == "host" else 0)
         return face
+
+
+    def _tone(self, host) -> int:
+        if host.slots and all(s.water for s in host.slots):
+            return WATER
+        kinds = list(dict.fromkeys(h.from_kind for h in self.cs.hosts.values() if h.from_kind))
+        return kinds.index(host.from_kind)
+
+
+def _slots(defs, overrides) -> tuple[Slot, ...]:
+    """A host card's slots, a side its own rule sets a capacity for (the Waterfall's "bottom
+    holds up to 4 fish") shown as one slot of that many cards."""
+    caps = {side: cap for side, cap, _ in overrides}
+    out, done = [], set()
+    for s in defs:
+        if s.side not in caps:
+            out.append(Slot(s.side, s.capacity, s.water, s.dry))
+        elif s.side not in done:
+            done.add(s.side)
+            same = [d for d in defs if d.side == s.side]
+            out.append(Slot(s.side, caps[s.side], all(d.water for d in same),
+                            all(d.dry for d in same)))
+    return tuple(out)
 
 
 def _stem(ids: Iterable[str]) -> str:
