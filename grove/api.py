@@ -367,6 +367,19 @@ def print_cards(edition: str, expansions: list[str], lang: str, out: str | None 
     return output.write(cs, opts, out)
 
 
+def card_png(edition: str, expansions: list[str], number: int, lang: str, *,
+             size: str = "63x88", dpi: float = 150.0, roots: Roots | None = None) -> bytes:
+    """One card's face as PNG bytes, exactly as `grove print` draws it (stamp included):
+    card `number` in the whole deck's order (`grove print --format png` file numbers),
+    `size` WxH in mm, `dpi` pixels an inch. `DiagnosticError` for an unknown card or
+    language, or a text that does not fit (PRINT-OVERFLOW)."""
+    from grove import __version__
+    from grove.printouts.cards.output import face_png
+
+    return face_png(load_cardset(edition, expansions, roots), number, lang, size, dpi,
+                    __version__)
+
+
 def _print_terms(cs: Any, only: Any, roots: Roots | None) -> tuple[str, ...]:
     """`--only`'s terms with each `grove find` term (`kind:tree`, `type:bird`) replaced by
     the species it finds in the card set's editions; species, numbers and piles as given. A

@@ -371,3 +371,103 @@ def test_thai_marks_never_touch_the_line_above(edition, species):
                         touching.append((round(base, 1), round(base2, 1), size))
     assert pairs > 100  # lines were measured (at 1.2 times the size 17 pairs touched)
     assert touching == []
+
+
+@pytest.mark.parametrize("size", ["20x20", "25x30", "30x35"])
+def test_too_small_a_card_is_print_overflow_not_a_traceback(tmp_path, size):
+    out = tmp_path / "x.pdf"
+    res = CliRunner().invoke(main, ["print", "--edition", "base", "--lang", "th", "--size", size,
+                                    "-o", str(out)])
+    assert res.exit_code == 1 and "PRINT-OVERFLOW" in res.output, res.output
+    assert "Traceback" not in res.output and not out.exists()
+
+
+def test_the_last_page_marks_only_the_rows_its_cards_fill(base):
+    sheet = geometry.sheet("a4", (44, 68))
+    assert (sheet.cols, sheet.rows) == (4, 4)
+    deck = faces.read_deck(base, "en", ["1-18"])  # 16 and 2
+    data, pages = pdf.sheets(deck, sheet)
+    assert pages == 2
+    full, last = (len([o for o in p.get_objects(max_depth=1)
+                       if o.type == pdfium.raw.FPDF_PAGEOBJ_PATH]) for p in _pages(data))
+    assert full == len(sheet.marks(16)) == len(sheet.marks())
+    assert last == len(sheet.marks(2)) < full
+    used = sheet.used(2)
+    assert used.h == sheet.cell_h and used.w == 2 * sheet.cell_w
+    for x1, y1, x2, y2 in sheet.marks(2):  # none beside or below the rows left empty
+        assert min(y1, y2) >= used.y - geometry.MARK_GAP - geometry.MARK_LENGTH - 0.01
+        assert max(x1, x2) <= used.x + used.w + geometry.MARK_GAP + geometry.MARK_LENGTH + 0.01
+
+
+def test_cut_lines_draw_each_cards_trim_box(base):
+    sheet = geometry.sheet("a4")
+    deck = faces.read_deck(base, "en", ["1-5"])
+    plain, lined = (pdf.sheets(deck, sheet, cut=cut)[0] for cut in ("marks", "lines"))
+    paths = [[o.get_bounds() for o in _pages(d)[0].get_objects(max_depth=1)
+              if o.type == pdfium.raw.FPDF_PAGEOBJ_PATH] for d in (plain, lined)]
+    boxes = paths[1][len(paths[0]):]
+    assert len(boxes) == 5
+    for i, (left, bottom, right, top) in enumerate(boxes):
+        t = sheet.trim(i)
+        assert abs((left + right) / 2 - (t.x + t.w / 2)) < 0.5 and abs(right - left - t.w) < 1
+
+
+def test_each_card_is_stamped_and_each_page_labelled(base):
+    deck = faces.read_deck(base, "de", ["67", "winter"], stamp="base v9")
+    data, pages = pdf.sheets(deck, geometry.sheet("a4"), backs=True, checklist=True)
+    assert pages == 3
+    texts = [p.get_textpage().get_text_range() for p in _pages(data)]
+    assert all(f"base v9 {n}/166" in texts[0] for n in (67, 164, 165, 166))
+    assert "Vorderseiten" in texts[0] and "Seite 1/3" in texts[0]
+    assert "Rückseiten" in texts[1] and "Seite 2/3" in texts[1]
+    assert "Checkliste" in texts[2] and "Seite 3/3" in texts[2]
+    # the checklist: every face with its card numbers and count
+    assert "164-166" in texts[2] and "×3" in texts[2] and "67" in texts[2]
+
+
+def test_only_takes_find_terms_numbers_and_piles(tmp_path):
+    cs = cs_mod.build("smoky_mountains")
+    rivers = [sp.key for sp in cs.species.values() if sp.kind == "river"]
+    terms = api._print_terms(cs, ["kind:river", "3-4", "caves"], None)
+    assert set(terms) == {*rivers, "3-4", "caves"}
+    deck = faces.read_deck(cs, "en", terms)
+    piles = {c.pile for c in deck.cards}
+    assert piles == {"forest", "caves"}
+    assert {3, 4} <= {c.number for c in deck.cards}
+    assert sum(1 for c in deck.cards if c.pile == "caves") == cs.setup.caves
+    with pytest.raises(faces.UnknownSpecies):
+        faces.read_deck(cs, "en", ["999"])
+    res = CliRunner().invoke(main, ["print", "--edition", "base", "--lang", "en", "--only",
+                                    "kind:river", "-o", str(tmp_path / "x.pdf")])
+    assert res.exit_code == 2 and "river" in res.output
+
+
+def test_hosts_look_like_their_kind():
+    """From data alone: a river (all slots for water cards) is blue, a shrub and a moor each
+    take their own tone, unlike a tree; the Waterfall's bottom holds four, shown as one tab."""
+    smoky, dartmoor = cs_mod.build("smoky_mountains"), cs_mod.build("dartmoor")
+    by_id = {f.parts[0].id: f for cs in (smoky, dartmoor)
+             for f, _ in faces.read_deck(cs, "en").unique() if f.kind == "host"}
+    assert by_id["creek"].tone == faces.WATER and by_id["basswood"].tone == 0
+    assert len({by_id["moor_birch"].tone, by_id["common_hazel"].tone,
+                by_id["blanket_bog"].tone}) == 3
+    assert [(s.side, s.capacity) for s in by_id["waterfall"].slots if s.side == "bottom"] == [
+        ("bottom", 4)]
+    assert [(s.side, s.capacity) for s in by_id["creek"].slots if s.side == "bottom"] == [
+        ("bottom", 1), ("bottom", 1)]
+    data, _ = pdf.sheets(faces.read_deck(smoky, "en", ["waterfall"]), geometry.sheet("a4"))
+    assert "×4" in _pages(data)[0].get_textpage().get_text_range()
+    # a host's name stays on one line where it fits at any size
+    for cs, lang, sid in ((dartmoor, "en", "moor_birch"), (smoky, "de", "basswood")):
+        face = next(f for f, _ in faces.read_deck(cs, lang, [sid]).unique())
+        deck = faces.read_deck(cs, lang, [sid])
+        fitted = draw.fit(face.parts[0], draw.regions(face, 63 * MM, 88 * MM)[0], deck)
+        assert fitted.title_h <= fitted.title.style.leading + 0.01, (sid, lang)
+
+
+def test_one_card_face_as_png():
+    png = api.card_png("smoky_mountains", [], 63, "th", dpi=72)
+    with Image.open(io.BytesIO(png)) as img:
+        assert img.size == (round(63 * MM), round(88 * MM))  # 72 dpi: a pixel a point
+    with pytest.raises(api.DiagnosticError):
+        api.card_png("base", [], 999, "en")

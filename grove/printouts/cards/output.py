@@ -130,6 +130,35 @@ def render(cs: CardSet, opts: Options) -> dict[str, bytes]:
         raise _fail("SHEET-SHAPING", str(exc)) from None
 
 
+def face_png(cs: CardSet, number: int, lang: str, size: str = "63x88", dpi: float = 150.0,
+             version: str = "") -> bytes:
+    """The face of card `number` (1-based, in the whole deck's order as `grove print`
+    numbers it: deck, caves, winter cards) of card set `cs` in `lang`, as PNG bytes, drawn
+    exactly as `grove print` draws it, with its stamp. For views that show one card at a time
+    (`grove serve`'s table): the card's text is fitted as for print, so a card that would
+    not print raises `DiagnosticError` (PRINT-OVERFLOW), as does an unknown card number or
+    language (USAGE-SPECIES, USAGE-LANGUAGE)."""
+    if lang not in catalog.languages():
+        raise _fail("USAGE-LANGUAGE", f"unknown language {lang!r}; cards print in "
+                    f"{', '.join(catalog.languages())}")
+    try:
+        w, h = (v * geometry.MM for v in geometry.parse_size(size))
+        deck = read_deck(cs, lang, [str(number)], stamp(cs, version))
+    except UnknownSpecies:
+        raise _fail("USAGE-SPECIES", f"no card {number} in this card set") from None
+    except ValueError as exc:
+        raise _fail("USAGE-CARD-SIZE", str(exc)) from None
+    card = deck.cards[0]
+    _check(cs, deck, w, h)
+    try:
+        img = next(raster.images(pdf.single(deck, [card.face], w, h, 0.0, stamps=[
+            f"{deck.stamp} {card.number}/{deck.total}"]), dpi / 72))
+        img = raster.exact(img, (round(w * dpi / 72), round(h * dpi / 72)))
+    except FontProblem as exc:
+        raise _fail("SHEET-SHAPING", str(exc)) from None
+    return raster.png(img, dpi)
+
+
 def _pngs(deck: Deck, w: float, h: float, bleed: float, unique: bool) -> dict[str, bytes]:
     shown = deck.unique()
     faces = [f for f, _ in shown]

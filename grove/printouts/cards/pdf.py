@@ -136,7 +136,7 @@ def _label(c, sheet: Sheet, deck: Deck, what: str, n: int, total: int) -> None:
 
 
 def single(deck: Deck, faces: Sequence[Face], w: float, h: float, bleed: float,
-           counts: Sequence[int] = ()) -> bytes:
+           counts: Sequence[int] = (), stamps: Sequence[str] = ()) -> bytes:
     """One page per face at the card's size grown by the bleed, then one of the back: what
     the PNG and Tabletop Simulator images are rasterised from."""
     buf = BytesIO()
@@ -144,11 +144,13 @@ def single(deck: Deck, faces: Sequence[Face], w: float, h: float, bleed: float,
     names = _forms(c, faces, deck, w, h, bleed)
     for i, name in enumerate([*names, "back"]):
         _place(c, name, bleed, bleed)
+        c.saveState()
+        c.translate(bleed, bleed)
         if i < len(counts) and counts[i]:
-            c.saveState()
-            c.translate(bleed, bleed)
             draw.draw_count(c, counts[i], w)
-            c.restoreState()
+        if i < len(stamps) and stamps[i]:
+            draw.draw_stamp(c, stamps[i], w)
+        c.restoreState()
         c.showPage()
     c.save()
     return buf.getvalue()
