@@ -410,6 +410,7 @@ def test_cut_lines_draw_each_cards_trim_box(base):
     for i, (left, bottom, right, top) in enumerate(boxes):
         t = sheet.trim(i)
         assert abs((left + right) / 2 - (t.x + t.w / 2)) < 0.5 and abs(right - left - t.w) < 1
+        assert abs((bottom + top) / 2 - (t.y + t.h / 2)) < 0.5 and abs(top - bottom - t.h) < 1
 
 
 def test_each_card_is_stamped_and_each_page_labelled(base):
