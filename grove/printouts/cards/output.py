@@ -18,6 +18,7 @@ from grove.dsl.diagnostics import Diagnostic, DiagnosticError, Severity
 from grove.files.write import refusal, write_bytes
 from grove.printouts.cards import draw, geometry, pdf, raster, tts
 from grove.printouts.cards.faces import PILES, Deck, UnknownSpecies, read_deck
+from grove.printouts.cards.words import word
 from grove.printouts.sheets import catalog
 from grove.printouts.sheets.fonts import FontProblem
 
@@ -201,7 +202,8 @@ def _tts(cs: CardSet, deck: Deck, w: float, h: float, url_base: str) -> dict[str
             out[tts.sheet_name(first + i)] = raster.png(tts.paste(
                 [by_face[c.face] for c in cards[start:start + n]], g))
             start += n
-        title = deck.edition if pile == "forest" else f"{deck.edition}: {cards[0].face.title}"
+        title = deck.edition if pile == "forest" else (
+            f"{deck.edition}: {word(deck.lang, 'print.cave' if pile == 'caves' else 'print.winter')}")
         piles.append(tts.Pile(title, tuple(c.face.title for c in cards), tuple(grids), first))
     out[tts.BACK] = kept[-1]
     scale = (w / (geometry.POKER[0] * geometry.MM), h / (geometry.POKER[1] * geometry.MM))
