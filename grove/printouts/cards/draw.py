@@ -537,7 +537,7 @@ def draw_checklist(c, deck: Deck, page_w: float, page_h: float) -> None:
     head = _para(f"<b>{escape(deck.edition)}</b> · {escape(word(deck.lang, 'print.checklist'))}"
                  f" · {len(deck.cards)} {escape(word(deck.lang, 'print.cards'))}",
                  _style("body", 9.0), deck.words)
-    _, hh = head.wrap(page_w - 24 * MM, 40)
+    head.wrap(page_w - 24 * MM, 40)
     head.drawOn(c, 12 * MM, top + 4 * MM)
     per_col = max(1, -(-len(rows) // cols))
     col_w = (page_w - 24 * MM) / cols
@@ -550,7 +550,7 @@ def draw_checklist(c, deck: Deck, page_w: float, page_h: float) -> None:
 
 def _ranges(numbers: list[int]) -> str:
     """1, 2, 3, 7 -> "1-3, 7": a face's card numbers as a person reads them."""
-    out: list[str] = []
+    out: list[tuple[int, int]] = []
     for n in sorted(numbers):
         if out and out[-1][1] == n - 1:
             out[-1] = (out[-1][0], n)

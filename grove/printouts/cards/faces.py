@@ -166,8 +166,8 @@ class _Reader:
                                           tone if kind == "host" else 0)
         return face
 
-
     def _tone(self, host) -> int:
+        """`Face.tone` of a host kind, from its slots and the edition's order of hosts."""
         if host.slots and all(s.water for s in host.slots):
             return WATER
         kinds = list(dict.fromkeys(h.from_kind for h in self.cs.hosts.values() if h.from_kind))
