@@ -351,13 +351,52 @@ def sheet(edition: str, expansions: list[str], langs: list[str], out: str | None
 def print_cards(edition: str, expansions: list[str], lang: str, out: str | None = None, *,
                 fmt: str = "pdf", paper: str = "a4", size: str = "63x88", bleed: float = 0.0,
                 backs: bool = False, unique: bool = False, only: list[str] | None = None,
+                cut: str = "marks", checklist: bool = False, url_base: str = "",
                 roots: Roots | None = None) -> list[Path]:
     """Print-and-play cards (docs/print.md); returns the files written. Everything is rendered
-    before anything is written, each file whole (a text that does not fit: PRINT-OVERFLOW)."""
+    before anything is written, each file whole (a text that does not fit: PRINT-OVERFLOW).
+    `only` takes species, card numbers, `caves`, `winter` and `grove find` terms
+    (`kind:tree`)."""
+    from grove import __version__
     from grove.printouts.cards import output
 
-    opts = output.Options(lang, fmt, paper, size, bleed, backs, unique, tuple(only or ()))
-    return output.write(load_cardset(edition, expansions, roots), opts, out)
+    cs = load_cardset(edition, expansions, roots)
+    opts = output.Options(lang, fmt, paper, size, bleed, backs, unique,
+                          _print_terms(cs, only or (), roots), cut, checklist, url_base,
+                          __version__)
+    return output.write(cs, opts, out)
+
+
+def card_png(edition: str, expansions: list[str], number: int, lang: str, *,
+             size: str = "63x88", dpi: float = 150.0, roots: Roots | None = None) -> bytes:
+    """One card's face as PNG bytes, exactly as `grove print` draws it (stamp included):
+    card `number` in the whole deck's order (`grove print --format png` file numbers),
+    `size` WxH in mm, `dpi` pixels an inch. `DiagnosticError` for an unknown card or
+    language, or a text that does not fit (PRINT-OVERFLOW)."""
+    from grove import __version__
+    from grove.printouts.cards.output import face_png
+
+    return face_png(load_cardset(edition, expansions, roots), number, lang, size, dpi,
+                    __version__)
+
+
+def _print_terms(cs: Any, only: Any, roots: Roots | None) -> tuple[str, ...]:
+    """`--only`'s terms with each `grove find` term (`kind:tree`, `type:bird`) replaced by
+    the species it finds in the card set's editions; species, numbers and piles as given. A
+    term that finds nothing is refused (USAGE-SPECIES), as a species the set lacks is."""
+    out: list[str] = []
+    for term in only:
+        if ":" not in term or cs.species_named(term) is not None:
+            out.append(term)
+            continue
+        keys = [r["key"] for r in find(term, [e.id for e in cs.editions], roots=roots)
+                if r["key"] in cs.species]
+        if not keys:
+            raise DiagnosticError([error("USAGE-SPECIES", None, f"--only {term}: no card of "
+                                         "this card set matches", "`grove find` takes the "
+                                         "same terms and shows what they match")])
+        out += keys
+    return tuple(out)
 
 
 def simulate(edition: str, expansions: list[str], ais: list[str], games: int, seed: int = 0,

@@ -6,6 +6,7 @@ knows nothing of)."""
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import shutil
@@ -91,12 +92,16 @@ def test_crop_marks_lie_on_the_card_grid(base, paper, bleed, per_page):
         assert abs(t.w / MM - 63) < 0.01 and abs(t.h / MM - 88) < 0.01
     g = sheet.grid
     assert abs(g.x - (sheet.page_w - g.w) / 2) < 0.01
-    deck = faces.read_deck(base, "en", ["red_fox"])
+    deck = faces.read_deck(base, "en", [f"1-{sheet.per_page}"])  # a full page
     data, _ = pdf.sheets(deck, sheet)
     page = _pages(data)[0]
     lines = [o.get_bounds() for o in page.get_objects(max_depth=1)
              if o.type == pdfium.raw.FPDF_PAGEOBJ_PATH]
     assert lines and len(lines) == len(sheet.marks())
+    margin = geometry.PRINTER_MARGIN - 0.3  # a line's bounds include half its width
+    for left, bottom, right, top in lines:  # inside what a printer prints
+        assert left >= margin and bottom >= margin
+        assert right <= sheet.page_w - margin and top <= sheet.page_h - margin
     tol = 0.1 * MM
     for left, bottom, right, top in lines:
         if right - left < top - bottom:  # a vertical mark: in line with a trim edge, off the grid
@@ -116,7 +121,8 @@ def test_crop_marks_lie_on_the_card_grid(base, paper, bleed, per_page):
 
 def test_card_sizes_take_as_many_to_a_page_as_fit():
     assert geometry.parse_size("57x87") == (57.0, 87.0)
-    assert geometry.sheet("a4", (57, 87)).per_page == 9  # never more than nine
+    assert geometry.sheet("a4", (57, 87)).per_page == 9
+    assert geometry.sheet("a4", (44, 68)).per_page == 16  # small cards fill the page
     assert geometry.sheet("a4", (70, 120)).per_page == 4  # tarot
     assert geometry.sheet("letter", (127, 178)).per_page == 1
     with pytest.raises(geometry.LayoutError):
@@ -148,7 +154,10 @@ def test_png_one_per_physical_card_at_300_dpi(base, tmp_path):
     shown = [c for c in base.deck if any(k == "base:red_fox" for k, _, _ in c.halves)]
     files = sorted(p.name for p in (tmp_path / "png").iterdir())
     assert len(files) == len(shown) + 1 and "back.png" in files
-    assert files[0].startswith("001-") and "red_fox" in files[0]
+    # each keeps its number in the whole deck (docs/print.md)
+    numbers = [c.number for c in faces.read_deck(base, "th", ["red_fox"]).cards]
+    assert [int(f[:3]) for f in files if f != "back.png"] == numbers
+    assert numbers[0] > 1 and files[0].startswith(f"{numbers[0]:03d}-") and "red_fox" in files[0]
     for name in files:
         with Image.open(tmp_path / "png" / name) as img:
             # (63 + 2 x 3) x (88 + 2 x 3) mm at 300 dpi
@@ -158,23 +167,57 @@ def test_png_one_per_physical_card_at_300_dpi(base, tmp_path):
 
 def test_tts_saved_object_matches_its_sheets(meadow, tmp_path):
     files = render(meadow, Options("it", "tts"))
-    obj = json.loads(files["meadow-it.json"])
-    deck = obj["ObjectStates"][0]
-    assert deck["Name"] == "DeckCustom"
-    assert len(deck["ContainedObjects"]) == len(deck["DeckIDs"]) == _physical(meadow)
-    for key, entry in deck["CustomDeck"].items():
-        assert entry["FaceURL"] in files and entry["BackURL"] in files  # relative paths
-        assert entry["NumWidth"] <= 10 and entry["NumHeight"] <= 7
-        with Image.open(__import__("io").BytesIO(files[entry["FaceURL"]])) as img:
-            assert max(img.size) <= 4096
-            assert img.width % entry["NumWidth"] == 0 and img.height % entry["NumHeight"] == 0
-            cell = (img.width // entry["NumWidth"], img.height // entry["NumHeight"])
-        cards = [c for c in deck["ContainedObjects"] if key in c["CustomDeck"]]
-        assert all(c["CardID"] // 100 == int(key) for c in cards)
-        assert all(c["CardID"] % 100 < entry["NumWidth"] * entry["NumHeight"] for c in cards)
-    with Image.open(__import__("io").BytesIO(files["back.png"])) as back:
+    objects = json.loads(files["meadow-it.json"])["ObjectStates"]
+    decks = [o for o in objects if o["Name"] == "DeckCustom"]
+    singles = [o for o in objects if o["Name"] == "Card"]
+    # the forest deck, and the caves and winter cards each in a pile (or a card) of their own
+    assert len(objects) == 1 + bool(meadow.setup.caves or meadow.caves) + bool(
+        meadow.setup.winter_cards)
+    assert len(decks[0]["ContainedObjects"]) == len(meadow.deck)
+    assert sum(len(d["ContainedObjects"]) for d in decks) + len(singles) == _physical(meadow)
+    for deck in decks:
+        assert [c["CardID"] for c in deck["ContainedObjects"]] == deck["DeckIDs"]
+        for key, entry in deck["CustomDeck"].items():
+            assert entry["FaceURL"] in files and entry["BackURL"] in files  # relative paths
+            assert entry["NumWidth"] <= 10 and entry["NumHeight"] <= 7
+            with Image.open(io.BytesIO(files[entry["FaceURL"]])) as img:
+                assert max(img.size) <= 4096
+                assert img.width % entry["NumWidth"] == 0
+                assert img.height % entry["NumHeight"] == 0
+                cell = (img.width // entry["NumWidth"], img.height // entry["NumHeight"])
+            cards = [c for c in deck["ContainedObjects"] if key in c["CustomDeck"]]
+            assert cards and all(c["CardID"] // 100 == int(key) for c in cards)
+            assert all(c["CardID"] % 100 < entry["NumWidth"] * entry["NumHeight"] for c in cards)
+    with Image.open(io.BytesIO(files["back.png"])) as back:
         assert back.size == cell
-    assert [c["CardID"] for c in deck["ContainedObjects"]] == deck["DeckIDs"]
+    ids = [int(k) for d in decks for k in d["CustomDeck"]]
+    assert len(ids) == len(set(ids))  # no two piles share a sheet
+
+
+def test_tts_url_base_and_card_size_reach_the_saved_object(meadow):
+    files = render(meadow, Options("en", "tts", size="44x68", url_base="https://example.org/w/"))
+    objects = json.loads(files["meadow-en.json"])["ObjectStates"]
+    urls = [e[k] for o in objects for e in o.get("CustomDeck", {}).values()
+            for k in ("FaceURL", "BackURL")]
+    assert urls and all(u.startswith("https://example.org/w/") and "//" not in u[8:]
+                        for u in urls)
+    assert {u.rsplit("/", 1)[1] for u in urls} <= set(files)
+    t = objects[0]["Transform"]
+    assert (t["scaleX"], t["scaleZ"]) == (round(44 / 63, 4), round(68 / 88, 4))
+
+
+@pytest.mark.parametrize("args", [["--format", "tts", "--unique"],
+                                  ["--format", "tts", "--backs"],
+                                  ["--format", "tts", "--bleed", "3"],
+                                  ["--format", "png", "--backs"],
+                                  ["--format", "pdf", "--url-base", "https://x.org"],
+                                  ["--format", "tts", "--url-base", "deck/"]])
+def test_options_a_format_does_not_read_are_refused(tmp_path, args):
+    out = tmp_path / "out"
+    res = CliRunner().invoke(main, ["print", "--edition", "base", "--lang", "en", "--only",
+                                    "oak", *args, "-o", str(out)])
+    assert res.exit_code == 2 and "USAGE-PRINT-OPTION" in res.output, res.output
+    assert args[2] in res.output and not out.exists()
 
 
 def test_tts_sheets_of_a_large_deck():
@@ -182,7 +225,8 @@ def test_tts_sheets_of_a_large_deck():
     assert px[0] * 10 <= 4096 and px[1] * 7 <= 4096
     grids = tts.grids(166, px)
     assert [(g.cols, g.rows) for g in grids] == [(10, 7), (10, 7), (10, 3)]
-    obj = json.loads(tts.saved_object("x", [f"c{i}" for i in range(166)], grids))["ObjectStates"][0]
+    pile = tts.Pile("x", tuple(f"c{i}" for i in range(166)), tuple(grids), 0)
+    obj = json.loads(tts.saved_object([pile]))["ObjectStates"][0]
     assert obj["DeckIDs"][69:71] == [169, 200] and obj["DeckIDs"][-1] == 325
 
 
@@ -280,3 +324,151 @@ def test_the_quick_bound_never_passes_a_part_that_overflows(base, tmp_path):
                 passed += 1
                 draw.fit(part, region, deck)  # no Overflow
     assert passed
+
+
+def _glyphs(page) -> list:
+    """Every glyph's box in its line's frame: (baseline, (low, high) up the glyph, (start,
+    end) along the line, size, turned). A mark's origin is where PDFium puts it, not its
+    line's: it takes the baseline of the letter drawn before it."""
+    import ctypes
+    import unicodedata
+
+    tp = page.get_textpage()
+    out, base = [], None
+    for i in range(tp.count_chars()):
+        ch = tp.get_text_range(i, 1)
+        if not ch.strip():
+            continue
+        left, bottom, right, top = tp.get_charbox(i)
+        x, y = ctypes.c_double(), ctypes.c_double()
+        pdfium.raw.FPDFText_GetCharOrigin(tp.raw, i, x, y)
+        turned = abs(pdfium.raw.FPDFText_GetCharAngle(tp.raw, i) - math.pi / 2) < 0.1
+        if unicodedata.category(ch) != "Mn" or base is None:
+            base = -x.value if turned else y.value
+        up, along = ((-right, -left), (bottom, top)) if turned else ((bottom, top), (left, right))
+        out.append((base, up, along, pdfium.raw.FPDFText_GetFontSize(tp.raw, i), turned))
+    return out
+
+
+@pytest.mark.parametrize("edition,species", [("dartmoor", "dartmoor_badger"),
+                                             ("base", "red_fox")])
+def test_thai_marks_never_touch_the_line_above(edition, species):
+    """Every glyph of a line (a tone mark over an upper vowel reaches highest) stays below
+    every glyph of the line above it that it stands under (below vowels reach lowest)."""
+    cs = cs_mod.build(edition)
+    data, _ = pdf.sheets(faces.read_deck(cs, "th", [species]), geometry.sheet("a4"),
+                         unique=True)
+    pairs, touching = 0, []
+    for page in _pages(data):
+        glyphs = _glyphs(page)
+        for base, (low, _), (a0, a1), size, turned in glyphs:
+            for base2, (_, high2), (b0, b1), _, turned2 in glyphs:
+                if turned2 != turned or not size < base - base2 < 2.2 * size:
+                    continue  # only a glyph of the next line down
+                if min(a1, b1) - max(a0, b0) > 0.05:
+                    pairs += 1
+                    if high2 >= low - 0.05:
+                        touching.append((round(base, 1), round(base2, 1), size))
+    assert pairs > 100  # lines were measured (at 1.2 times the size 17 pairs touched)
+    assert touching == []
+
+
+@pytest.mark.parametrize("size", ["20x20", "25x30", "30x35"])
+def test_too_small_a_card_is_print_overflow_not_a_traceback(tmp_path, size):
+    out = tmp_path / "x.pdf"
+    res = CliRunner().invoke(main, ["print", "--edition", "base", "--lang", "th", "--size", size,
+                                    "-o", str(out)])
+    assert res.exit_code == 1 and "PRINT-OVERFLOW" in res.output, res.output
+    assert "Traceback" not in res.output and not out.exists()
+
+
+def test_the_last_page_marks_only_the_rows_its_cards_fill(base):
+    sheet = geometry.sheet("a4", (44, 68))
+    assert (sheet.cols, sheet.rows) == (4, 4)
+    deck = faces.read_deck(base, "en", ["1-18"])  # 16 and 2
+    data, pages = pdf.sheets(deck, sheet)
+    assert pages == 2
+    full, last = (len([o for o in p.get_objects(max_depth=1)
+                       if o.type == pdfium.raw.FPDF_PAGEOBJ_PATH]) for p in _pages(data))
+    assert full == len(sheet.marks(16)) == len(sheet.marks())
+    assert last == len(sheet.marks(2)) < full
+    used = sheet.used(2)
+    assert used.h == sheet.cell_h and used.w == 2 * sheet.cell_w
+    for x1, y1, x2, y2 in sheet.marks(2):  # none beside or below the rows left empty
+        assert min(y1, y2) >= used.y - geometry.MARK_GAP - geometry.MARK_LENGTH - 0.01
+        assert max(x1, x2) <= used.x + used.w + geometry.MARK_GAP + geometry.MARK_LENGTH + 0.01
+
+
+def test_cut_lines_draw_each_cards_trim_box(base):
+    sheet = geometry.sheet("a4")
+    deck = faces.read_deck(base, "en", ["1-5"])
+    plain, lined = (pdf.sheets(deck, sheet, cut=cut)[0] for cut in ("marks", "lines"))
+    paths = [[o.get_bounds() for o in _pages(d)[0].get_objects(max_depth=1)
+              if o.type == pdfium.raw.FPDF_PAGEOBJ_PATH] for d in (plain, lined)]
+    boxes = paths[1][len(paths[0]):]
+    assert len(boxes) == 5
+    for i, (left, bottom, right, top) in enumerate(boxes):
+        t = sheet.trim(i)
+        assert abs((left + right) / 2 - (t.x + t.w / 2)) < 0.5 and abs(right - left - t.w) < 1
+        assert abs((bottom + top) / 2 - (t.y + t.h / 2)) < 0.5 and abs(top - bottom - t.h) < 1
+
+
+def test_each_card_is_stamped_and_each_page_labelled(base):
+    deck = faces.read_deck(base, "de", ["67", "winter"], stamp="base v9")
+    data, pages = pdf.sheets(deck, geometry.sheet("a4"), backs=True, checklist=True)
+    assert pages == 3
+    texts = [p.get_textpage().get_text_range() for p in _pages(data)]
+    assert all(f"base v9 {n}/166" in texts[0] for n in (67, 164, 165, 166))
+    assert "Vorderseiten" in texts[0] and "Seite 1/3" in texts[0]
+    assert "Rückseiten" in texts[1] and "Seite 2/3" in texts[1]
+    assert "Checkliste" in texts[2] and "Seite 3/3" in texts[2]
+    # the checklist: every face with its card numbers and count
+    assert "164-166" in texts[2] and "×3" in texts[2] and "67" in texts[2]
+
+
+def test_only_takes_find_terms_numbers_and_piles(tmp_path):
+    cs = cs_mod.build("smoky_mountains")
+    rivers = [sp.key for sp in cs.species.values() if sp.kind == "river"]
+    terms = api._print_terms(cs, ["kind:river", "3-4", "caves"], None)
+    assert set(terms) == {*rivers, "3-4", "caves"}
+    deck = faces.read_deck(cs, "en", terms)
+    piles = {c.pile for c in deck.cards}
+    assert piles == {"forest", "caves"}
+    assert {3, 4} <= {c.number for c in deck.cards}
+    assert sum(1 for c in deck.cards if c.pile == "caves") == cs.setup.caves
+    with pytest.raises(faces.UnknownSpecies):
+        faces.read_deck(cs, "en", ["999"])
+    res = CliRunner().invoke(main, ["print", "--edition", "base", "--lang", "en", "--only",
+                                    "kind:river", "-o", str(tmp_path / "x.pdf")])
+    assert res.exit_code == 2 and "river" in res.output
+
+
+def test_hosts_look_like_their_kind():
+    """From data alone: a river (all slots for water cards) is blue, a shrub and a moor each
+    take their own tone, unlike a tree; the Waterfall's bottom holds four, shown as one tab."""
+    smoky, dartmoor = cs_mod.build("smoky_mountains"), cs_mod.build("dartmoor")
+    by_id = {f.parts[0].id: f for cs in (smoky, dartmoor)
+             for f, _ in faces.read_deck(cs, "en").unique() if f.kind == "host"}
+    assert by_id["creek"].tone == faces.WATER and by_id["basswood"].tone == 0
+    assert len({by_id["moor_birch"].tone, by_id["common_hazel"].tone,
+                by_id["blanket_bog"].tone}) == 3
+    assert [(s.side, s.capacity) for s in by_id["waterfall"].slots if s.side == "bottom"] == [
+        ("bottom", 4)]
+    assert [(s.side, s.capacity) for s in by_id["creek"].slots if s.side == "bottom"] == [
+        ("bottom", 1), ("bottom", 1)]
+    data, _ = pdf.sheets(faces.read_deck(smoky, "en", ["waterfall"]), geometry.sheet("a4"))
+    assert "×4" in _pages(data)[0].get_textpage().get_text_range()
+    # a host's name stays on one line where it fits at any size
+    for cs, lang, sid in ((dartmoor, "en", "moor_birch"), (smoky, "de", "basswood")):
+        face = next(f for f, _ in faces.read_deck(cs, lang, [sid]).unique())
+        deck = faces.read_deck(cs, lang, [sid])
+        fitted = draw.fit(face.parts[0], draw.regions(face, 63 * MM, 88 * MM)[0], deck)
+        assert fitted.title_h <= fitted.title.style.leading + 0.01, (sid, lang)
+
+
+def test_one_card_face_as_png():
+    png = api.card_png("smoky_mountains", [], 63, "th", dpi=72)
+    with Image.open(io.BytesIO(png)) as img:
+        assert img.size == (round(63 * MM), round(88 * MM))  # 72 dpi: a pixel a point
+    with pytest.raises(api.DiagnosticError):
+        api.card_png("base", [], 999, "en")

@@ -28,15 +28,22 @@ from grove.dsl.diagnostics import echo_text
 @click.option("--backs", is_flag=True, help="a page of backs after each page of fronts, mirrored "
               "for double-sided printing")
 @click.option("--unique", is_flag=True, help="each face once, with its count")
-@click.option("--only", default="", help="only the cards of these species, comma-separated ids")
+@click.option("--only", default="", help="only these cards, comma-separated: species ids, card "
+              "numbers (67, 60-70), caves, winter, or grove find terms (kind:tree)")
+@click.option("--cut", type=click.Choice(["marks", "lines"]), default="marks", show_default=True,
+              help="pdf: crop marks only, or a thin line round each card too, for scissors")
+@click.option("--checklist", is_flag=True, help="pdf: a last page listing every card and its "
+              "count")
+@click.option("--url-base", default="", help="tts: the address the images will be served from "
+              "(https://..., file:///...), written into the saved object")
 @output_option(default=None,
               help="pdf: the file (or a folder for it); png, tts: the folder "
               "(default: cards-EDITION-LANG here)")
 @guarded
 @card_sets
 def print_cards(edition: str, with_: str, lang: str, fmt: str, paper: str, size: str,
-                bleed: float, backs: bool, unique: bool, only: str, out: str | None,
-                roots) -> None:
+                bleed: float, backs: bool, unique: bool, only: str, cut: str, checklist: bool,
+                url_base: str, out: str | None, roots) -> None:
     """Print-and-play cards: every physical card, 9 to a page with crop marks, or as images."""
     from grove import api
     from grove.commands.sheet import _refuse_unprintable
@@ -44,7 +51,8 @@ def print_cards(edition: str, with_: str, lang: str, fmt: str, paper: str, size:
     _refuse_unprintable(edition, expansions(with_), roots)
     paths = api.print_cards(edition, expansions(with_), lang, out, fmt=fmt, paper=paper,
                             size=size, bleed=bleed, backs=backs, unique=unique,
-                            only=expansions(only), roots=roots)
+                            only=expansions(only), cut=cut, checklist=checklist,
+                            url_base=url_base, roots=roots)
     if fmt == "pdf":
         click.echo(f"wrote {echo_text(str(paths[0]))} ({paths[0].stat().st_size // 1024} KiB)",
                    err=True)

@@ -15,6 +15,7 @@ is an `Overflow`, never clipped.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from xml.sax.saxutils import escape
@@ -26,6 +27,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from grove.printouts.cards.faces import Deck, Face, Part
 from grove.printouts.cards.geometry import MM
+from grove.printouts.cards.words import word
 from grove.printouts.sheets import layout
 from grove.printouts.sheets.draw import INK, WATER_FILL
 from grove.printouts.sheets.fonts import register, with_fallback
@@ -41,6 +43,13 @@ BODY_SIZES = (7.0, 6.6, 6.2, 5.8, 5.4, 5.0)
 GAP = 1.2  # points between the paragraphs of a part
 FILL = {"host": colors.HexColor("#dcebd3"), "split": colors.HexColor("#efe7d2"),
         "plain": colors.HexColor("#dde6ee")}
+# a host card's colour and rim by its `Face.tone`: the trees' green first, then the other
+# host kinds in the edition's order; water hosts blue
+TONES = ((colors.HexColor("#dcebd3"), colors.HexColor("#6f9a62")),
+         (colors.HexColor("#ece3c2"), colors.HexColor("#a08a3c")),
+         (colors.HexColor("#e6d6e4"), colors.HexColor("#8c5f86")),
+         (colors.HexColor("#e9dccd"), colors.HexColor("#8f6a45")))
+WATER_TONE = (colors.HexColor("#d3e4f1"), colors.HexColor("#3f7fb3"))
 PANEL = colors.HexColor("#fffdf7")
 LINE = colors.HexColor("#9fb59a")
 SLOT_FILL = colors.white
@@ -109,7 +118,20 @@ def _style(kind: str, size: float) -> ParagraphStyle:
                           spaceAfter=0)
 
 
+THAI = re.compile("[\u0e00-\u0e7f]")
+THAI_LEADING = 1.55  # times the size: a tone mark over an upper vowel clears the line above
+
+
+@cache
+def _thai(style: ParagraphStyle) -> ParagraphStyle:
+    return ParagraphStyle(f"{style.name}-th", parent=style,
+                          leading=max(style.leading, style.fontSize * THAI_LEADING))
+
+
 def _para(markup: str, style: ParagraphStyle, words: frozenset[str]) -> SegmentedParagraph:
+    """A paragraph of `markup`, Thai set with room for its stacked marks between lines."""
+    if THAI.search(markup):
+        style = _thai(style)
     markup = with_fallback(markup)
     return SegmentedParagraph(with_icons(markup, style.fontSize * 1.15),
                               layout.for_text(style, markup), words=words)
@@ -117,9 +139,14 @@ def _para(markup: str, style: ParagraphStyle, words: frozenset[str]) -> Segmente
 
 def _wrap(p: SegmentedParagraph, width: float) -> tuple[float, bool]:
     """The paragraph's height at `width`, and whether every line fits across it (reportlab
-    lets a word wider than the line run out of its box)."""
+    lets a word wider than the line run out of its box). A box with no width holds nothing:
+    reportlab then sets no lines at all, so it is answered before."""
+    if width < 1.0:
+        return math.inf, False
     _, height = p.wrap(width, 1e6)
-    bl = p.blPara
+    bl = getattr(p, "blPara", None)
+    if bl is None:
+        return math.inf, False
     extra = [ln.extraSpace if hasattr(ln, "extraSpace") else ln[0] for ln in bl.lines]
     return height, min(extra, default=0.0) >= -0.01
 
@@ -163,14 +190,19 @@ def fit(part: Part, region: Region, deck: Deck) -> Fitted:
     inner_h = region.h - 2 * PAD  # a slot tab reaches less far in than PAD
     title_w = inner_w - _title_box(part)[1]
     title = None
-    for size in TITLE_SIZES:
-        p = _para(escape(part.name), _style("title", size), deck.words)
-        h, fits = _wrap(p, title_w)
-        if fits and h <= 2 * size * 1.15 + 0.01:
-            title, title_h = p, h
+    # a host's name (a tree's, a river's) is set on one line at any size that allows it, so
+    # "Moor Birch" is never cut in two; other names take two lines at the larger size first
+    for lines in ((1, 2) if part.host else (2,)):
+        for size in TITLE_SIZES:
+            p = _para(escape(part.name), _style("title", size), deck.words)
+            h, fits = _wrap(p, title_w)
+            if fits and h <= lines * p.style.leading + 0.01:
+                title, title_h = p, h
+                break
+        if title is not None:
             break
     if title is None:  # what it needs: its widest word, or two lines' worth
-        raise Overflow(part, "name", max(p.minWidth(), title_w * (h / (size * 1.15))), title_w * 2,
+        raise Overflow(part, "name", max(p.minWidth(), title_w * (h / p.style.leading)), title_w * 2,
                        deck.lang)
     header_h = max(BADGE, title_h) + 1.2 * MM
     room = inner_h - header_h
@@ -226,7 +258,9 @@ def _surely_fits(part: Part, region: Region, words: frozenset[str]) -> bool:
     if _greedy_lines([_width(p, bold, size) * 1.05 + size * 0.4 for p in _pieces(part.name, words)],
                      title_w) > 2:
         return False
-    room = inner_h - max(BADGE, 2 * size * 1.15) - 1.2 * MM
+    thai = THAI_LEADING / 1.25 if THAI.search(part.name + _subline_text(part)) or any(
+        THAI.search(f.text) for f in part.fields) else 1.0  # Thai lines stand further apart
+    room = inner_h - max(BADGE, 2 * size * 1.25 * thai) - 1.2 * MM
     size = BODY_SIZES[0]
     icons = sum(1 for s in (*part.types, part.tree) if s is not None and s.icon)
     texts = [_subline_text(part)] + [f"{f.label}: {f.text}" for f in part.fields]
@@ -235,7 +269,7 @@ def _surely_fits(part: Part, region: Region, words: frozenset[str]) -> bool:
         if n == 0:
             widths += [size * 1.6] * icons
         lines = _greedy_lines(widths, inner_w)
-        room -= lines * size * 1.25 + GAP
+        room -= lines * size * 1.25 * thai + GAP
     return room >= 0
 
 
@@ -272,10 +306,17 @@ def draw_face(c, face: Face, deck: Deck, w: float, h: float, bleed: float) -> No
     `Overflow` when a text does not fit (before anything is drawn)."""
     fitted = [fit(p, r, deck) for p, r in zip(face.parts, regions(face, w, h), strict=True)]
     c.saveState()
-    c.setFillColor(FILL[face.kind])
+    fill, rim = _tone(face)
+    c.setFillColor(fill)
     c.rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, stroke=0, fill=1)
     c.setFillColor(PANEL)
-    c.roundRect(1.5 * MM, 1.5 * MM, w - 3 * MM, h - 3 * MM, 2 * MM, stroke=0, fill=1)
+    if rim is not None:  # a host's frame: its kind at a glance, a river's blue, a moor's heath
+        c.setStrokeColor(rim)
+        c.setLineWidth(1.4 if face.tone else 0.8)
+        c.setDash([3, 1.6] if face.tone > 0 else [])
+    c.roundRect(1.5 * MM, 1.5 * MM, w - 3 * MM, h - 3 * MM, 2 * MM, stroke=int(rim is not None),
+                fill=1)
+    c.setDash([])
     if face.kind == "host":
         _tabs(c, face, w, h)
     rs = regions(face, w, h)
@@ -295,11 +336,30 @@ def draw_face(c, face: Face, deck: Deck, w: float, h: float, bleed: float) -> No
             c.translate(w, 0)
             c.rotate(90)
         c.translate(region.x, region.y)
-        _part(c, part, f, region.w, region.h, deck, face.kind == "host")
+        _part(c, part, f, region.w, region.h, deck, face.tone if face.kind == "host" else None)
         c.restoreState()
     if face.kind == "plain" and not face.parts[0].species and face.stem == "winter":
         _snowflake(c, w / 2, h / 2, min(w, h) * 0.3)
     c.restoreState()
+
+
+def _tone(face: Face) -> tuple:
+    """The card's fill and a host's rim colour (None for other cards)."""
+    if face.kind != "host":
+        return FILL[face.kind], None
+    if face.tone < 0:
+        return WATER_TONE
+    return TONES[face.tone % len(TONES)]
+
+
+def _picture(part: Part, deck: Deck, own_kind: bool):
+    """A host card's large picture: a tree's its tree symbol's icon; any other host's
+    (`own_kind`: a river, a shrub, a moor) the first of its types that has one, its tree
+    symbol staying in the corner: every host shows what it is."""
+    for s in ((*part.types, part.tree) if own_kind else (part.tree, *part.types)):
+        if s is not None and s.icon and s.id in deck.icons:
+            return deck.icons[s.id][0]
+    return None
 
 
 def _snowflake(c, x: float, y: float, r: float) -> None:
@@ -320,7 +380,8 @@ def _snowflake(c, x: float, y: float, r: float) -> None:
     c.restoreState()
 
 
-def _part(c, part: Part, f: Fitted, w: float, h: float, deck: Deck, big: bool) -> None:
+def _part(c, part: Part, f: Fitted, w: float, h: float, deck: Deck, tone: int | None) -> None:
+    """One part in its region; `tone` the host's (`Face.tone`), None on any other card."""
     top = h - PAD
     if part.cost is not None:
         cx, cy = PAD + BADGE / 2, top - BADGE / 2
@@ -338,11 +399,12 @@ def _part(c, part: Part, f: Fitted, w: float, h: float, deck: Deck, big: bool) -
     icon = deck.icons.get(part.tree.id) if part.tree and part.tree.icon else None
     if icon is not None:
         draw_icon(c, icon[0], right, top - BADGE, BADGE)
-    if icon is not None and big:  # a host card's free space shows its symbol, large
+    picture = _picture(part, deck, tone != 0) if tone is not None else None
+    if picture is not None:  # a host card's free space shows its symbol, large
         used = f.header_h + sum(ph + GAP for _, ph in f.body)
         size = min(w * 0.4, top - used - PAD - 2 * MM)
         if size > 8 * MM:
-            draw_icon(c, icon[0], (w - size) / 2, PAD + (top - used - PAD - size) / 2, size)
+            draw_icon(c, picture, (w - size) / 2, PAD + (top - used - PAD - size) / 2, size)
     f.title.drawOn(c, PAD + _title_box(part)[0], top - max(BADGE, f.title_h) / 2 - f.title_h / 2)
     y = top - f.header_h
     for p, ph in f.body:
@@ -419,3 +481,79 @@ def draw_count(c, count: int, w: float) -> None:
     c.setFont(register().bold, 7)
     c.drawRightString(w - 2.2 * MM, 2.2 * MM, f"×{count}")
     c.restoreState()
+
+
+STAMP = colors.HexColor("#6b6b6b")
+
+
+def draw_stamp(c, text: str, w: float) -> None:
+    """The card's stamp in its lower left corner ("base v0.1.0 67/166"): which card set and
+    which card a loose print is. Below the text's padding and short of the first bottom slot
+    tab; set smaller for a long stamp, and only the number where even that is too long."""
+    room = w * 0.24
+    font = register().regular
+    size = min(4.5, 4.5 * room / max(stringWidth(text, font, 4.5), 1e-6))
+    if size < 3.0:
+        text = text.rsplit(" ", 1)[-1]
+        size = min(4.5, 4.5 * room / max(stringWidth(text, font, 4.5), 1e-6))
+    c.saveState()
+    c.setFillColor(STAMP)
+    c.setFont(font, size)
+    c.drawString(2.0 * MM, 1.0 * MM, text)
+    c.restoreState()
+
+
+def _small(markup: str, size: float, deck: Deck, center: bool = False) -> SegmentedParagraph:
+    style = _style("sub" if center else "body", size)
+    return _para(markup, style, deck.words)
+
+
+def draw_label(c, text: str, x: float, y: float, width: float, deck: Deck) -> None:
+    """A page's label, centred on `x` with its baseline near `y`, set small enough to stay
+    within `width` (between two crop marks)."""
+    for size in (6.0, 5.0, 4.0, 3.0):
+        p = _small(escape(text), size, deck, center=True)
+        h, fits = _wrap(p, width)
+        if fits and h <= size * 1.3:
+            break
+    c.saveState()
+    p.drawOn(c, x - width / 2, y - size * 0.3)
+    c.restoreState()
+
+
+def draw_checklist(c, deck: Deck, page_w: float, page_h: float) -> None:
+    """A page listing every face of the cards printed: its card numbers, how many, its name;
+    in as many columns, at as small a size, as the list needs to fit the page."""
+    rows = []
+    for face, count in deck.unique():
+        numbers = [card.number for card in deck.cards if card.face == face]
+        rows.append(f"{_ranges(numbers)}  <b>×{count}</b>  {escape(face.title)}")
+    top = page_h - 18 * MM
+    room = top - 14 * MM
+    size, cols = 7.0, 2
+    step = THAI_LEADING if deck.lang == "th" else 1.25
+    while size > 4.0 and -(-len(rows) // cols) * size * step > room:
+        cols, size = (cols + 1, size) if cols < 3 else (2, size - 0.5)
+    head = _para(f"<b>{escape(deck.edition)}</b> · {escape(word(deck.lang, 'print.checklist'))}"
+                 f" · {len(deck.cards)} {escape(word(deck.lang, 'print.cards'))}",
+                 _style("body", 9.0), deck.words)
+    head.wrap(page_w - 24 * MM, 40)
+    head.drawOn(c, 12 * MM, top + 4 * MM)
+    per_col = max(1, -(-len(rows) // cols))
+    col_w = (page_w - 24 * MM) / cols
+    for i, markup in enumerate(rows):
+        col, row = divmod(i, per_col)
+        p = _small(markup, size, deck)
+        _, ph = p.wrap(col_w - 2 * MM, size * 3)
+        p.drawOn(c, 12 * MM + col * col_w, top - (row + 1) * size * step)
+
+
+def _ranges(numbers: list[int]) -> str:
+    """1, 2, 3, 7 -> "1-3, 7": a face's card numbers as a person reads them."""
+    out: list[tuple[int, int]] = []
+    for n in sorted(numbers):
+        if out and out[-1][1] == n - 1:
+            out[-1] = (out[-1][0], n)
+        else:
+            out.append((n, n))
+    return ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in out)

@@ -15,10 +15,13 @@ from dataclasses import dataclass
 MM = 72 / 25.4
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}  # mm
 POKER = (63.0, 88.0)  # mm
-MAX_GRID = (3, 3)  # nine to a page, as designers' tools lay out poker cards
 MARK_GAP = 1.0 * MM  # between the grid's edge and a mark
 MARK_LENGTH = 5.0 * MM
 MIN_MARK = 1.5 * MM  # shorter than this, a mark is left out
+# what most printers leave unprinted at a page's edge (lasers 4.2 mm, a sixth of an inch;
+# inkjets 3 to 4 mm): a mark reaching further out would be lost, so none does (Letter's
+# poker grid leaves 7.7 mm above and below, so its marks there are short)
+PRINTER_MARGIN = 4.2 * MM
 
 
 class LayoutError(ValueError):
@@ -86,21 +89,38 @@ class Sheet:
         return sorted({round(g.y + r * self.cell_h + self.bleed + d, 6)
                        for r in range(self.rows) for d in (0.0, self.card_h)})
 
-    def marks(self) -> list[tuple[float, float, float, float]]:
-        """Crop marks as lines (x1, y1, x2, y2): above and below the grid at every trim x,
-        left and right of it at every trim y, as long as the margin allows."""
+    def used(self, count: int | None = None) -> Box:
+        """The part of the grid `count` cards fill (rows from the top, a whole row wide where
+        a row is full): a page's last cards leave the rows below them unmarked."""
         g = self.grid
+        n = self.per_page if count is None else max(0, min(count, self.per_page))
+        cols, rows = min(n, self.cols), -(-n // self.cols)
+        return Box(g.x, g.y + g.h - rows * self.cell_h, cols * self.cell_w, rows * self.cell_h)
+
+    def marks(self, count: int | None = None) -> list[tuple[float, float, float, float]]:
+        """Crop marks as lines (x1, y1, x2, y2) around the cards of a page (`count` of them,
+        all by default): above and below them at every trim x, left and right at every trim
+        y, as long as the margin inside a printer's unprinted edge allows."""
+        g = self.used(count)
+        if g.w <= 0:
+            return []
+        xs = [x for x in self.trim_xs() if x <= g.x + g.w + 1e-6]
+        ys = [y for y in self.trim_ys() if y >= g.y - 1e-6]
         out = []
-        v = min(MARK_LENGTH, g.y - MARK_GAP)  # room below the grid (the same above)
-        if v >= MIN_MARK:
-            for x in self.trim_xs():
-                out.append((x, g.y - MARK_GAP - v, x, g.y - MARK_GAP))
-                out.append((x, g.y + g.h + MARK_GAP, x, g.y + g.h + MARK_GAP + v))
-        h = min(MARK_LENGTH, g.x - MARK_GAP)
-        if h >= MIN_MARK:
-            for y in self.trim_ys():
-                out.append((g.x - MARK_GAP - h, y, g.x - MARK_GAP, y))
-                out.append((g.x + g.w + MARK_GAP, y, g.x + g.w + MARK_GAP + h, y))
+        below = min(MARK_LENGTH, g.y - MARK_GAP - PRINTER_MARGIN)
+        above = min(MARK_LENGTH, self.page_h - (g.y + g.h + MARK_GAP) - PRINTER_MARGIN)
+        for x in xs:
+            if below >= MIN_MARK:
+                out.append((x, g.y - MARK_GAP - below, x, g.y - MARK_GAP))
+            if above >= MIN_MARK:
+                out.append((x, g.y + g.h + MARK_GAP, x, g.y + g.h + MARK_GAP + above))
+        left = min(MARK_LENGTH, g.x - MARK_GAP - PRINTER_MARGIN)
+        right = min(MARK_LENGTH, self.page_w - (g.x + g.w + MARK_GAP) - PRINTER_MARGIN)
+        for y in ys:
+            if left >= MIN_MARK:
+                out.append((g.x - MARK_GAP - left, y, g.x - MARK_GAP, y))
+            if right >= MIN_MARK:
+                out.append((g.x + g.w + MARK_GAP, y, g.x + g.w + MARK_GAP + right, y))
         return out
 
 
@@ -115,24 +135,24 @@ def parse_size(text: str) -> tuple[float, float]:
     return w, h
 
 
-def _fit(length: float, cell: float, most: int) -> int:
+def _fit(length: float, cell: float) -> int:
     """Cells along one side of the page: as many as leave room for crop marks on both sides
     (a card fewer where the bleed would eat the margin), or as fit at all if not even one
     does."""
     room = 2 * (MARK_GAP + MIN_MARK)
-    n = min(most, int((length - room + 1e-6) // cell))
-    return n if n >= 1 else min(most, int((length + 1e-6) // cell))
+    n = int((length - room + 1e-6) // cell)
+    return n if n >= 1 else int((length + 1e-6) // cell)
 
 
 def sheet(paper: str, size_mm: tuple[float, float] = POKER, bleed_mm: float = 0.0) -> Sheet:
-    """The grid of as many cards as fit with their crop marks, at most nine (a poker card
-    with a bleed of 3 mm: six on A4, and from 2 mm six on Letter); `LayoutError` when not one
-    card fits."""
+    """The grid of as many cards as fit with their crop marks (a poker card: nine; with a
+    bleed of 3 mm six on A4, and from 2 mm six on Letter; a 44 x 68 mm card sixteen on A4);
+    `LayoutError` when not one card fits."""
     if not 0 <= bleed_mm <= 10:
         raise LayoutError(f"bleed {bleed_mm:g} mm: give 0 to 10 mm")
     pw, ph = (v * MM for v in PAPERS[paper])
     w, h, b = size_mm[0] * MM, size_mm[1] * MM, bleed_mm * MM
-    cols, rows = _fit(pw, w + 2 * b, MAX_GRID[0]), _fit(ph, h + 2 * b, MAX_GRID[1])
+    cols, rows = _fit(pw, w + 2 * b), _fit(ph, h + 2 * b)
     if cols < 1 or rows < 1:
         raise LayoutError(f"a {size_mm[0]:g}x{size_mm[1]:g} mm card with {bleed_mm:g} mm bleed "
                           f"does not fit on {paper} paper")

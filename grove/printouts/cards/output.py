@@ -17,7 +17,8 @@ from grove.compiler.cardset import CardSet
 from grove.dsl.diagnostics import Diagnostic, DiagnosticError, Severity
 from grove.files.write import refusal, write_bytes
 from grove.printouts.cards import draw, geometry, pdf, raster, tts
-from grove.printouts.cards.faces import Deck, UnknownSpecies, read_deck
+from grove.printouts.cards.faces import PILES, Deck, UnknownSpecies, read_deck
+from grove.printouts.cards.words import word
 from grove.printouts.sheets import catalog
 from grove.printouts.sheets.fonts import FontProblem
 
@@ -35,6 +36,10 @@ class Options:
     backs: bool = False
     unique: bool = False
     only: tuple[str, ...] = ()
+    cut: str = "marks"  # "marks": crop marks only; "lines": a thin line round each card too
+    checklist: bool = False  # a last page listing every card and its count (pdf)
+    url_base: str = ""  # tts: the address the images are served from, for absolute URLs
+    version: str = ""  # grove's version, for each card's stamp
 
 
 def _fail(code: str, message: str, hint: str | None = None) -> DiagnosticError:
@@ -54,6 +59,29 @@ def _check(cs: CardSet, deck: Deck, w: float, h: float) -> None:
         raise DiagnosticError(list(dict.fromkeys(found)))
 
 
+CUTS = ("marks", "lines")
+# the options each format reads beyond the card set, language and size; any other given is
+# refused, never silently ignored (a tts deck has no pages, so no backs, bleed or cut)
+APPLIES = {"pdf": {"paper", "bleed", "backs", "unique", "cut", "checklist"},
+           "png": {"bleed", "unique"},
+           "tts": {"url_base"}}
+DEFAULTS = Options("")
+
+
+def _not_for_format(opts: Options) -> list[str]:
+    """The options given that `opts.fmt` does not read, as the command line spells them."""
+    return [f"--{k.replace('_', '-')}" for k in ("paper", "bleed", "backs", "unique", "cut",
+                                                 "checklist", "url_base")
+            if getattr(opts, k) != getattr(DEFAULTS, k) and k not in APPLIES.get(opts.fmt, ())]
+
+
+def stamp(cs: CardSet, version: str) -> str:
+    """What each card's stamp names: the card set's editions and grove's version (editions
+    carry no version of their own yet, so the version of grove that printed it stands in)."""
+    ids = "+".join(e.id for e in cs.editions)
+    return f"{ids} v{version}" if version else ids
+
+
 def default_name(cs: CardSet, opts: Options) -> str:
     stem = f"cards-{'+'.join(e.id for e in cs.editions)}-{opts.lang}"
     return {"pdf": f"{stem}.pdf", "png": stem, "tts": f"{stem}-tts"}[opts.fmt]
@@ -68,28 +96,68 @@ def render(cs: CardSet, opts: Options) -> dict[str, bytes]:
         raise _fail("USAGE-FORMAT", f"unknown format {opts.fmt!r}; choose pdf, png or tts")
     if opts.paper not in geometry.PAPERS:
         raise _fail("USAGE-PAPER", f"unknown paper {opts.paper!r}; choose a4 or letter")
+    refused = _not_for_format(opts)
+    if refused:
+        raise _fail("USAGE-PRINT-OPTION", f"{', '.join(refused)} cannot be used with --format "
+                    f"{opts.fmt}", "drop the option, or choose a format it applies to "
+                    "(docs/print.md lists which)")
+    if opts.url_base and not opts.url_base.startswith(("https://", "http://", "file:///")):
+        raise _fail("USAGE-PRINT-OPTION", f"--url-base {opts.url_base}: give an address that "
+                    "starts with https://, http:// or file:///")
+    if opts.cut not in CUTS:
+        raise _fail("USAGE-PRINT-OPTION", f"--cut {opts.cut}: choose {' or '.join(CUTS)}")
     try:
         size = geometry.parse_size(opts.size)
         sheet = geometry.sheet(opts.paper, size, opts.bleed)
     except ValueError as exc:  # LayoutError too
         raise _fail("USAGE-CARD-SIZE", str(exc)) from None
     try:
-        deck = read_deck(cs, opts.lang, opts.only)
+        deck = read_deck(cs, opts.lang, opts.only, stamp(cs, opts.version))
     except UnknownSpecies as exc:
         close = difflib.get_close_matches(exc.name, exc.known, n=1)
-        raise _fail("USAGE-SPECIES", f"--only: no species {exc.name!r} in this card set",
+        raise _fail("USAGE-SPECIES", f"--only: no species or card {exc.name!r} in this card set",
                     f"did you mean '{close[0]}'?" if close else "`grove cards` lists them"
                     ) from None
     w, h, bleed = sheet.card_w, sheet.card_h, sheet.bleed
     _check(cs, deck, w, h)
     try:
         if opts.fmt == "pdf":
-            return {"": pdf.sheets(deck, sheet, opts.backs, opts.unique)[0]}
+            return {"": pdf.sheets(deck, sheet, opts.backs, opts.unique, opts.cut,
+                                   opts.checklist)[0]}
         if opts.fmt == "png":
             return _pngs(deck, w, h, bleed, opts.unique)
-        return _tts(cs, deck, w, h)
+        return _tts(cs, deck, w, h, opts.url_base)
     except FontProblem as exc:
         raise _fail("SHEET-SHAPING", str(exc)) from None
+
+
+def face_png(cs: CardSet, number: int, lang: str, size: str = "63x88", dpi: float = 150.0,
+             version: str = "") -> bytes:
+    """The face of card `number` (1-based, in the whole deck's order as `grove print`
+    numbers it: deck, caves, winter cards) of card set `cs` in `lang`, as PNG bytes, drawn
+    exactly as `grove print` draws it, with its stamp. For views that show one card at a time
+    (`grove serve`'s table): the card's text is fitted as for print, so a card that would
+    not print raises `DiagnosticError` (PRINT-OVERFLOW), as does an unknown card number or
+    language (USAGE-SPECIES, USAGE-LANGUAGE)."""
+    if lang not in catalog.languages():
+        raise _fail("USAGE-LANGUAGE", f"unknown language {lang!r}; cards print in "
+                    f"{', '.join(catalog.languages())}")
+    try:
+        w, h = (v * geometry.MM for v in geometry.parse_size(size))
+        deck = read_deck(cs, lang, [str(number)], stamp(cs, version))
+    except UnknownSpecies:
+        raise _fail("USAGE-SPECIES", f"no card {number} in this card set") from None
+    except ValueError as exc:
+        raise _fail("USAGE-CARD-SIZE", str(exc)) from None
+    card = deck.cards[0]
+    _check(cs, deck, w, h)
+    try:
+        img = next(raster.images(pdf.single(deck, [card.face], w, h, 0.0, stamps=[
+            f"{deck.stamp} {card.number}/{deck.total}"]), dpi / 72))
+        img = raster.exact(img, (round(w * dpi / 72), round(h * dpi / 72)))
+    except FontProblem as exc:
+        raise _fail("SHEET-SHAPING", str(exc)) from None
+    return raster.png(img, dpi)
 
 
 def _pngs(deck: Deck, w: float, h: float, bleed: float, unique: bool) -> dict[str, bytes]:
@@ -112,24 +180,34 @@ def _pngs(deck: Deck, w: float, h: float, bleed: float, unique: bool) -> dict[st
     return out
 
 
-def _tts(cs: CardSet, deck: Deck, w: float, h: float) -> dict[str, bytes]:
+def _tts(cs: CardSet, deck: Deck, w: float, h: float, url_base: str) -> dict[str, bytes]:
+    """The sheets of each pile (the forest deck, the caves, the winter cards) apart, so the
+    saved object sets each out as its own deck and none is shuffled into another."""
     px = tts.card_px(w, h)
     faces = [f for f, _ in deck.unique()]
     # each face kept as PNG bytes (a tenth of its pixels) until a sheet is pasted together
     kept = [raster.png(raster.exact(img, px)) for img in raster.images(
         pdf.single(deck, faces, w, h, 0.0), px[0] / w)]
     by_face = dict(zip(faces, kept, strict=False))
-    grids = tts.grids(len(deck.cards), px)
-    out = {}
-    start = 0
-    for i, g in enumerate(grids):
-        n = min(g.cols * g.rows, len(deck.cards) - start)
-        out[tts.sheet_name(i)] = raster.png(tts.paste(
-            [by_face[c.face] for c in deck.cards[start:start + n]], g))
-        start += n
+    out: dict[str, bytes] = {}
+    piles = []
+    for pile in PILES:
+        cards = [c for c in deck.cards if c.pile == pile]
+        if not cards:
+            continue
+        grids = tts.grids(len(cards), px)
+        first, start = len(out), 0
+        for i, g in enumerate(grids):
+            n = min(g.cols * g.rows, len(cards) - start)
+            out[tts.sheet_name(first + i)] = raster.png(tts.paste(
+                [by_face[c.face] for c in cards[start:start + n]], g))
+            start += n
+        title = deck.edition if pile == "forest" else (
+            f"{deck.edition}: {word(deck.lang, 'print.cave' if pile == 'caves' else 'print.winter')}")
+        piles.append(tts.Pile(title, tuple(c.face.title for c in cards), tuple(grids), first))
     out[tts.BACK] = kept[-1]
-    name = f"{deck.edition} ({deck.lang})"
-    obj = tts.saved_object(name, [c.face.title for c in deck.cards], grids)
+    scale = (w / (geometry.POKER[0] * geometry.MM), h / (geometry.POKER[1] * geometry.MM))
+    obj = tts.saved_object(piles, url_base, scale)
     out[f"{'+'.join(e.id for e in cs.editions)}-{deck.lang}.json"] = obj.encode("utf-8")
     return out
 

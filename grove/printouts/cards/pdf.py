@@ -15,11 +15,13 @@ from reportlab.lib import colors
 
 from grove.printouts.cards import draw
 from grove.printouts.cards.faces import Deck, Face
-from grove.printouts.cards.geometry import Sheet
+from grove.printouts.cards.geometry import MM, PRINTER_MARGIN, Sheet
+from grove.printouts.cards.words import word
 from grove.printouts.sheets.fonts import register, require_shaping
 from grove.printouts.sheets.pdf import _Canvas as IconCanvas
 
 MARK = colors.black
+CUT_LINE = colors.HexColor("#9a9a9a")
 
 
 def _canvas(buf: BytesIO, size: tuple[float, float], deck: Deck, subject: str):
@@ -57,55 +59,84 @@ def _place(c, form: str, x: float, y: float) -> None:
     c.restoreState()
 
 
-def sheets(deck: Deck, sheet: Sheet, backs: bool = False, unique: bool = False) -> tuple[bytes, int]:
+def sheets(deck: Deck, sheet: Sheet, backs: bool = False, unique: bool = False,
+           cut: str = "marks", checklist: bool = False) -> tuple[bytes, int]:
     """The cards to print and cut: every physical card (or each face once, with its count),
-    `sheet.per_page` to a page with crop marks, and after each page its backs, mirrored. The
-    bytes and the number of pages."""
+    `sheet.per_page` to a page with crop marks around the cards it holds (and with `cut`
+    "lines" a thin line round each card, for scissors), each card stamped with the card set
+    and its number, each page labelled; after each page its backs, mirrored; with
+    `checklist` a last page listing every card. The bytes and the number of pages."""
     faces = [f for f, _ in deck.unique()]
     index = {f: i for i, f in enumerate(faces)}
-    shown = [(f, n) for f, n in deck.unique()] if unique else [(c.face, 0) for c in deck.cards]
+    shown = ([(f, n, None) for f, n in deck.unique()] if unique
+             else [(c.face, 0, c) for c in deck.cards])
     buf = BytesIO()
     c = _canvas(buf, (sheet.page_w, sheet.page_h), deck, "print-and-play cards")
     names = _forms(c, faces, deck, sheet.card_w, sheet.card_h, sheet.bleed)
+    chunks = [shown[i:i + sheet.per_page] for i in range(0, len(shown), sheet.per_page)] or [[]]
+    total = len(chunks) * (2 if backs else 1) + int(checklist)
     pages = 0
-    for start in range(0, len(shown), sheet.per_page):
-        chunk = shown[start:start + sheet.per_page]
-        for i, (face, count) in enumerate(chunk):
+    for chunk in chunks:
+        for i, (face, count, card) in enumerate(chunk):
             t = sheet.trim(i)
             _place(c, names[index[face]], t.x, t.y)
+            c.saveState()
+            c.translate(t.x, t.y)
             if count:
-                c.saveState()
-                c.translate(t.x, t.y)
                 draw.draw_count(c, count, sheet.card_w)
-                c.restoreState()
-        _marks(c, sheet)
-        c.showPage()
+            if card is not None:
+                draw.draw_stamp(c, f"{deck.stamp} {card.number}/{deck.total}", sheet.card_w)
+            c.restoreState()
         pages += 1
+        _cuts(c, sheet, len(chunk), cut)
+        _label(c, sheet, deck, "print.fronts", pages, total)
+        c.showPage()
         if backs:
             for i in range(len(chunk)):
                 t = sheet.trim(i, back=True)
                 _place(c, "back", t.x, t.y)
-            _marks(c, sheet)
-            c.showPage()
             pages += 1
-    if not shown:  # an empty selection still makes a valid document
-        c.showPage()
+            _cuts(c, sheet, len(chunk), cut, back=True)
+            _label(c, sheet, deck, "print.backs", pages, total)
+            c.showPage()
+    if checklist:
         pages += 1
+        draw.draw_checklist(c, deck, sheet.page_w, sheet.page_h)
+        _label(c, sheet, deck, "print.checklist", pages, total)
+        c.showPage()
     c.save()
     return buf.getvalue(), pages
 
 
-def _marks(c, sheet: Sheet) -> None:
+def _cuts(c, sheet: Sheet, count: int, cut: str, back: bool = False) -> None:
+    """Crop marks around the `count` cards of a page, and with `cut` "lines" each card's
+    trim box drawn thin and grey: a line to follow with scissors, lost in the cut."""
     c.saveState()
     c.setStrokeColor(MARK)
     c.setLineWidth(0.25)
-    for x1, y1, x2, y2 in sheet.marks():
+    for x1, y1, x2, y2 in sheet.marks(count):
+        if back:  # the marks of the mirrored columns
+            x1, x2 = sheet.page_w - x1, sheet.page_w - x2
         c.line(x1, y1, x2, y2)
+    if cut == "lines":
+        c.setStrokeColor(CUT_LINE)
+        for i in range(count):
+            t = sheet.trim(i, back=back)
+            c.rect(t.x, t.y, t.w, t.h, stroke=1, fill=0)
     c.restoreState()
 
 
+def _label(c, sheet: Sheet, deck: Deck, what: str, n: int, total: int) -> None:
+    """The page's label, centred under the first column of cards, between the crop marks
+    and inside a printer's unprinted edge: card set, language, fronts or backs, page n/N."""
+    text = " · ".join((deck.edition, deck.lang, word(deck.lang, what),
+                       word(deck.lang, "print.page", n=n, total=total)))
+    t = sheet.trim(0)
+    draw.draw_label(c, text, t.x + t.w / 2, PRINTER_MARGIN, t.w - 2 * MM, deck)
+
+
 def single(deck: Deck, faces: Sequence[Face], w: float, h: float, bleed: float,
-           counts: Sequence[int] = ()) -> bytes:
+           counts: Sequence[int] = (), stamps: Sequence[str] = ()) -> bytes:
     """One page per face at the card's size grown by the bleed, then one of the back: what
     the PNG and Tabletop Simulator images are rasterised from."""
     buf = BytesIO()
@@ -113,11 +144,13 @@ def single(deck: Deck, faces: Sequence[Face], w: float, h: float, bleed: float,
     names = _forms(c, faces, deck, w, h, bleed)
     for i, name in enumerate([*names, "back"]):
         _place(c, name, bleed, bleed)
+        c.saveState()
+        c.translate(bleed, bleed)
         if i < len(counts) and counts[i]:
-            c.saveState()
-            c.translate(bleed, bleed)
             draw.draw_count(c, counts[i], w)
-            c.restoreState()
+        if i < len(stamps) and stamps[i]:
+            draw.draw_stamp(c, stamps[i], w)
+        c.restoreState()
         c.showPage()
     c.save()
     return buf.getvalue()

@@ -66,30 +66,58 @@ def paste(cards: list[bytes], grid: Grid) -> Image.Image:
     return out
 
 
-def _transform(x: float = 0.0) -> dict:
+@dataclass(frozen=True)
+class Pile:
+    """One deck of the saved object: its name, its cards' names in order, its sheets and the
+    number of its first sheet among all (`sheet_name`)."""
+
+    name: str
+    nicknames: tuple[str, ...]
+    sheets: tuple[Grid, ...]
+    first: int
+
+
+def _transform(x: float, scale: tuple[float, float]) -> dict:
+    # a card's scale is relative to Tabletop Simulator's own card, a poker card (provisional:
+    # read from its standard deck's proportions; the image's own shape does not resize it)
     return {"posX": x, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,
-            "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}
+            "scaleX": round(scale[0], 4), "scaleY": 1.0, "scaleZ": round(scale[1], 4)}
 
 
-def saved_object(name: str, nicknames: list[str], sheets: list[Grid]) -> str:
-    """The saved object (JSON) of a deck of `nicknames` dealt from `sheets` in order."""
-    custom = {str(i + 1): {"FaceURL": sheet_name(i), "BackURL": BACK, "NumWidth": g.cols,
-                           "NumHeight": g.rows, "BackIsHidden": True, "UniqueBack": False,
-                           "Type": 0}
-              for i, g in enumerate(sheets)}
-    cards, ids = [], []
-    place = 0
-    for s, g in enumerate(sheets):
-        for k in range(min(g.cols * g.rows, len(nicknames) - place)):
-            card_id = (s + 1) * 100 + k
+def url(base: str, name: str) -> str:
+    """An image's address: `base` joined to its name, or the bare name (relative) without."""
+    return f"{base.rstrip('/')}/{name}" if base else name
+
+
+def _pile(p: Pile, x: float, base: str, scale: tuple[float, float]) -> dict:
+    """A `DeckCustom` of the pile's cards, or the card itself where the pile has one (a deck
+    of Tabletop Simulator holds at least two)."""
+    custom = {str(p.first + i + 1): {"FaceURL": url(base, sheet_name(p.first + i)),
+                                     "BackURL": url(base, BACK), "NumWidth": g.cols,
+                                     "NumHeight": g.rows, "BackIsHidden": True,
+                                     "UniqueBack": False, "Type": 0}
+              for i, g in enumerate(p.sheets)}
+    cards, ids, place = [], [], 0
+    for i, g in enumerate(p.sheets):
+        key = str(p.first + i + 1)
+        for k in range(min(g.cols * g.rows, len(p.nicknames) - place)):
+            card_id = int(key) * 100 + k
             ids.append(card_id)
-            cards.append({"Name": "Card", "Nickname": nicknames[place], "CardID": card_id,
-                          "CustomDeck": {str(s + 1): custom[str(s + 1)]},
-                          "Transform": _transform()})
+            cards.append({"Name": "Card", "Nickname": p.nicknames[place], "CardID": card_id,
+                          "CustomDeck": {key: custom[key]}, "Transform": _transform(x, scale)})
             place += 1
-    deck = {"Name": "DeckCustom", "Nickname": name, "Transform": _transform(),
+    if len(cards) == 1:
+        return cards[0]
+    return {"Name": "DeckCustom", "Nickname": p.name, "Transform": _transform(x, scale),
             "DeckIDs": ids, "CustomDeck": custom, "ContainedObjects": cards}
+
+
+def saved_object(piles: list[Pile], base: str = "", scale: tuple[float, float] = (1.0, 1.0)
+                 ) -> str:
+    """The saved object (JSON): each pile a deck of its own, side by side, its images named
+    relative to the object's folder or, with `base`, by absolute address."""
+    objects = [_pile(p, i * 3.0 * scale[0], base, scale) for i, p in enumerate(piles)]
     return json.dumps({"SaveName": "", "GameMode": "", "Date": "", "Table": "", "Sky": "",
                        "Note": "", "Rules": "", "XmlUI": "", "LuaScript": "",
-                       "ObjectStates": [deck], "TabStates": {}, "VersionNumber": ""},
+                       "ObjectStates": objects, "TabStates": {}, "VersionNumber": ""},
                       ensure_ascii=False, indent=2) + "\n"
