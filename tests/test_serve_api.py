@@ -78,6 +78,14 @@ def test_a_whole_game_by_the_seats_links_and_its_record_replays(tmp_path):
         assert r.status_code == 201
         game = r.json()
         tokens = [_token(x) for x in game["links"]["seats"]]
+        first = _table(c, tokens[0])
+        key, face = first["faces_key"], first["hand"][0]["face"]
+        for name, status in ((f"{face}.png", 200), ("back.png", 200), ("99999.png", 404),
+                             ("../../etc/passwd", 404), ("-1.png", 404)):
+            r = c.get(f"/faces/{key}/{name}")
+            assert r.status_code == status, name
+            assert status != 200 or r.content.startswith(b"\x89PNG")
+        assert str(face) in first["faces"]  # its words, for a hover
         final = _play(c, tokens)
         assert final["final"]["title"].startswith("Endstand")  # the seat's language
         assert len(final["final"]["cards"]) > 10
