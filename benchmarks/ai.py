@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -122,7 +122,13 @@ def play_deal(deal: Deal) -> tuple[float, int, float, int, float]:
 def probe(deal: Deal) -> str:
     """The hash of a short game's moves and totals, played as the row's games are but at the
     probe's budget: the same hash, the same play (docstring above)."""
-    game, totals, _ = _game(dataclasses.replace(deal, ai=PROBE, seed=SEED - 1), 0)
+    return _probe(dataclasses.replace(deal, ai=PROBE, seed=SEED - 1))
+
+
+@cache
+def _probe(deal: Deal) -> str:
+    """Once a process for each probe deal: the rows of one edition and table share it."""
+    game, totals, _ = _game(deal, 0)
     text = "\n".join(a.text for a in game.history) + "\n" + repr(totals)
     game.release()
     return hashlib.sha256(text.encode()).hexdigest()[:16]

@@ -2,7 +2,10 @@
 
 Each command runs as its own process, the rounds interleaved (one of each command per round),
 so a noisy moment slows them all alike; the figure is the median, quoted as a ratio to
-`grove --version`, the least any command can cost (Python, click, grove's entry point).
+`grove --version`, the least any command can cost (Python, click, grove's entry point). Each
+process is timed twice: its wall time, and its CPU time (user + system, from the kernel's
+accounting of the child), which other work on a shared machine barely moves; the warm targets
+are read on the CPU ratio, and on a quiet machine the two agree.
 
 * cold: an empty cache folder each time, so the process reads and checks every edition's files
   and fills the cache (`GROVE_CACHE_DIR` points at a fresh folder);
@@ -29,13 +32,15 @@ REPO = Path(__file__).resolve().parent.parent
 COMMANDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("editions", ("editions",)),
     ("cards base", ("cards", "base")),
-    ("score base_three_players", ("score", "examples/base_three_players.yaml")),
+    ("score base_three_players", ("score", "grove/examples/base_three_players.yaml")),
+    ("lint base", ("lint", "grove/cards/base")),
     ("lint cards", ("lint", "grove/cards")),
     # a query over all five shipped editions (issue 32: within 2x `grove --version` warm)
     ("find all editions", ("find", "type:bird cost<=1")),
 )
-TARGETS = {"editions": 2.5, "cards base": 2.5, "score base_three_players": 2.5, "lint cards": 4.0,
-           "find all editions": 2.0}
+# warm, as a ratio to `grove --version`: what a person waits for at most twice (issue 48)
+TARGETS = {"editions": 2.0, "cards base": 2.5, "score base_three_players": 2.0, "lint base": 2.0,
+           "lint cards": 4.0, "find all editions": 2.0}
 
 
 def _grove() -> str:
@@ -43,8 +48,10 @@ def _grove() -> str:
     return str(exe) if exe.exists() else shutil.which("grove") or "grove"
 
 
-def _run(args: tuple[str, ...], env: dict[str, str], baseline: str | None = None) -> float:
-    """Seconds for one `grove ARGS` process; from the checkout `baseline` when given."""
+def _run(args: tuple[str, ...], env: dict[str, str], baseline: str | None = None
+         ) -> tuple[float, float]:
+    """(wall, CPU) seconds of one `grove ARGS` process; from the checkout `baseline` when
+    given."""
     if baseline:
         cmd = [sys.executable, "-c", "import sys; from grove.cli import main; sys.exit(main())",
                *args]
@@ -52,19 +59,22 @@ def _run(args: tuple[str, ...], env: dict[str, str], baseline: str | None = None
     else:
         cmd, cwd = [_grove(), *args], REPO
     t0 = time.perf_counter()
-    proc = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL,
-                          stderr=subprocess.DEVNULL, check=False)
+    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
     elapsed = time.perf_counter() - t0
-    if proc.returncode not in (0, 1):
-        raise RuntimeError(f"grove {' '.join(args)} exited {proc.returncode}")
-    return elapsed
+    proc.returncode = code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1):
+        raise RuntimeError(f"grove {' '.join(args)} exited {code}")
+    return elapsed, usage.ru_utime + usage.ru_stime
 
 
 def measure(rounds: int, baseline: str | None = None) -> dict[str, Any]:
-    """Median seconds per command and mode, and each as a ratio to `grove --version`."""
+    """Median wall and CPU seconds per command and mode, and each as a ratio to
+    `grove --version`'s."""
     base_env = {k: v for k, v in os.environ.items()
                 if k not in ("GROVE_CACHE_DIR", "GROVE_NO_CACHE", "GROVE_CARDS")}
-    times: dict[tuple[str, str], list[float]] = {}
+    times: dict[tuple[str, str], list[tuple[float, float]]] = {}
     with tempfile.TemporaryDirectory(prefix="grove-bench-") as tmp:
         warm_env = {**base_env, "GROVE_CACHE_DIR": str(Path(tmp) / "warm")}
         none_env = {**base_env, "GROVE_NO_CACHE": "1"}
@@ -80,17 +90,23 @@ def measure(rounds: int, baseline: str | None = None) -> dict[str, Any]:
                 if baseline:
                     times.setdefault((name, "baseline"), []).append(
                         _run(args, none_env, baseline))
-    version = statistics.median(times[("--version", "warm")])
+    def median(key: tuple[str, str], which: int) -> float:
+        return statistics.median(t[which] for t in times[key])
+
+    version = median(("--version", "warm"), 0)
+    version_cpu = median(("--version", "warm"), 1)
     rows = []
     for name, _ in COMMANDS:
         row: dict[str, Any] = {"command": f"grove {name}", "target_warm_ratio": TARGETS[name]}
         for mode in ("cold", "warm", "no cache", *(("baseline",) if baseline else ())):
-            med = statistics.median(times[(name, mode)])
             key = mode.replace(" ", "_")
-            row[f"{key}_s"] = round(med, 4)
-            row[f"{key}_ratio"] = round(med / version, 2)
+            row[f"{key}_s"] = round(median((name, mode), 0), 4)
+            row[f"{key}_ratio"] = round(median((name, mode), 0) / version, 2)
+            row[f"{key}_cpu_s"] = round(median((name, mode), 1), 4)
+            row[f"{key}_cpu_ratio"] = round(median((name, mode), 1) / version_cpu, 2)
         rows.append(row)
-    return {"version_s": round(version, 4), "rounds": rounds, "commands": rows}
+    return {"version_s": round(version, 4), "version_cpu_s": round(version_cpu, 4),
+            "rounds": rounds, "commands": rows}
 
 
 def bench_commands(opts: Any) -> dict[str, Any]:
@@ -98,15 +114,17 @@ def bench_commands(opts: Any) -> dict[str, Any]:
     m = measure(rounds, getattr(opts, "baseline", None))
     base = "baseline" if "baseline_s" in m["commands"][0] else None
     print("== whole commands: median wall time of a grove process, as a ratio to grove --version")
-    print(f"   grove --version {m['version_s'] * 1e3:7.1f} ms; {rounds} rounds, interleaved; "
-          "cold = empty cache folder, warm = cache filled, no cache = GROVE_NO_CACHE=1")
+    print(f"   grove --version {m['version_s'] * 1e3:7.1f} ms wall, {m['version_cpu_s'] * 1e3:.1f}"
+          f" ms CPU; {rounds} rounds, interleaved; cold = empty cache folder, warm = cache "
+          "filled, no cache = GROVE_NO_CACHE=1")
     modes = ("cold", "warm", "no_cache", *((base,) if base else ()))
     print(f"   {'command':<36}" + "".join(f"{x.replace('_', ' '):>17}" for x in modes)
-          + "  warm target")
+          + "   warm CPU  target")
     for r in m["commands"]:
         cells = "".join(f"{r[f'{k}_s'] * 1e3:8.0f} ms {r[f'{k}_ratio']:5.2f}x" for k in modes)
-        verdict = "holds" if r["warm_ratio"] <= r["target_warm_ratio"] else "DOES NOT HOLD"
-        print(f"   {r['command']:<36}{cells}  <= {r['target_warm_ratio']}x {verdict}")
+        verdict = "holds" if r["warm_cpu_ratio"] <= r["target_warm_ratio"] else "DOES NOT HOLD"
+        print(f"   {r['command']:<36}{cells} {r['warm_cpu_ratio']:8.2f}x  <= "
+              f"{r['target_warm_ratio']}x {verdict}")
     if base:
         print(f"   baseline: the same commands from {opts.baseline} (its own cards and files)")
     return {"commands": m}

@@ -3,8 +3,9 @@ through a real client on stdio.
 
 Opening: a copy of the base game that `grove lint` has just linted (the cache warm, as after
 an author's `grove lint my_woods`); each round starts a server, initializes it and opens
-`left_right.yaml`, and times from the `didOpen` to the first `publishDiagnostics` for that file
-(and from the server's start, for reading). Target: 1.5 s.
+`left_right.yaml`, and times from the `didOpen` to the first `publishDiagnostics` for that file,
+and from the server's start (the process started, initialized, the file opened). Targets:
+1.5 s from the `didOpen`, 500 ms from the start (issue 48).
 
 The file: the base game's 57 species and three more trees, 60 in one species file of a copy of
 the base game. Each round sends a `didChange` with the whole text, alternately with and without
@@ -28,8 +29,9 @@ from typing import Any
 from lsprotocol import types
 
 REPO = Path(__file__).resolve().parent.parent
-TARGET_MS = 300.0
+TARGET_MS = 100.0  # a keystroke to its diagnostics (issue 48)
 OPEN_TARGET_MS = 1500.0
+START_TARGET_MS = 500.0  # the server's start to its first diagnostics (issue 48)
 SPECIES_FILE = "species.yaml"
 
 
@@ -160,10 +162,13 @@ def bench_open(rounds: int) -> dict[str, Any]:
           "publishDiagnostics (real client, stdio, warm cache)")
     print(f"   from didOpen: median {opened:7.1f} ms, slowest {max(p[0] for p in pairs) * 1e3:7.1f}"
           f" ms over {len(pairs)} servers; target <= {OPEN_TARGET_MS:.0f} ms {verdict}")
-    print(f"   from the server's start: median {started:7.1f} ms")
+    start_verdict = "holds" if started <= START_TARGET_MS else "DOES NOT HOLD"
+    print(f"   from the server's start: median {started:7.1f} ms; target <= {START_TARGET_MS:.0f} "
+          f"ms {start_verdict}")
     return {"open_to_diagnostics_ms": round(opened, 1),
             "open_slowest_ms": round(max(p[0] for p in pairs) * 1e3, 1),
-            "start_to_diagnostics_ms": round(started, 1), "open_target_ms": OPEN_TARGET_MS}
+            "start_to_diagnostics_ms": round(started, 1), "open_target_ms": OPEN_TARGET_MS,
+            "start_target_ms": START_TARGET_MS}
 
 
 def bench_lsp(opts: Any) -> dict[str, Any]:

@@ -32,6 +32,8 @@ import sys
 import time
 from pathlib import Path
 
+from processes import ended, fork_main
+
 REPO = Path(__file__).resolve().parents[1]
 TRIES = int(os.environ.get("GROVE_FAULT_TRIES", "50") or 50)  # per signal and command
 SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGKILL)
@@ -39,52 +41,6 @@ LATE = 1.15  # kills are drawn up to this share of an unkilled run's time: some 
 
 
 # ---- the server (run as a script) --------------------------------------------------------------
-def _child(args: list[str], cwd: str) -> None:
-    """Run `grove ARGS` in this forked child, as a shell would start it: Ctrl-C raises
-    KeyboardInterrupt, SIGTERM kills (grove's own handler aside), no terminal."""
-    try:
-        os.chdir(cwd)
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        null = os.open(os.devnull, os.O_RDWR)
-        err = os.open("stderr.txt", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-        os.dup2(null, 0)
-        os.dup2(null, 1)
-        os.dup2(err, 2)
-        from grove.cli import main
-
-        main(args, prog_name="grove")
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    except KeyboardInterrupt:
-        # click turns every KeyboardInterrupt of a command into "Aborted!": one that reaches
-        # here came before click's main began (as a Ctrl-C during a real grove's imports would)
-        code = 130
-    except BaseException:  # a traceback is a failure the test reads from stderr.txt
-        import traceback
-
-        traceback.print_exc()
-        code = 99
-    sys.stderr.flush()
-    os._exit(code)
-
-
-def _fork(args: list[str], cwd: str) -> int:
-    sys.stdout.flush()
-    sys.stderr.flush()
-    pid = os.fork()
-    if pid == 0:
-        _child(args, cwd)
-    return pid
-
-
-def _ended(status: int) -> dict:
-    if os.WIFSIGNALED(status):
-        return {"signal": os.WTERMSIG(status)}
-    return {"exit": os.WEXITSTATUS(status)}
-
-
 def serve(spec: dict) -> None:
     """Time the command unkilled, then run every try: fork, wait, signal, reap."""
     from grove.cli import main
@@ -98,19 +54,19 @@ def serve(spec: dict) -> None:
         if spec["sample_from"]:
             shutil.copyfile(spec["sample_from"], spec["sample_to"])
         start = time.perf_counter()
-        _, status = os.waitpid(_fork(spec["sample"], spec["sample_cwd"]), 0)
+        _, status = os.waitpid(fork_main(spec["sample"], spec["sample_cwd"]), 0)
         times.append(time.perf_counter() - start)
-        assert _ended(status) == {"exit": 0}, (spec["sample"], status)
+        assert ended(status) == {"exit": 0}, (spec["sample"], status)
     run_time = min(times)  # the machine is shared: the quickest run is the command's own time
     out = []
     for t in spec["tries"]:
-        pid = _fork(t["args"], t["cwd"])
+        pid = fork_main(t["args"], t["cwd"])
         time.sleep(t["at"] * run_time)
         done, status = os.waitpid(pid, os.WNOHANG)
         if not done:  # still running (or a zombie: a signal then does nothing)
             os.kill(pid, t["sig"])
             _, status = os.waitpid(pid, 0)
-        out.append({"cwd": t["cwd"], "sig": t["sig"], "late": bool(done), **_ended(status)})
+        out.append({"cwd": t["cwd"], "sig": t["sig"], "late": bool(done), **ended(status)})
     print(json.dumps({"run_time": run_time, "tries": out}))
 
 

@@ -44,7 +44,35 @@ def _registry() -> Registry:
 @cache
 def validator(name: str) -> Draft202012Validator:
     doc = json.loads((SCHEMA_DIR / f"{name}.schema.json").read_text(encoding="utf-8"))
-    return _validator_class()(doc, registry=_registry())
+    return _validator_class()(_inlined(doc, doc["$id"], frozenset()), registry=_registry())
+
+
+# Keywords beside a `$ref` that only describe: a reference with nothing else beside it may be
+# replaced by what it refers to.
+_ANNOTATIONS = frozenset({"description", "title", "$comment", "default", "examples"})
+
+
+def _inlined(node: object, base: str, seen: frozenset[str]) -> object:
+    """The schema with each plain `$ref` replaced by the schema it refers to (a cycle's
+    `$ref` stays): the same verdicts and errors, while jsonschema looks a reference up in the
+    registry at every place of the document it checks, most of a forest file's validation."""
+    from urllib.parse import urldefrag, urljoin
+
+    if isinstance(node, list):
+        return [_inlined(x, base, seen) for x in node]
+    if not isinstance(node, dict):
+        return node
+    ref = node.get("$ref")
+    if isinstance(ref, str) and set(node) - {"$ref"} <= _ANNOTATIONS:
+        uri = urljoin(base, ref)
+        if uri not in seen:
+            doc_uri, fragment = urldefrag(uri)
+            target = _registry().contents(doc_uri)
+            for part in filter(None, fragment.split("/")):
+                target = target[part.replace("~1", "/").replace("~0", "~")]
+            return _inlined(target, doc_uri, seen | {uri})
+    return {k: v if k in ("const", "enum", "default", "examples") else _inlined(v, base, seen)
+            for k, v in node.items()}
 
 
 @cache
