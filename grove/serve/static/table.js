@@ -111,6 +111,7 @@ document.addEventListener("click", () => tip(null));
 function draw() {
   if (!table) return;
   document.documentElement.lang = table.lang;
+  document.body.dataset.state = table.state;  // the table shown: what a test or a script reads
   $("title").textContent = table.title;
   const who = table.decision ? w("web.your_turn")
     : table.final ? w("web.over")
@@ -229,6 +230,7 @@ function startPicking(decision) {
 
 function drawAsk() {
   const box = $("ask");
+  box.dataset.depth = picking ? picking.lists.length : 0;
   if (table.final) { drawFinal(box); return; }
   if (!picking) {
     const text = table.seat < 0 ? w("web.spectator") : table.waiting ? `${w("web.waiting_for")} ${table.waiting}` : w("waiting");
