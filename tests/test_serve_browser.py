@@ -106,6 +106,7 @@ def _open(browser, url: str, size=(1280, 800)):
     page.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(
         json.loads(f if isinstance(f, str) else f.decode()))))
     page.goto(url)
+    page.evaluate("() => document.querySelectorAll('img').forEach((i) => i.loading = 'eager')")
     return page, frames
 
 
@@ -235,7 +236,9 @@ def test_a_late_table_fits_a_laptop_and_a_phone(browser, tmp_path, lang):
         for size in ((1280, 800), (390, 844)):
             page, _ = _open(browser, server.url + game["links"]["seats"][0], size)
             page.wait_for_selector("#ask ol.steps button, #ask p.question", timeout=30_000)
-            page.wait_for_timeout(300)
+            page.wait_for_function("() => document.fonts.status === 'loaded' && "
+                                   "[...document.images].every((i) => i.complete)",
+                                   timeout=120_000)
             page.screenshot(path=str(tmp_path / f"late-{lang}-{size[0]}.png"), full_page=True)
             assert page.evaluate(LAYOUT) == [], size
             page.context.close()

@@ -33,6 +33,7 @@ from grove.serve.matches import LANGS, Match, Matches, Refused, faces_by_key
 from grove.serve.players import MOST_ACTIONS
 
 HERE = Path(__file__).parent
+FONTS = HERE.parent / "printouts" / "fonts"
 OWNER = "grove_owner"  # the cookie that says who made a game: the lobby shows them its links
 
 
@@ -348,6 +349,8 @@ def build_app(settings: Settings) -> Starlette:
         Route("/api/seat/{token}/hint", seat_route("hint"), methods=["POST"]),
         WebSocketRoute("/ws/{token}", socket),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+        # the fonts grove's printouts carry: Thai reads the same on a machine that has none
+        Mount("/fonts", StaticFiles(directory=FONTS), name="fonts"),
     ]
     return Starlette(routes=routes, lifespan=lifespan)
 

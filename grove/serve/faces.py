@@ -21,6 +21,7 @@ from grove.printouts.cards.geometry import POKER
 MM = 72 / 25.4  # points to the millimetre
 SCALE = 2.0  # pixels to the point: a poker card 357 x 499 pixels, sharp at twice its size
 BACK = "back"
+_RASTER = threading.Lock()  # PDFium may not be entered from two threads at once
 
 
 @dataclass
@@ -34,6 +35,41 @@ class Faces:
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
         self._png: dict[int | str, bytes] = {}
+        self._warming: threading.Thread | None = None
+
+    def warm(self) -> None:
+        """Draw every face not yet drawn, in a thread of its own: one document for all of them
+        is drawn in far less time than a document a face, so a table's first look finds its
+        images ready (a face asked for meanwhile is drawn alone)."""
+        with self._lock:
+            if self._warming is not None:
+                return
+            self._warming = threading.Thread(target=self._draw_all, daemon=True,
+                                             name=f"faces-{self.key}")
+        self._warming.start()
+
+    def _draw_all(self) -> None:
+        from grove.compiler import cache
+        from grove.printouts.cards import pdf, raster
+
+        faces = self._faces[0]
+        missing = [k for k in range(len(faces))
+                   if cache.get("face", self._key(k)) is None]
+        if missing:
+            w, h = POKER[0] * MM, POKER[1] * MM
+            with _RASTER:
+                images = list(raster.images(pdf.single(self.deck, [faces[k] for k in missing],
+                                                       w, h, 0.0), SCALE))
+            for k, img in zip([*missing, BACK], images, strict=True):
+                png = raster.png(img)
+                cache.put("face", self._key(k), png)
+                with self._lock:
+                    self._png.setdefault(k, png)
+
+    def _key(self, k: int | str) -> str:
+        from grove.compiler import cache
+
+        return cache.key("serve-face", self.key, str(k))
 
     @cached_property
     def deck(self) -> Deck:
@@ -80,9 +116,11 @@ class Faces:
         """Face k's image (`BACK`: the back every card shares), drawn once."""
         with self._lock:
             found = self._png.get(k)
-            if found is None:
-                found = self._png[k] = self._draw(k)
-            return found
+        if found is None:
+            found = self._draw(k)
+            with self._lock:
+                found = self._png.setdefault(k, found)
+        return found
 
     def _draw(self, k: int | str) -> bytes:
         from grove.compiler import cache
@@ -95,7 +133,8 @@ class Faces:
             from grove.printouts.cards import pdf, raster
 
             w, h = POKER[0] * MM, POKER[1] * MM
-            images = list(raster.images(pdf.single(self.deck, [face], w, h, 0.0), SCALE))
+            with _RASTER:
+                images = list(raster.images(pdf.single(self.deck, [face], w, h, 0.0), SCALE))
             return raster.png(images[page])
 
-        return cache.cached("face", cache.key("serve-face", self.key, str(k)), build)
+        return cache.cached("face", self._key(k), build)

@@ -165,6 +165,7 @@ class Match:
             seat = game.seats[s] if s >= 0 else Seat(game, SPECTATOR)
             lang = self.setup.seats[s].lang if s >= 0 else self.setup.lang
             self._wires[s] = Wire(View(seat, lang), faces(self.cardset, lang))
+            self._wires[s].faces.warm()
             self._logs[s] = GameLog(seat, lang)
             self._lines[s] = []
         d = game.decision

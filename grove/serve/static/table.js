@@ -71,7 +71,7 @@ function faceUrl(face) {
 function cardBox(card, cls = "") {
   const box = el("figure", {class: `card ${cls}`, tabindex: card.face !== null ? 0 : null,
                             "data-face": card.face});
-  box.append(el("img", {src: faceUrl(card.face), alt: card.name, loading: "lazy"}));
+  box.append(el("img", {src: faceUrl(card.face), alt: card.name,}));
   box.append(el("figcaption", {text: card.name}));
   if (card.face !== null && card.face !== undefined) {
     box.addEventListener("mouseenter", () => tip(box, card.face));
