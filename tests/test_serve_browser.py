@@ -136,6 +136,16 @@ def _play_by_clicks(url: str, pages: list, shots: list[list[list[str]]], limit: 
     raise AssertionError("the game did not end by clicks in time")
 
 
+def _cards_named(node) -> list[tuple[int | None, int | None]]:
+    """Every (card, face) a message names, wherever it stands."""
+    if isinstance(node, dict):
+        here = [(node["card"], node["face"])] if "card" in node and "face" in node else []
+        return here + [x for v in node.values() for x in _cards_named(v)]
+    if isinstance(node, list):
+        return [x for v in node for x in _cards_named(v)]
+    return []
+
+
 def _allowed_faces(record: Path, frames: list[dict], seat: int) -> None:
     """Every card a seat's messages name, and every face, is one it may see at that table:
     the record played again to each message's state, and the seat's `visible()` there."""
@@ -155,19 +165,7 @@ def _allowed_faces(record: Path, frames: list[dict], seat: int) -> None:
         view = game.seats[seat]
         visible = view.visible()
         ok_faces = {faces.of_card(c) for c in visible} | {None}
-        named: list[tuple[int | None, int | None]] = []
-
-        def walk(node):
-            if isinstance(node, dict):
-                if "card" in node and "face" in node:
-                    named.append((node["card"], node["face"]))
-                for v in node.values():
-                    walk(v)
-            elif isinstance(node, list):
-                for v in node:
-                    walk(v)
-
-        walk(msg)
+        named = _cards_named(msg)
         for card, face in named:
             assert card is None or card in visible, (msg["state"], card)
             assert face in ok_faces, (msg["state"], face)
