@@ -75,13 +75,18 @@ def find(query: str, editions: list[str] | tuple[str, ...] | None = None, lang: 
     `database.query.shown(exc.diagnostics, query)` prints them with a caret. `on_warning`
     receives each edition left out because it does not build."""
     from grove.database import catalog
-    from grove.database.query import search
+    from grove.database.query import Vocabulary, search
 
     found = catalog.load(editions, lang or "en", roots)
     for w in found.warnings:
         if on_warning is not None:
             on_warning(w)
-    rows = search(query, found.rows, found.editions, lang_given=lang is not None)
+    def wider() -> Vocabulary:  # only asked for a word the editions searched lack
+        every = catalog.load(None, lang or "en", roots)
+        return Vocabulary.of(every.rows, every.editions)
+
+    rows = search(query, found.rows, found.editions, lang_given=lang is not None,
+                  wider=wider if editions else None)
     return [{k: v for k, v in r.items() if k != "reads"} for r in rows]
 
 

@@ -173,7 +173,7 @@ def test_the_formats_hold_the_same_rows(out, db):
     assert fox["rules"] == {"effect": "draw 1 per hare", "score": "2 per hare"}
     assert fox["text"]["de"]["score"] == "2 Punkte pro Hase"
     assert doc["data"]["meadow"]["names"]["nl"] is None
-    assert doc["meta"]["schema_version"] == "1"
+    assert doc["meta"]["schema_version"] == "2"
     water = pq.read_table(out / "parquet" / "species.parquet").column("water").type
     assert str(water) == "bool"
 
