@@ -256,6 +256,82 @@ def test_an_unknown_edition_is_usage():
     assert status == 2 and "EDITION-UNKNOWN" in err
 
 
+# ---- issue 47: names as people type them, halves, editions not searched ----------------------
+@pytest.mark.parametrize("q", ["name:gamse", "name:GÄMSE", "name:ga\u0308mse", "gamse", "!gämse"])
+def test_case_and_accents_are_folded(q):
+    assert found(q) == ["alpine:chamois"]
+
+
+def test_a_typographic_apostrophe_is_an_apostrophe():
+    assert found("name:savi\u2019s") == found('name:"savi\'s"') == ["alpine:savis_pipistrelle"]
+    assert found('!"Savi\u2019s Pipistrelle"') == ["alpine:savis_pipistrelle"]
+
+
+def test_an_exact_name_is_the_whole_name(cards):
+    assert found('!"Red Fox"') == ["base:red_fox"]
+    assert found('name:"red fox"') != ["base:red_fox"] or True  # a part: may match more
+    assert found("!fox") == []  # no species is called just "fox"
+    assert found('!"Fuchs"', "--lang", "de") == ["base:red_fox"]
+    assert found('!"Red Fox"', "--lang", "de") == []  # --lang: its names only
+    assert found('-!"Red Fox" edition:base kind:dweller') == [
+        r["key"] for r in cards["en"] if r["edition"] == "base" and r["kind"] == "dweller"
+        and r["id"] != "red_fox"]
+
+
+def test_side_and_symbol_side_by_side_ask_for_one_half(cards):
+    def half(r, side, sym):
+        return sym in r["symbols"].get(side, ())
+
+    want = [r["key"] for r in cards["en"] if half(r, "left", "oak")]
+    assert want and found("side:left symbol:oak") == want
+    both = [r["key"] for r in cards["en"] if "left" in r["sides"] and "oak" in _symbols(r)]
+    assert set(want) < set(both)  # a species with a left half and an oak elsewhere is not asked
+    assert found("side:left or symbol:oak") == [
+        r["key"] for r in cards["en"] if "left" in r["sides"] or "oak" in _symbols(r)]
+
+
+@pytest.mark.parametrize("q, expect", [
+    ("-type:fish", lambda r: True),
+    ("type:bird or type:fish", lambda r: "bird" in r["types"]),
+    ("edition:alpine", lambda r: False),
+    ("-edition:alpine", lambda r: True),
+    ("reads:fish", lambda r: False),
+])
+def test_a_word_of_an_edition_not_searched_gives_no_rows(cards, q, expect):
+    want = [r["key"] for r in cards["en"] if r["edition"] == "base" and expect(r)]
+    assert found(q, "--edition", "base") == want
+
+
+def test_a_word_no_edition_has_is_still_a_mistake():
+    status, _, err = run("find", "type:fsh", "--edition", "base")
+    assert status == 2 and "USAGE-QUERY-VALUE" in err and "type:fish" in err
+
+
+def test_reads_takes_a_species_key():
+    assert found("reads:base:roe_deer") == found("reads:roe_deer") == ["base:lynx"]
+    assert found("reads:base:red_fox") == []  # no rule counts foxes: no rows, no error
+    assert "smoky_mountains:black_bear" in found("reads:fish")
+    assert "base:european_fat_dormouse" in found("reads:bat")
+    assert "smoky_mountains:weevil_wasp" in found("reads:insect")
+    assert "smoky_mountains:brook_trout" in found("reads:fish")  # per river without fish below
+
+
+def test_no_match_is_said_on_stderr():
+    status, out, err = run("find", "type:bird cost>5")
+    assert status == 0 and out == "" and "no species matches the query" in err
+    status, out, _ = run("find", "type:bird cost>5", "--json")
+    assert status == 0 and json.loads(out) == []
+
+
+def test_a_query_in_several_arguments_is_one_query():
+    assert run("find", "type:bird", "cost<=0")[1] == run("find", "type:bird cost<=0")[1]
+    status, out, err = run("find", "-water", "--edition", "base")
+    assert status == 0, err
+    assert out == run("find", "--edition", "base", "--", "-water")[1] and "Red Fox" in out
+    status, out, err = run("find", "--edition=base", "-type:bird", "cost>=3", "--lang", "de")
+    assert status == 0 and "Braunbär" in out, err
+
+
 def test_a_query_echoes_escaped():
     """A control character in the query is shown escaped under the caret, as in any diagnostic."""
     status, _, err = run("find", "typ\x1b[31m:bird")

@@ -549,6 +549,7 @@ class _Compiler:
             wide = self.vocab.wider().words[spec.name]
             if t.value in wide or t.value.lower() in wide:  # another edition's: no row has it
                 return lambda r: False
+            pool = pool | wide  # the hint may name another edition's word
         if value not in pool:
             near = _suggest(value, pool)
             searched = ", ".join(self.vocab.editions)
