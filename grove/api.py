@@ -91,20 +91,30 @@ def find(query: str, editions: list[str] | tuple[str, ...] | None = None, lang: 
 
 
 def export(fmt: str, out: str | None = None, editions: list[str] | tuple[str, ...] | None = None,
-           roots: Roots | None = None, on_warning: Any = None) -> list[Path]:
+           roots: Roots | None = None, on_warning: Any = None, force: bool = False
+           ) -> list[Path]:
     """The card database of the search path (or of `editions`) as files in the schema of
-    docs/export.md: one SQLite or JSON file, or a folder of CSV or Parquet files, one a table.
-    The target is refused (IO-WRITE) before any work, and every file is made before the first
+    docs/export.md: one SQLite or JSON file, or a folder of CSV or Parquet files, one a table;
+    JSON to standard output with `out` "-". The target is refused (IO-WRITE) before any work
+    (a file grove did not write only with `force`), and every file is made before the first
     is written, each written whole; returns the files written."""
+    import sys
+
     from grove import __version__
     from grove.database import export as ex
+    from grove.files.output import is_stdout
     from grove.files.write import Refused
 
     if fmt not in ex.FORMATS:
         raise DiagnosticError([error("USAGE-FORMAT", None, f"unknown format {fmt!r}",
                                      f"formats: {', '.join(ex.FORMATS)}")])
+    if is_stdout(out) and fmt != "json":
+        raise DiagnosticError([error(
+            "USAGE-BAD-OPTION", None, f"-o - writes to standard output, which takes one text "
+            f"file: {fmt} is {'a folder of files' if ex.is_folder(fmt) else 'a binary file'}",
+            "--format json -o -, or name a file or folder: -o " + ex.default_out(fmt))])
     target = out or ex.default_out(fmt)
-    why = ex.refusal(target, fmt)
+    why = None if is_stdout(target) else ex.refusal(target, fmt, force)
     if why is not None:
         raise DiagnosticError([error("IO-WRITE", None, f"{target}: cannot write: {why}")])
     db = ex.gather(editions, roots, version=__version__)
@@ -112,6 +122,10 @@ def export(fmt: str, out: str | None = None, editions: list[str] | tuple[str, ..
         if on_warning is not None:
             on_warning(w)
     made = ex.render(db, fmt)
+    if is_stdout(target) and isinstance(made, bytes):
+        sys.stdout.buffer.write(made)
+        sys.stdout.flush()
+        return []
     try:
         return ex.write(target, fmt, made)
     except OSError as exc:  # Refused among them: the target changed since it was checked
@@ -356,13 +370,14 @@ def sheet(edition: str, expansions: list[str], langs: list[str], out: str | None
 def print_cards(edition: str, expansions: list[str], lang: str, out: str | None = None, *,
                 fmt: str = "pdf", paper: str = "a4", size: str = "63x88", bleed: float = 0.0,
                 backs: bool = False, unique: bool = False, only: list[str] | None = None,
-                roots: Roots | None = None) -> list[Path]:
+                roots: Roots | None = None, force: bool = False) -> list[Path]:
     """Print-and-play cards (docs/print.md); returns the files written. Everything is rendered
-    before anything is written, each file whole (a text that does not fit: PRINT-OVERFLOW)."""
+    before anything is written, each file whole (a text that does not fit: PRINT-OVERFLOW); a
+    PDF file grove did not write is replaced only with `force`."""
     from grove.printouts.cards import output
 
     opts = output.Options(lang, fmt, paper, size, bleed, backs, unique, tuple(only or ()))
-    return output.write(load_cardset(edition, expansions, roots), opts, out)
+    return output.write(load_cardset(edition, expansions, roots), opts, out, force=force)
 
 
 def simulate(edition: str, expansions: list[str], ais: list[str], games: int, seed: int = 0,

@@ -347,14 +347,16 @@ def is_folder(fmt: str) -> bool:
     return fmt in ("csv", "parquet")
 
 
-def refusal(out: str, fmt: str) -> str | None:
+def refusal(out: str, fmt: str, force: bool = False) -> str | None:
     """Why `out` cannot take the export, or None: a file format's target must be a file grove
-    may replace; a folder format's a folder (made if missing, in a folder that is there) whose
-    files of the tables grove may replace."""
+    may replace, named for the format, and one grove wrote unless `force` (files/output.py);
+    a folder format's a folder (made if missing, in a folder that is there) whose files of the
+    tables grove may replace."""
+    from grove.files.output import named_file_refusal
     from grove.files.write import refusal as file_refusal
 
     if not is_folder(fmt):
-        return file_refusal(out)
+        return file_refusal(out) or named_file_refusal(out, fmt, force)
     folder = Path(out)
     if folder.exists() or folder.is_symlink():
         if folder.is_symlink() or not folder.is_dir():
