@@ -221,6 +221,8 @@ BAD = [
     ("", "USAGE-QUERY-SYNTAX", 1, "type:bird"),
     ("(" * 40 + "water" + ")" * 40, "USAGE-QUERY-LIMIT", None, None),
     ("water " * 200, "USAGE-QUERY-LIMIT", 1, None),
+    ("!", "USAGE-QUERY-SYNTAX", 1, '!"Red Fox"'),
+    ('water !""', "USAGE-QUERY-VALUE", 7, '!"Red Fox"'),
 ]
 
 

@@ -269,7 +269,10 @@ def _syntax(text: str, exc: Exception) -> Diagnostic:
         if ch in "\"'":
             return error("USAGE-QUERY-SYNTAX", _span(line, col), "a quote is not closed",
                          f"close it: name:{ch}red fox{ch}")
-        if ch in ":<>=!":
+        if ch == "!":
+            return error("USAGE-QUERY-SYNTAX", _span(line, col), "`!` needs a name after it",
+                         'a whole name follows it: !"Red Fox", !fuchs')
+        if ch in ":<>=":
             return error("USAGE-QUERY-SYNTAX", _span(line, col),
                          f"`{ch}` where a term should start",
                          "a term starts with its name: type:bird, cost<=1")
@@ -304,6 +307,9 @@ def _syntax(text: str, exc: Exception) -> Diagnostic:
                          "ask for something: type:bird, cost<=1, water")
         return error("USAGE-QUERY-SYNTAX", where, "the query ends where a term should follow",
                      "`or`, `and`, `-` and `not` need a term after them: -water, type:bird or water")
+    if got == "VALUE" and str(tok)[:1] == "!" and str(tok)[1:2] != "=":
+        return error("USAGE-QUERY-SYNTAX", where, "`!` needs a name after it",
+                     'a whole name follows it: !"Red Fox", !fuchs')
     if got == "OP" or (got == "VALUE" and str(tok)[:1] in ":<>=!"):
         return error("USAGE-QUERY-SYNTAX", where, f"`{tok}` where a term should start",
                      "one operator per term, after its name: cost<=1, type:bird")
@@ -475,7 +481,10 @@ class _Compiler:
         match n:
             case Term():
                 return self.term(n)
-            case Bare(value=v, exact=True):
+            case Bare(value=v, exact=True, span=sp):
+                if not v.strip():
+                    self.found.append(error("USAGE-QUERY-VALUE", sp, "`!` needs a name",
+                                            'a whole name: !"Red Fox", !fuchs'))
                 whole, given = _fold(v), self.lang_given
                 return lambda r: any(whole == _fold(n) for n in _names(r, given))
             case Bare(value=v, span=sp):
