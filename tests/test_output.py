@@ -71,6 +71,7 @@ def test_an_empty_file_is_replaced(tmp_path):
 
 @pytest.mark.parametrize("args", [("export", "--format", "sqlite", "-o", "NAME.json"),
                                   ("export", "--format", "json", "-o", "NAME.sqlite"),
+                                  ("export", "--format", "csv", "-o", "NAME.sqlite"),
                                   ("print", "--edition", "base", "--lang", "en", "-o", "NAME.png")])
 def test_a_name_that_says_another_format_is_refused(tmp_path, args):
     args = tuple(a.replace("NAME", str(tmp_path / "out")) for a in args)

@@ -190,8 +190,9 @@ def _names(cols: Sequence[str]) -> str:
     return ", ".join(f'"{c}"' for c in cols)
 
 
-def create_sql(table: Table) -> list[str]:
-    """The statements that make `table` in SQLite: STRICT, its constraints, its indexes."""
+def create_sql(table: Table, strict: bool = True) -> list[str]:
+    """The statements that make `table` in SQLite: STRICT (SQLite 3.37 and later read it), its
+    constraints, its indexes."""
     parts = []
     for c, ty in table.columns:
         check = {"bool": f' CHECK ("{c}" IN (0, 1))',
@@ -201,7 +202,7 @@ def create_sql(table: Table) -> list[str]:
     parts.append(f"PRIMARY KEY ({_names(table.key)})")
     parts += [f'FOREIGN KEY ({_names(cols)}) REFERENCES "{other}" ({_names(theirs)})'
               for cols, other, theirs in table.refs]
-    out = [f'CREATE TABLE "{table.name}" ({", ".join(parts)}) STRICT']
+    out = [f'CREATE TABLE "{table.name}" ({", ".join(parts)}){" STRICT" * strict}']
     out += [f'CREATE INDEX "{table.name}_{"_".join(cols)}" ON "{table.name}" ({_names(cols)})'
             for cols in table.indexes]
     return out
@@ -216,8 +217,9 @@ def sqlite_bytes(db: Database) -> bytes:
     try:
         con.execute("PRAGMA foreign_keys = ON")
         con.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        strict = sqlite3.sqlite_version_info >= (3, 37)  # an older SQLite cannot say STRICT
         for table in TABLES:
-            for sql in create_sql(table):
+            for sql in create_sql(table, strict):
                 con.execute(sql)
         con.execute("BEGIN")
         con.execute("PRAGMA defer_foreign_keys = ON")  # an expansion may come before its game
@@ -352,11 +354,14 @@ def refusal(out: str, fmt: str, force: bool = False) -> str | None:
     may replace, named for the format, and one grove wrote unless `force` (files/output.py);
     a folder format's a folder (made if missing, in a folder that is there) whose files of the
     tables grove may replace."""
-    from grove.files.output import named_file_refusal
+    from grove.files.output import named_file_refusal, suffix_refusal
     from grove.files.write import refusal as file_refusal
 
     if not is_folder(fmt):
         return file_refusal(out) or named_file_refusal(out, fmt, force)
+    slip = suffix_refusal(out, fmt)  # `-o grove.sqlite --format csv`
+    if slip is not None:
+        return slip
     folder = Path(out)
     if folder.exists() or folder.is_symlink():
         if folder.is_symlink() or not folder.is_dir():
