@@ -74,6 +74,8 @@ def find(query: str, editions: list[str] | tuple[str, ...] | None = None, lang: 
     `DiagnosticError` whose spans point into the query (file `query`):
     `database.query.shown(exc.diagnostics, query)` prints them with a caret. `on_warning`
     receives each edition left out because it does not build."""
+    import functools
+
     from grove.database import catalog
     from grove.database.query import Vocabulary, search
 
@@ -81,6 +83,7 @@ def find(query: str, editions: list[str] | tuple[str, ...] | None = None, lang: 
     for w in found.warnings:
         if on_warning is not None:
             on_warning(w)
+    @functools.cache
     def wider() -> Vocabulary:  # only asked for a word the editions searched lack
         every = catalog.load(None, lang or "en", roots)
         return Vocabulary.of(every.rows, every.editions)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -393,14 +394,10 @@ def fold(text: str) -> str:
     """A name as people type it: case, accents (composed or not) and the apostrophe's shapes do
     not count, so `gamse` finds Gämse and `savi's` Savi\u2019s; the export's `folded` column holds
     the same (docs/export.md)."""
-    import unicodedata
-
     decomposed = unicodedata.normalize("NFKD", text.translate(_APOSTROPHES))
     bare = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     return unicodedata.normalize("NFC", bare).casefold()
 
-
-_fold = fold
 
 
 def _compare(op: str, a: int, b: int) -> bool:
@@ -457,14 +454,14 @@ def _names(r: Row, lang_given: bool) -> Iterable[str]:
 
 
 def _text_test(spec: TermSpec, value: str, lang_given: bool) -> Test:
-    part = _fold(value)
+    part = fold(value)
     match spec.name:
         case "name":
-            return lambda r: any(part in _fold(n) for n in _names(r, lang_given))
+            return lambda r: any(part in fold(n) for n in _names(r, lang_given))
         case "text":
-            return lambda r: any(part in _fold(t) for t in r["text"].values())
+            return lambda r: any(part in fold(t) for t in r["text"].values())
         case "rule":
-            return lambda r: any(part in _fold(t) for t in r["rules"].values())
+            return lambda r: any(part in fold(t) for t in r["rules"].values())
     raise AssertionError(spec.name)
 
 
@@ -485,8 +482,8 @@ class _Compiler:
                 if not v.strip():
                     self.found.append(error("USAGE-QUERY-VALUE", sp, "`!` needs a name",
                                             'a whole name: !"Red Fox", !fuchs'))
-                whole, given = _fold(v), self.lang_given
-                return lambda r: any(whole == _fold(n) for n in _names(r, given))
+                whole, given = fold(v), self.lang_given
+                return lambda r: any(whole == fold(n) for n in _names(r, given))
             case Bare(value=v, span=sp):
                 if v.lower() in FLAGS:
                     return lambda r: bool(r["water"])
