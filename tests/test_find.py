@@ -332,6 +332,8 @@ def test_a_query_in_several_arguments_is_one_query():
     assert out == run("find", "--edition", "base", "--", "-water")[1] and "Red Fox" in out
     status, out, err = run("find", "--edition=base", "-type:bird", "cost>=3", "--lang", "de")
     assert status == 0 and "Braunbär" in out, err
+    status, _, err = run("find", "water", "--edition")
+    assert status == 2 and "requires an argument" in err
 
 
 def test_a_query_echoes_escaped():

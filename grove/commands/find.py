@@ -6,6 +6,7 @@ the mistake: the printer shows a file's line, and a query is no file, so it is g
 
 from __future__ import annotations
 
+import itertools
 import sys
 
 import click
@@ -38,10 +39,14 @@ class _QueryCommand(click.Command):
             name = arg.partition("=")[0]
             if arg == "--":
                 words += rest
-            elif name in takes and arg.startswith("--") or arg in takes:
+            elif arg in takes or (name in takes and arg.startswith("--")):
                 options.append(arg)
                 if takes[name] and "=" not in arg:
-                    options += [next(rest, "")][: 1]
+                    value = list(itertools.islice(rest, 1))
+                    if not value:
+                        raise click.BadOptionUsage(name, f"Option '{name}' requires an argument.",
+                                                   ctx=ctx)
+                    options += value
             else:
                 words.append(arg)
         return super().parse_args(ctx, [*options, "--", *words])
@@ -49,19 +54,20 @@ class _QueryCommand(click.Command):
 
 @click.command(cls=_QueryCommand,
                short_help="List the species a query matches, in any language (docs/find.md).")
-@click.argument("words", nargs=-1, required=True, metavar="QUERY...")
+@click.argument("query_words", nargs=-1, required=True, metavar="QUERY...")
 @click.option("--edition", "editions", multiple=True, metavar="E",
               help="search this edition only (repeatable); every edition when not given")
 @lang_option("names and rules text in this language, and name: searches it alone: {languages}")
 @json_option("the rows as JSON, with the fields of grove cards --json and the edition")
 @guarded
 @card_sets
-def find(words: tuple[str, ...], editions: tuple[str, ...], lang: str | None, as_json: bool, roots) -> None:
+def find(query_words: tuple[str, ...], editions: tuple[str, ...], lang: str | None,
+         as_json: bool, roots) -> None:
     """List the species a query matches: type:bird cost<=1, water -type:fish (docs/find.md)."""
     from grove import api
     from grove.database.query import QUERY, shown
 
-    query = " ".join(words)  # `grove find type:bird cost<=1` is one query
+    query = " ".join(query_words)  # `grove find type:bird cost<=1` is one query
     fmt = "json" if as_json else "text"
     if lang is not None:
         language(lang)
