@@ -17,7 +17,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -390,6 +390,7 @@ _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u20
                               "`": "'", "\u00b4": "'"})
 
 
+@lru_cache(maxsize=1 << 14)  # the names of every edition, asked again by each query
 def fold(text: str) -> str:
     """A name as people type it: case, accents (composed or not) and the apostrophe's shapes do
     not count, so `gamse` finds Gämse and `savi's` Savi\u2019s; the export's `folded` column holds
