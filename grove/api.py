@@ -74,32 +74,50 @@ def find(query: str, editions: list[str] | tuple[str, ...] | None = None, lang: 
     `DiagnosticError` whose spans point into the query (file `query`):
     `database.query.shown(exc.diagnostics, query)` prints them with a caret. `on_warning`
     receives each edition left out because it does not build."""
+    import functools
+
     from grove.database import catalog
-    from grove.database.query import search
+    from grove.database.query import Vocabulary, search
 
     found = catalog.load(editions, lang or "en", roots)
     for w in found.warnings:
         if on_warning is not None:
             on_warning(w)
-    rows = search(query, found.rows, found.editions, lang_given=lang is not None)
+    @functools.cache
+    def wider() -> Vocabulary:  # only asked for a word the editions searched lack
+        every = catalog.load(None, lang or "en", roots)
+        return Vocabulary.of(every.rows, every.editions)
+
+    rows = search(query, found.rows, found.editions, lang_given=lang is not None,
+                  wider=wider if editions else None)
     return [{k: v for k, v in r.items() if k != "reads"} for r in rows]
 
 
 def export(fmt: str, out: str | None = None, editions: list[str] | tuple[str, ...] | None = None,
-           roots: Roots | None = None, on_warning: Any = None) -> list[Path]:
+           roots: Roots | None = None, on_warning: Any = None, force: bool = False
+           ) -> list[Path]:
     """The card database of the search path (or of `editions`) as files in the schema of
-    docs/export.md: one SQLite or JSON file, or a folder of CSV or Parquet files, one a table.
-    The target is refused (IO-WRITE) before any work, and every file is made before the first
+    docs/export.md: one SQLite or JSON file, or a folder of CSV or Parquet files, one a table;
+    JSON to standard output with `out` "-". The target is refused (IO-WRITE) before any work
+    (a file grove did not write only with `force`), and every file is made before the first
     is written, each written whole; returns the files written."""
+    import sys
+
     from grove import __version__
     from grove.database import export as ex
+    from grove.files.output import is_stdout
     from grove.files.write import Refused
 
     if fmt not in ex.FORMATS:
         raise DiagnosticError([error("USAGE-FORMAT", None, f"unknown format {fmt!r}",
                                      f"formats: {', '.join(ex.FORMATS)}")])
+    if is_stdout(out) and fmt != "json":
+        raise DiagnosticError([error(
+            "USAGE-BAD-OPTION", None, f"-o - writes to standard output, which takes one text "
+            f"file: {fmt} is {'a folder of files' if ex.is_folder(fmt) else 'a binary file'}",
+            "--format json -o -, or name a file or folder: -o " + ex.default_out(fmt))])
     target = out or ex.default_out(fmt)
-    why = ex.refusal(target, fmt)
+    why = None if is_stdout(target) else ex.refusal(target, fmt, force)
     if why is not None:
         raise DiagnosticError([error("IO-WRITE", None, f"{target}: cannot write: {why}")])
     db = ex.gather(editions, roots, version=__version__)
@@ -107,6 +125,10 @@ def export(fmt: str, out: str | None = None, editions: list[str] | tuple[str, ..
         if on_warning is not None:
             on_warning(w)
     made = ex.render(db, fmt)
+    if is_stdout(target) and isinstance(made, bytes):
+        sys.stdout.buffer.write(made)
+        sys.stdout.flush()
+        return []
     try:
         return ex.write(target, fmt, made)
     except OSError as exc:  # Refused among them: the target changed since it was checked
@@ -352,11 +374,11 @@ def print_cards(edition: str, expansions: list[str], lang: str, out: str | None 
                 fmt: str = "pdf", paper: str = "a4", size: str = "63x88", bleed: float = 0.0,
                 backs: bool = False, unique: bool = False, only: list[str] | None = None,
                 cut: str = "marks", checklist: bool = False, url_base: str = "",
-                roots: Roots | None = None) -> list[Path]:
+                roots: Roots | None = None, force: bool = False) -> list[Path]:
     """Print-and-play cards (docs/print.md); returns the files written. Everything is rendered
     before anything is written, each file whole (a text that does not fit: PRINT-OVERFLOW).
     `only` takes species, card numbers, `caves`, `winter` and `grove find` terms
-    (`kind:tree`)."""
+    (`kind:tree`). A PDF file grove did not write is replaced only with `force`."""
     from grove import __version__
     from grove.printouts.cards import output
 
@@ -364,7 +386,7 @@ def print_cards(edition: str, expansions: list[str], lang: str, out: str | None 
     opts = output.Options(lang, fmt, paper, size, bleed, backs, unique,
                           _print_terms(cs, only or (), roots), cut, checklist, url_base,
                           __version__)
-    return output.write(cs, opts, out)
+    return output.write(cs, opts, out, force=force)
 
 
 def card_png(edition: str, expansions: list[str], number: int, lang: str, *,

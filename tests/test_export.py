@@ -175,7 +175,7 @@ def test_the_formats_hold_the_same_rows(out, db):
     assert fox["rules"] == {"effect": "draw 1 per hare", "score": "2 per hare"}
     assert fox["text"]["de"]["score"] == "2 Punkte pro Hase"
     assert doc["data"]["meadow"]["names"]["nl"] is None
-    assert doc["meta"]["schema_version"] == "1"
+    assert doc["meta"]["schema_version"] == "2"
     water = pq.read_table(out / "parquet" / "species.parquet").column("water").type
     assert str(water) == "bool"
 
@@ -251,3 +251,119 @@ def test_a_csv_cell_is_never_a_formula():
         assert _cell(risky) == "'" + risky
     for plain in ("Red Fox", "-2", "-0.5", "2 per hare", 5, "", "a=b"):
         assert _cell(plain) == plain
+
+
+# ---- the SQLite file as a database (issue 47) ------------------------------------------------
+def test_keys_hold_and_the_file_is_whole(out):
+    con = sqlite3.connect(out / "db.sqlite")
+    try:
+        con.execute("PRAGMA foreign_keys = ON")
+        assert con.execute("PRAGMA foreign_key_check").fetchall() == []
+        assert con.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+        assert con.execute("PRAGMA user_version").fetchone() == (2,)
+        declared = {(t.name, other) for t in TABLES for _, other, _ in t.refs}
+        found = {(t.name, r[2]) for t in TABLES
+                 for r in con.execute(f'PRAGMA foreign_key_list("{t.name}")')}
+        assert found == declared and ("deck", "species") in found
+        assert ("rules_text", "rules") in found and ("species_names", "species") in found
+        if sqlite3.sqlite_version_info >= (3, 37):
+            strict = {r[1] for r in con.execute("PRAGMA table_list") if r[5]}
+            assert {t.name for t in TABLES} <= strict
+    finally:
+        con.close()
+
+
+@pytest.mark.parametrize("sql", [
+    "INSERT INTO species_types VALUES ('nobody:here', 'bird')",  # names no species
+    "INSERT INTO species VALUES ('base:x', 'base', 'x', 'dweller', -1, 1, 1, 0, NULL, NULL)",
+    "INSERT INTO species VALUES ('base:x', 'base', 'x', 'dweller', 1, 1, 1, 2, NULL, NULL)",
+    "INSERT INTO species VALUES ('base:x', 'base', NULL, 'dweller', 1, 1, 1, 0, NULL, NULL)",
+    "INSERT INTO species VALUES ('base:x', 'base', 'x', 'dweller', 'one', 1, 1, 0, NULL, NULL)",
+    "INSERT INTO deck VALUES ('base', 999, 'whole', 'base:nothing', NULL, NULL, NULL, NULL, "
+    "NULL, NULL)",
+])
+def test_the_schema_refuses_a_bad_row(out, sql):
+    con = sqlite3.connect(out / "db.sqlite")
+    try:
+        con.execute("PRAGMA foreign_keys = ON")
+        with pytest.raises(sqlite3.IntegrityError):
+            con.execute(sql)
+    finally:
+        con.close()
+
+
+def test_indexes_serve_the_columns_people_filter_on(db):
+    indexed = {(t, r[2]) for (t,) in db.execute("SELECT name FROM sqlite_schema WHERE type='table'")
+               for ix in db.execute(f'PRAGMA index_list("{t}")')
+               for r in db.execute(f'PRAGMA index_info("{ix[1]}")') if r[0] == 0}
+    for want in [("species_types", "type"), ("species_names", "name"),
+                 ("species_names", "folded"), ("species", "edition"),
+                 ("species_reads", "name"), ("deck", "key_1"), ("deck", "key_2")]:
+        assert want in indexed, want
+    plan = " ".join(str(r) for r in db.execute(
+        "EXPLAIN QUERY PLAN SELECT key FROM species_types WHERE type = 'bird'"))
+    assert "species_types_type" in plan
+
+
+def test_no_local_path_and_the_deck_says_what_is_provisional(db):
+    folders = [f for (f,) in db.execute("SELECT folder FROM editions")]
+    assert "base" in folders and not any("/" in f or "\\" in f for f in folders)
+    guessed = db.execute("SELECT edition, key_1, provisional FROM deck WHERE provisional "
+                         "IS NOT NULL").fetchall()
+    assert ("dartmoor", "dartmoor:common_hazel", "tree symbol chosen; no public source lists it"
+            ) in guessed
+    assert db.execute("SELECT count(*) FROM deck WHERE edition = 'base' AND provisional IS "
+                      "NULL").fetchone() == (158,)
+
+
+def test_copies_and_deck_copies_differ_only_for_cards_beside_the_deck(db):
+    differ = db.execute("SELECT key, kind, copies, deck_copies FROM species "
+                        "WHERE copies != deck_copies ORDER BY key").fetchall()
+    assert differ == [(f"dartmoor:cave_{i}", "cave", 1, 0) for i in range(1, 6)]
+    counted = dict(db.execute("""SELECT key, count(*) FROM (SELECT key_1 AS key FROM deck
+        UNION ALL SELECT key_2 FROM deck WHERE key_2 IS NOT NULL) GROUP BY key"""))
+    for key, n in db.execute("SELECT key, deck_copies FROM species WHERE deck_copies > 0"):
+        assert counted[key] == n, key
+    # find counts copies as the export does: the caves have one each
+    code, stdout, _ = run("find", "--json", "--edition", "dartmoor", "kind:cave copies=1")
+    assert code == 0 and len(json.loads(stdout)) == 5
+
+
+def test_folded_names_match_what_find_matches(db):
+    from grove.database.query import fold
+
+    assert fold("Gämse") == fold("Ga\u0308mse") == fold("GAMSE") == "gamse"
+    assert fold("Savi\u2019s Pipistrelle") == "savi's pipistrelle"
+    (key,) = db.execute("SELECT key FROM species_names WHERE folded = 'gamse'").fetchone()
+    assert key == "alpine:chamois"
+
+
+_SQL_FOR_FIND = [
+    ("type:bird cost<=1", "SELECT s.key FROM species s WHERE cost <= 1 AND key IN "
+     "(SELECT key FROM species_types WHERE type = 'bird')"),
+    ("water -type:fish", "SELECT key FROM species WHERE water AND key NOT IN "
+     "(SELECT key FROM species_types WHERE type = 'fish')"),
+    ("kind:tree edition:base", "SELECT key FROM species WHERE kind = 'tree' AND edition = 'base'"),
+    ("copies>=3", "SELECT key FROM species WHERE copies >= 3"),
+    ("name:gamse", "SELECT key FROM species WHERE id LIKE '%gamse%' OR key IN "
+     "(SELECT key FROM species_names WHERE instr(folded, 'gamse'))"),
+    ("reads:bat", "SELECT key FROM species WHERE key IN (SELECT key FROM species_reads "
+     "WHERE name = 'bat' OR (kind = 'species' AND substr(name, instr(name, ':') + 1) = 'bat'))"),
+    ("reads:fish", "SELECT key FROM species WHERE key IN "
+     "(SELECT key FROM species_reads WHERE name = 'fish')"),
+    ("symbol:linden", "SELECT key FROM species WHERE symbol = 'linden' OR key IN "
+     "(SELECT key FROM species_symbols WHERE symbol = 'linden')"),
+    ("side:left symbol:oak", "SELECT key FROM species WHERE key IN "
+     "(SELECT key FROM species_symbols WHERE side = 'left' AND symbol = 'oak')"),
+    ("is:provisional type:bird", "SELECT key FROM species WHERE provisional IS NOT NULL AND key "
+     "IN (SELECT key FROM species_types WHERE type = 'bird')"),
+]
+
+
+@pytest.mark.parametrize("q, sql", _SQL_FOR_FIND, ids=[q for q, _ in _SQL_FOR_FIND])
+def test_find_queries_answered_in_sql(db, q, sql):
+    code, stdout, err = run("find", "--json", "--cards", str(AUTHORS), "--", q)
+    assert code == 0, err
+    want = sorted(r["key"] for r in json.loads(stdout))
+    assert want, q
+    assert sorted(k for (k,) in db.execute(sql)) == want

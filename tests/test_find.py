@@ -58,8 +58,11 @@ def _symbols(r: dict) -> set[str]:
 
 def _reads(name: str) -> Callable[[dict], bool]:
     """A rule counts `name` where a count in its source names it: `per hare`, `count roe_deer`,
-    `most tree`, `distinct bat species`, `sets of distinct butterfly`, `per symbol(x)`."""
-    counted = re.compile(rf"\b(?:per|count|most|by|distinct)\s+(?:full\s+)?(?:symbol\()?{name}\b")
+    `most tree`, `distinct bat species`, `sets of distinct butterfly`, `per symbol(x)`, or a
+    condition on the cards at a host does: `tree host has bat`, `host has 2 fish`, `per river
+    without fish below` (issue 47)."""
+    counted = re.compile(rf"\b(?:per|count|most|by|distinct|has(?:\s+\d+)?|without)\s+"
+                         rf"(?:full\s+)?(?:symbol\()?{name}\b")
     return lambda r: any(counted.search(src) for f, src in r["rules"].items()
                          if f != "placement")
 
@@ -97,6 +100,14 @@ TERMS: list[tuple[str, Callable[[dict], bool]]] = [
     ("reads:butterfly", _reads("butterfly")),
     ("reads:mouse", _reads("mouse")),
     ("reads:goat_willow", _reads("goat_willow")),
+    ("reads:fish", _reads("fish")),
+    ("reads:insect", _reads("insect")),
+    ("is:split", lambda r: bool(r["sides"])),
+    ("is:provisional", lambda r: bool(r["provisional"])),
+    ("is:water", lambda r: r["water"]),
+    ('!"Red Fox"', lambda r: "Red Fox" in r["names"].values()),
+    ("!fuchs", lambda r: "Fuchs" in r["names"].values()),
+    ("name:gamse", lambda r: "Gämse" in r["names"].values()),
 ]
 
 
@@ -108,7 +119,7 @@ def test_each_term_against_grove_cards(cards, q, expect):
 
 
 def test_every_term_is_tested():
-    asked = {re.split(r"[:<>=!]", q)[0] for q, _ in TERMS}
+    asked = {re.split(r"[:<>=!]", q)[0] for q, _ in TERMS if not q.startswith("!")}
     for spec in query.TERMS:
         assert asked & {spec.name, *spec.aliases}, spec.name
     assert set(query.FLAGS) <= asked
@@ -210,6 +221,8 @@ BAD = [
     ("", "USAGE-QUERY-SYNTAX", 1, "type:bird"),
     ("(" * 40 + "water" + ")" * 40, "USAGE-QUERY-LIMIT", None, None),
     ("water " * 200, "USAGE-QUERY-LIMIT", 1, None),
+    ("!", "USAGE-QUERY-SYNTAX", 1, '!"Red Fox"'),
+    ('water !""', "USAGE-QUERY-VALUE", 7, '!"Red Fox"'),
 ]
 
 
@@ -243,6 +256,83 @@ def test_bad_query_as_json_lines():
 def test_an_unknown_edition_is_usage():
     status, _, err = run("find", "water", "--edition", "atlantis")
     assert status == 2 and "EDITION-UNKNOWN" in err
+
+
+# ---- issue 47: names as people type them, halves, editions not searched ----------------------
+@pytest.mark.parametrize("q", ["name:gamse", "name:GÄMSE", "name:ga\u0308mse", "gamse", "!gämse"])
+def test_case_and_accents_are_folded(q):
+    assert found(q) == ["alpine:chamois"]
+
+
+def test_a_typographic_apostrophe_is_an_apostrophe():
+    assert found("name:savi\u2019s") == found('name:"savi\'s"') == ["alpine:savis_pipistrelle"]
+    assert found('!"Savi\u2019s Pipistrelle"') == ["alpine:savis_pipistrelle"]
+
+
+def test_an_exact_name_is_the_whole_name(cards):
+    assert found('!"Red Fox"') == ["base:red_fox"]
+    assert found("!fox") == []  # no species is called just "fox"
+    assert found('!"Fuchs"', "--lang", "de") == ["base:red_fox"]
+    assert found('!"Red Fox"', "--lang", "de") == []  # --lang: its names only
+    assert found('-!"Red Fox" edition:base kind:dweller') == [
+        r["key"] for r in cards["en"] if r["edition"] == "base" and r["kind"] == "dweller"
+        and r["id"] != "red_fox"]
+
+
+def test_side_and_symbol_side_by_side_ask_for_one_half(cards):
+    def half(r, side, sym):
+        return sym in r["symbols"].get(side, ())
+
+    want = [r["key"] for r in cards["en"] if half(r, "left", "oak")]
+    assert want and found("side:left symbol:oak") == want
+    both = [r["key"] for r in cards["en"] if "left" in r["sides"] and "oak" in _symbols(r)]
+    assert set(want) < set(both)  # a species with a left half and an oak elsewhere is not asked
+    assert found("side:left or symbol:oak") == [
+        r["key"] for r in cards["en"] if "left" in r["sides"] or "oak" in _symbols(r)]
+
+
+@pytest.mark.parametrize("q, expect", [
+    ("-type:fish", lambda r: True),
+    ("type:bird or type:fish", lambda r: "bird" in r["types"]),
+    ("edition:alpine", lambda r: False),
+    ("-edition:alpine", lambda r: True),
+    ("reads:fish", lambda r: False),
+])
+def test_a_word_of_an_edition_not_searched_gives_no_rows(cards, q, expect):
+    want = [r["key"] for r in cards["en"] if r["edition"] == "base" and expect(r)]
+    assert found(q, "--edition", "base") == want
+
+
+def test_a_word_no_edition_has_is_still_a_mistake():
+    status, _, err = run("find", "type:fsh", "--edition", "base")
+    assert status == 2 and "USAGE-QUERY-VALUE" in err and "type:fish" in err
+
+
+def test_reads_takes_a_species_key():
+    assert found("reads:base:roe_deer") == found("reads:roe_deer") == ["base:lynx"]
+    assert found("reads:base:red_fox") == []  # no rule counts foxes: no rows, no error
+    assert "smoky_mountains:black_bear" in found("reads:fish")
+    assert "base:european_fat_dormouse" in found("reads:bat")
+    assert "smoky_mountains:weevil_wasp" in found("reads:insect")
+    assert "smoky_mountains:brook_trout" in found("reads:fish")  # per river without fish below
+
+
+def test_no_match_is_said_on_stderr():
+    status, out, err = run("find", "type:bird cost>5")
+    assert status == 0 and out == "" and "no species matches the query" in err
+    status, out, _ = run("find", "type:bird cost>5", "--json")
+    assert status == 0 and json.loads(out) == []
+
+
+def test_a_query_in_several_arguments_is_one_query():
+    assert run("find", "type:bird", "cost<=0")[1] == run("find", "type:bird cost<=0")[1]
+    status, out, err = run("find", "-water", "--edition", "base")
+    assert status == 0, err
+    assert out == run("find", "--edition", "base", "--", "-water")[1] and "Red Fox" in out
+    status, out, err = run("find", "--edition=base", "-type:bird", "cost>=3", "--lang", "de")
+    assert status == 0 and "Braunbär" in out, err
+    status, _, err = run("find", "water", "--edition")
+    assert status == 2 and "requires an argument" in err
 
 
 def test_a_query_echoes_escaped():

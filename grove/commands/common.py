@@ -230,6 +230,12 @@ def output_option(*aliases: str, dest: str = "out", help: str, **kwargs: Any
     return click.option("-o", "--output", *aliases, dest, help=help, **kwargs)
 
 
+def force_option() -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """`--force`: replace an `-o` file that grove did not write (grove/files/output.py)."""
+    return click.option("--force", is_flag=True,
+                        help="replace the -o file even when grove did not write it")
+
+
 def json_option(help: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """`--json`: the result as JSON on stdout, and the diagnostics as JSON lines on stderr."""
     return click.option("--json", "as_json", is_flag=True,

@@ -6,6 +6,7 @@ the mistake: the printer shows a file's line, and a query is no file, so it is g
 
 from __future__ import annotations
 
+import itertools
 import sys
 
 import click
@@ -23,19 +24,50 @@ from grove.commands.common import (
 from grove.dsl.diagnostics import DiagnosticError, echo_text, format_json
 
 
-@click.command(short_help="List the species a query matches, in any language (docs/find.md).")
-@click.argument("query")
+class _QueryCommand(click.Command):
+    """A query may start with `-` (`grove find -water`, `grove find -type:fish water`): every
+    argument that is not one of the command's options is a word of the query, so it is set
+    after `--` before click reads the options."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        takes = {o: not p.is_flag for p in self.get_params(ctx) if isinstance(p, click.Option)
+                 for o in (*p.opts, *p.secondary_opts)}
+        options: list[str] = []
+        words: list[str] = []
+        rest = iter(args)
+        for arg in rest:
+            name = arg.partition("=")[0]
+            if arg == "--":
+                words += rest
+            elif arg in takes or (name in takes and arg.startswith("--")):
+                options.append(arg)
+                if takes[name] and "=" not in arg:
+                    value = list(itertools.islice(rest, 1))
+                    if not value:
+                        raise click.BadOptionUsage(name, f"Option '{name}' requires an argument.",
+                                                   ctx=ctx)
+                    options += value
+            else:
+                words.append(arg)
+        return super().parse_args(ctx, [*options, "--", *words])
+
+
+@click.command(cls=_QueryCommand,
+               short_help="List the species a query matches, in any language (docs/find.md).")
+@click.argument("query_words", nargs=-1, required=True, metavar="QUERY...")
 @click.option("--edition", "editions", multiple=True, metavar="E",
               help="search this edition only (repeatable); every edition when not given")
 @lang_option("names and rules text in this language, and name: searches it alone: {languages}")
 @json_option("the rows as JSON, with the fields of grove cards --json and the edition")
 @guarded
 @card_sets
-def find(query: str, editions: tuple[str, ...], lang: str | None, as_json: bool, roots) -> None:
+def find(query_words: tuple[str, ...], editions: tuple[str, ...], lang: str | None,
+         as_json: bool, roots) -> None:
     """List the species a query matches: type:bird cost<=1, water -type:fish (docs/find.md)."""
     from grove import api
     from grove.database.query import QUERY, shown
 
+    query = " ".join(query_words)  # `grove find type:bird cost<=1` is one query
     fmt = "json" if as_json else "text"
     if lang is not None:
         language(lang)
@@ -54,6 +86,9 @@ def find(query: str, editions: tuple[str, ...], lang: str | None, as_json: bool,
         return
     from grove.printouts.phrases import words
 
+    if not rows:  # said on stderr: stdout stays the (empty) answer for a pipe
+        click.echo("no species matches the query", err=True)
+        return
     fields = sorted({f for r in rows for f in r["text"]})
     labels = words(lang or "en", tuple(f"field.{f}" for f in fields))  # cached: no Babel
     for r in rows:  # names and rules come from card files, perhaps an author's: echoed escaped

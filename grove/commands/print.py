@@ -8,7 +8,14 @@ from __future__ import annotations
 
 import click
 
-from grove.commands.common import card_sets, expansions, guarded, lang_option, output_option
+from grove.commands.common import (
+    card_sets,
+    expansions,
+    force_option,
+    guarded,
+    lang_option,
+    output_option,
+)
 from grove.dsl.diagnostics import echo_text
 
 
@@ -39,11 +46,12 @@ from grove.dsl.diagnostics import echo_text
 @output_option(default=None,
               help="pdf: the file (or a folder for it); png, tts: the folder "
               "(default: cards-EDITION-LANG here)")
+@force_option()
 @guarded
 @card_sets
 def print_cards(edition: str, with_: str, lang: str, fmt: str, paper: str, size: str,
                 bleed: float, backs: bool, unique: bool, only: str, cut: str, checklist: bool,
-                url_base: str, out: str | None, roots) -> None:
+                url_base: str, out: str | None, force: bool, roots) -> None:
     """Print-and-play cards: every physical card, 9 to a page with crop marks, or as images."""
     from grove import api
     from grove.commands.sheet import _refuse_unprintable
@@ -52,7 +60,7 @@ def print_cards(edition: str, with_: str, lang: str, fmt: str, paper: str, size:
     paths = api.print_cards(edition, expansions(with_), lang, out, fmt=fmt, paper=paper,
                             size=size, bleed=bleed, backs=backs, unique=unique,
                             only=expansions(only), cut=cut, checklist=checklist,
-                            url_base=url_base, roots=roots)
+                            url_base=url_base, roots=roots, force=force)
     if fmt == "pdf":
         click.echo(f"wrote {echo_text(str(paths[0]))} ({paths[0].stat().st_size // 1024} KiB)",
                    err=True)

@@ -74,6 +74,7 @@ class PhysicalCard:
     """One card of the deck: one species, or two halves of a split card."""
 
     halves: tuple[tuple[str, str | None, str | None], ...]  # (species key, side, symbol)
+    provisional: str | None = None  # why its deck entry is a guess (the export's deck table)
 
 
 @dataclass(frozen=True)
@@ -278,7 +279,7 @@ def _deck_variants(edition: EditionDef, scope: NameScope, diags: list[Diagnostic
                 continue
             halves.append((sp.key, half.side, symbol))
         for _ in range(card.count):
-            deck.append(PhysicalCard(tuple(halves)))
+            deck.append(PhysicalCard(tuple(halves), card.provisional))
             for key, side, symbol in halves:
                 variants.setdefault(key, Counter())[(side, symbol)] += 1
     if edition.deck_left_out:  # a deck entry left out: no species' count is sure

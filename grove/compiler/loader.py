@@ -374,7 +374,9 @@ def _deck(doc: Document, skip: set[int]) -> list[DeckCard]:
             if side in c:
                 sp, sym = c[side]
                 halves.append(Half(str(sp), side, str(sym), doc.span(["cards", i, side])))
-        out.append(DeckCard(tuple(halves), int(c.get("count", 1)), doc.span(["cards", i])))
+        why = c.get("provisional")
+        out.append(DeckCard(tuple(halves), int(c.get("count", 1)), doc.span(["cards", i]),
+                            why if isinstance(why, str) else None))
     return out
 
 

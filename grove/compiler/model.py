@@ -162,6 +162,7 @@ class DeckCard:
     halves: tuple[Half, ...]
     count: int
     span: Span
+    provisional: str | None = None  # why the entry is a guess (deck.yaml's `provisional:`)
 
 
 @dataclass(frozen=True)

@@ -29,18 +29,33 @@ if TYPE_CHECKING:
     from grove.compiler.universe import Universe
 
 FORMATS = ("sqlite", "json", "csv", "parquet")
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: keys, constraints, deck_copies, folded names, deck provisional
 _SQL = {"text": "TEXT", "int": "INTEGER", "bool": "INTEGER"}
+
+
+Ref = tuple[tuple[str, ...], str, tuple[str, ...]]  # (columns, table, its columns)
 
 
 @dataclass(frozen=True)
 class Table:
+    """A table of the schema; in SQLite a STRICT table whose columns are NOT NULL unless
+    `nullable`, its key the primary key, `refs` declared foreign keys, a boolean column checked
+    to be 0 or 1 and a whole number to be at least 0, and an index on each of `indexes`."""
+
     name: str
     columns: tuple[tuple[str, str], ...]  # (name, "text" | "int" | "bool")
     key: tuple[str, ...]  # the columns that name a row
     about: str
+    nullable: tuple[str, ...] = ()
+    refs: tuple[Ref, ...] = ()
+    indexes: tuple[tuple[str, ...], ...] = ()
 
 
+def _species(*cols: str) -> tuple[Ref, ...]:
+    return tuple(((c,), "species", ("key",)) for c in cols)
+
+
+_EDITION: tuple[Ref, ...] = ((("edition",), "editions", ("edition",)),)
 TABLES: tuple[Table, ...] = (
     Table("meta", (("key", "text"), ("value", "text")), ("key",),
           "grove's version, the export's date, the schema version, the languages, and the "
@@ -48,34 +63,47 @@ TABLES: tuple[Table, ...] = (
     Table("editions", (("edition", "text"), ("standalone", "bool"), ("expansion_of", "text"),
                        ("species", "int"), ("cards", "int"), ("digest", "text"),
                        ("folder", "text")), ("edition",),
-          "one row per edition; `cards` counts the physical cards of its deck"),
+          "one row per edition; `cards` counts the physical cards of its deck",
+          nullable=("expansion_of",), refs=((("expansion_of",), "editions", ("edition",)),)),
     Table("edition_names", (("edition", "text"), ("lang", "text"), ("name", "text")),
-          ("edition", "lang"), "an edition's name in every language (null where it has none)"),
+          ("edition", "lang"), "an edition's name in every language (null where it has none)",
+          nullable=("name",), refs=_EDITION),
     Table("species", (("key", "text"), ("edition", "text"), ("id", "text"), ("kind", "text"),
-                      ("cost", "int"), ("copies", "int"), ("water", "bool"), ("symbol", "text"),
-                      ("provisional", "text")), ("key",),
+                      ("cost", "int"), ("copies", "int"), ("deck_copies", "int"),
+                      ("water", "bool"), ("symbol", "text"), ("provisional", "text")), ("key",),
           "one row per species; `symbol` is the tree symbol a host card shows, `provisional` "
-          "why a fact is not settled"),
-    Table("species_names", (("key", "text"), ("lang", "text"), ("name", "text")), ("key", "lang"),
-          "a species' name in every language (null where it has none)"),
+          "why a fact is not settled",
+          nullable=("symbol", "provisional"), refs=_EDITION, indexes=(("edition",),)),
+    Table("species_names", (("key", "text"), ("lang", "text"), ("name", "text"),
+                            ("folded", "text")), ("key", "lang"),
+          "a species' name in every language (null where it has none), and folded as "
+          "`grove find` matches it",
+          nullable=("name", "folded"), refs=_species("key"), indexes=(("name",), ("folded",))),
     Table("species_types", (("key", "text"), ("type", "text")), ("key", "type"),
-          "the types and groups of a species (as `grove cards` lists them)"),
+          "the types and groups of a species (as `grove cards` lists them)",
+          refs=_species("key"), indexes=(("type",),)),
     Table("species_symbols", (("key", "text"), ("side", "text"), ("symbol", "text")),
           ("key", "side", "symbol"),
-          "the tree symbols a species' halves show, by side (`card` for a whole card)"),
+          "the tree symbols a species' halves show, by side (`card` for a whole card)",
+          refs=_species("key"), indexes=(("symbol",),)),
     Table("species_reads", (("key", "text"), ("kind", "text"), ("name", "text")),
           ("key", "kind", "name"),
           "what a species' rules count (`tag`: a type, group or host; `species`: a species key; "
-          "`symbol`: a tree symbol), as `reads:` finds it"),
+          "`symbol`: a tree symbol), as `reads:` finds it",
+          refs=_species("key"), indexes=(("name",),)),
     Table("rules", (("key", "text"), ("field", "text"), ("source", "text")), ("key", "field"),
-          "each rule as written in the card files"),
+          "each rule as written in the card files", refs=_species("key")),
     Table("rules_text", (("key", "text"), ("field", "text"), ("lang", "text"), ("text", "text")),
-          ("key", "field", "lang"), "each rule as rule-book text in every language with a catalog"),
+          ("key", "field", "lang"), "each rule as rule-book text in every language with a catalog",
+          nullable=("text",), refs=((("key", "field"), "rules", ("key", "field")),)),
     Table("deck", (("edition", "text"), ("card_no", "int"), ("kind", "text"), ("key_1", "text"),
                    ("side_1", "text"), ("symbol_1", "text"), ("key_2", "text"), ("side_2", "text"),
-                   ("symbol_2", "text")), ("edition", "card_no"),
+                   ("symbol_2", "text"), ("provisional", "text")), ("edition", "card_no"),
           "one row per physical card of an edition's deck, numbered from 1; `kind` is `whole` "
-          "(one species, its half 2 null) or `split` (two halves)"),
+          "(one species, its half 2 null) or `split` (two halves); `provisional` why the card "
+          "is a guess",
+          nullable=("side_1", "symbol_1", "key_2", "side_2", "symbol_2", "provisional"),
+          refs=(*_EDITION, *_species("key_1", "key_2")), indexes=(("key_1",), ("key_2",))),
 )
 TABLE = {t.name: t for t in TABLES}
 
@@ -105,9 +133,15 @@ def gather(editions: Sequence[str] | None = None, roots: Roots | None = None,
     from grove.compiler.cardset import checked
     from grove.compiler.universe import load_universe
     from grove.database import catalog
+    from grove.database.query import fold
     from grove.printouts.phrases import available_languages
 
     universe = universe if universe is not None else load_universe(roots)
+    if editions:  # an expansion comes with the game it expands: its keys name that game's
+        editions = list(dict.fromkeys(
+            x.id for e in editions if e in universe.editions
+            for x in universe.lineage(universe.editions[e]))) + [
+            e for e in editions if e not in universe.editions]
     rendered = tuple(available_languages())
     by_lang = {lang: catalog.load(editions, lang, universe=universe) for lang in rendered}
     first = by_lang[rendered[0]]
@@ -121,21 +155,26 @@ def gather(editions: Sequence[str] | None = None, roots: Roots | None = None,
     per_edition: dict[str, int] = {}
     for r in first.rows:
         per_edition[r["edition"]] = per_edition.get(r["edition"], 0) + 1
+    in_deck: dict[str, int] = {}
     for e in eds:
         deck = checked(universe, e.id).deck
+        # the folder's name, not its path: an export is shared, and a path says whose disk
         t["editions"].append((e.id, e.standalone, e.expansion_of, per_edition.get(e.id, 0),
-                              len(deck), e.digest, e.folder))
+                              len(deck), e.digest, Path(e.folder).name))
         t["edition_names"] += [(e.id, lang, e.names.get(lang)) for lang in langs]
         for no, card in enumerate(deck, 1):
             halves = [*card.halves, (None, None, None)][:2]
             t["deck"].append((e.id, no, "whole" if len(card.halves) == 1 else "split",
-                              *halves[0], *halves[1]))
+                              *halves[0], *halves[1], card.provisional))
+            for key, _, _ in card.halves:
+                in_deck[key] = in_deck.get(key, 0) + 1
     texts = {lang: {r["key"]: r["text"] for r in found.rows} for lang, found in by_lang.items()}
     for r in first.rows:
         k = r["key"]
         t["species"].append((k, r["edition"], r["id"], r["kind"], r["cost"], r["copies"],
-                             r["water"], r["symbol"], r["provisional"]))
-        t["species_names"] += [(k, lang, r["names"].get(lang)) for lang in langs]
+                             in_deck.get(k, 0), r["water"], r["symbol"], r["provisional"]))
+        t["species_names"] += [(k, lang, name, None if name is None else fold(name))
+                               for lang in langs for name in [r["names"].get(lang)]]
         t["species_types"] += [(k, ty) for ty in r["types"]]
         t["species_symbols"] += [(k, side, s) for side, syms in r["symbols"].items() for s in syms]
         t["species_reads"] += [(k, *tok.split(":", 1)) for tok in r["reads"]]
@@ -147,19 +186,49 @@ def gather(editions: Sequence[str] | None = None, roots: Roots | None = None,
 
 
 # ---- the formats ---------------------------------------------------------------------------
+def _names(cols: Sequence[str]) -> str:
+    return ", ".join(f'"{c}"' for c in cols)
+
+
+def create_sql(table: Table, strict: bool = True) -> list[str]:
+    """The statements that make `table` in SQLite: STRICT (SQLite 3.37 and later read it), its
+    constraints, its indexes."""
+    parts = []
+    for c, ty in table.columns:
+        check = {"bool": f' CHECK ("{c}" IN (0, 1))',
+                 "int": f' CHECK ("{c}" >= {1 if c == "card_no" else 0})'}.get(ty, "")
+        null = "" if c in table.nullable else " NOT NULL"
+        parts.append(f'"{c}" {_SQL[ty]}{null}{check}')
+    parts.append(f"PRIMARY KEY ({_names(table.key)})")
+    parts += [f'FOREIGN KEY ({_names(cols)}) REFERENCES "{other}" ({_names(theirs)})'
+              for cols, other, theirs in table.refs]
+    out = [f'CREATE TABLE "{table.name}" ({", ".join(parts)}){" STRICT" * strict}']
+    out += [f'CREATE INDEX "{table.name}_{"_".join(cols)}" ON "{table.name}" ({_names(cols)})'
+            for cols in table.indexes]
+    return out
+
+
 def sqlite_bytes(db: Database) -> bytes:
-    """One SQLite file: a table per `TABLES` entry, its key the primary key."""
+    """One SQLite file: a table per `TABLES` entry (`create_sql`), `user_version` the schema
+    version; the rows are checked against the declared keys before it is written."""
     import sqlite3
 
-    con = sqlite3.connect(":memory:")
+    con = sqlite3.connect(":memory:", isolation_level=None)
     try:
+        con.execute("PRAGMA foreign_keys = ON")
+        con.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        strict = sqlite3.sqlite_version_info >= (3, 37)  # an older SQLite cannot say STRICT
         for table in TABLES:
-            cols = ", ".join(f'"{c}" {_SQL[ty]}' for c, ty in table.columns)
-            key = ", ".join(f'"{c}"' for c in table.key)
-            con.execute(f'CREATE TABLE "{table.name}" ({cols}, PRIMARY KEY ({key}))')
+            for sql in create_sql(table, strict):
+                con.execute(sql)
+        con.execute("BEGIN")
+        con.execute("PRAGMA defer_foreign_keys = ON")  # an expansion may come before its game
+        for table in TABLES:
             marks = ", ".join("?" * len(table.columns))
-            con.executemany(f'INSERT INTO "{table.name}" VALUES ({marks})', db.tables[table.name])
-        con.commit()
+            con.executemany(f'INSERT INTO "{table.name}" VALUES ({marks})',
+                            [tuple(int(v) if isinstance(v, bool) else v for v in row)
+                             for row in db.tables[table.name]])
+        con.execute("COMMIT")  # checks every key: a row naming nothing fails here
         return con.serialize()
     finally:
         con.close()
@@ -247,7 +316,8 @@ def json_document(db: Database) -> dict[str, Any]:
         halves = [{"key": d[f"key_{i}"], "side": d[f"side_{i}"], "symbol": d[f"symbol_{i}"]}
                   for i in (1, 2) if d[f"key_{i}"] is not None]
         by_edition[d["edition"]]["deck"].append(
-            {"card_no": d["card_no"], "kind": d["kind"], "halves": halves})
+            {"card_no": d["card_no"], "kind": d["kind"], "halves": halves,
+             "provisional": d["provisional"]})
     meta = dict(db.tables["meta"])
     return {"meta": meta, "data": by_edition}
 
@@ -279,14 +349,19 @@ def is_folder(fmt: str) -> bool:
     return fmt in ("csv", "parquet")
 
 
-def refusal(out: str, fmt: str) -> str | None:
+def refusal(out: str, fmt: str, force: bool = False) -> str | None:
     """Why `out` cannot take the export, or None: a file format's target must be a file grove
-    may replace; a folder format's a folder (made if missing, in a folder that is there) whose
-    files of the tables grove may replace."""
+    may replace, named for the format, and one grove wrote unless `force` (files/output.py);
+    a folder format's a folder (made if missing, in a folder that is there) whose files of the
+    tables grove may replace."""
+    from grove.files.output import named_file_refusal, suffix_refusal
     from grove.files.write import refusal as file_refusal
 
     if not is_folder(fmt):
-        return file_refusal(out)
+        return file_refusal(out) or named_file_refusal(out, fmt, force)
+    slip = suffix_refusal(out, fmt)  # `-o grove.sqlite --format csv`
+    if slip is not None:
+        return slip
     folder = Path(out)
     if folder.exists() or folder.is_symlink():
         if folder.is_symlink() or not folder.is_dir():

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import difflib
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -49,6 +50,7 @@ class Term:
 class Bare:
     value: str
     span: Span
+    exact: bool = False  # `!"Red Fox"`: the whole name
 
 
 @dataclass(frozen=True)
@@ -106,8 +108,11 @@ TERMS: tuple[TermSpec, ...] = (
     TermSpec("rule", ("r",), "text", 'rule:"per hare"', "a part of a rule as written"),
     TermSpec("reads", (), "word", "reads:hare",
              "a rule counts the type, group, species or tree symbol (the compiler's reading)"),
+    TermSpec("is", (), "word", "is:split",
+             "the species is water, split (its cards have halves) or provisional"),
 )
 FLAGS = {"water": "the species is a water card"}
+IS = {"water": "water", "split": "sides", "provisional": "provisional"}  # is:WORD -> the row's field
 _BY_NAME = {n: t for t in TERMS for n in (t.name, *t.aliases)}
 
 
@@ -149,6 +154,9 @@ def _tok_span(tok: Any) -> Span:
 
 def _unquote(tok: Any) -> str:
     s = str(tok)
+    if tok.type == "EXACT":
+        s = s[1:]
+        return s[1:-1] if s[:1] in "\"'" else s
     return s[1:-1] if tok.type == "STRING" else s
 
 
@@ -187,6 +195,8 @@ def _build(tree: Any) -> Node | None:
                 if toks[0].type == "WORD" and str(toks[0]).lower() in _KEYWORDS:
                     raise DiagnosticError([_keyword_alone(toks[0])])
                 out = Bare(_unquote(toks[0]), span)
+            case "exact":
+                out = Bare(_unquote(toks[0]), span, exact=True)
             case "negate":
                 out = Not(kids[0], span)
             case "group":
@@ -260,7 +270,10 @@ def _syntax(text: str, exc: Exception) -> Diagnostic:
         if ch in "\"'":
             return error("USAGE-QUERY-SYNTAX", _span(line, col), "a quote is not closed",
                          f"close it: name:{ch}red fox{ch}")
-        if ch in ":<>=!":
+        if ch == "!":
+            return error("USAGE-QUERY-SYNTAX", _span(line, col), "`!` needs a name after it",
+                         'a whole name follows it: !"Red Fox", !fuchs')
+        if ch in ":<>=":
             return error("USAGE-QUERY-SYNTAX", _span(line, col),
                          f"`{ch}` where a term should start",
                          "a term starts with its name: type:bird, cost<=1")
@@ -295,6 +308,9 @@ def _syntax(text: str, exc: Exception) -> Diagnostic:
                          "ask for something: type:bird, cost<=1, water")
         return error("USAGE-QUERY-SYNTAX", where, "the query ends where a term should follow",
                      "`or`, `and`, `-` and `not` need a term after them: -water, type:bird or water")
+    if got == "VALUE" and str(tok)[:1] == "!" and str(tok)[1:2] != "=":
+        return error("USAGE-QUERY-SYNTAX", where, "`!` needs a name after it",
+                     'a whole name follows it: !"Red Fox", !fuchs')
     if got == "OP" or (got == "VALUE" and str(tok)[:1] in ":<>=!"):
         return error("USAGE-QUERY-SYNTAX", where, f"`{tok}` where a term should start",
                      "one operator per term, after its name: cost<=1, type:bird")
@@ -328,6 +344,9 @@ class Vocabulary:
 
     words: dict[str, frozenset[str]]
     editions: tuple[str, ...]
+    # the words of every edition on the path, asked only for a word the editions searched lack:
+    # `-type:fish --edition base` is a question with an answer (every base species), not a slip
+    wider: Callable[[], Vocabulary] | None = None
 
     @classmethod
     def of(cls, rows: Iterable[Row], editions: Sequence[str]) -> Vocabulary:
@@ -335,6 +354,7 @@ class Vocabulary:
 
         words: dict[str, set[str]] = {t.name: set() for t in TERMS if t.value == "word"}
         words["side"] |= set(SIDES)
+        words["is"] |= set(IS)
         words["edition"] |= set(editions)
         for r in rows:
             words["type"] |= set(r["types"])
@@ -342,7 +362,7 @@ class Vocabulary:
             words["symbol"] |= _symbols(r)
             words["side"] |= set(r["sides"])
             words["edition"].add(r["edition"])
-            words["reads"].add(r["id"])
+            words["reads"] |= {r["id"], r["key"]}
             words["reads"] |= {t.partition(":")[2] for t in r["reads"]}
             words["reads"] |= {t.rpartition(":")[2] for t in r["reads"]}
         words["reads"] |= words["type"] | words["symbol"] | words["kind"]
@@ -366,8 +386,19 @@ def _listing(pool: Iterable[str], most: int = 12) -> str:
     return ", ".join(items[:most]) + more
 
 
-def _fold(text: str) -> str:
-    return text.casefold()
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u2032": "'",
+                              "`": "'", "\u00b4": "'"})
+
+
+@lru_cache(maxsize=1 << 14)  # the names of every edition, asked again by each query
+def fold(text: str) -> str:
+    """A name as people type it: case, accents (composed or not) and the apostrophe's shapes do
+    not count, so `gamse` finds Gämse and `savi's` Savi\u2019s; the export's `folded` column holds
+    the same (docs/export.md)."""
+    decomposed = unicodedata.normalize("NFKD", text.translate(_APOSTROPHES))
+    bare = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return unicodedata.normalize("NFC", bare).casefold()
+
 
 
 def _compare(op: str, a: int, b: int) -> bool:
@@ -409,21 +440,29 @@ def _word_test(spec: TermSpec, value: str) -> Test:
             return lambda r: r["edition"] == value
         case "reads":
             return lambda r: reads(r["reads"], value)
+        case "is":
+            fld = IS[value]
+            return lambda r: bool(r[fld])
     raise AssertionError(spec.name)
 
 
+def _names(r: Row, lang_given: bool) -> Iterable[str]:
+    """The names a name search looks in: `--lang`'s alone when given, else every language's
+    and the id."""
+    if lang_given:
+        return (r["name"],)
+    return (r["id"], *(n for n in r["names"].values() if n))
+
+
 def _text_test(spec: TermSpec, value: str, lang_given: bool) -> Test:
-    part = _fold(value)
+    part = fold(value)
     match spec.name:
-        case "name" if lang_given:
-            return lambda r: part in _fold(r["name"])
         case "name":
-            return lambda r: part in _fold(r["id"]) or any(
-                part in _fold(n) for n in r["names"].values() if n)
+            return lambda r: any(part in fold(n) for n in _names(r, lang_given))
         case "text":
-            return lambda r: any(part in _fold(t) for t in r["text"].values())
+            return lambda r: any(part in fold(t) for t in r["text"].values())
         case "rule":
-            return lambda r: any(part in _fold(t) for t in r["rules"].values())
+            return lambda r: any(part in fold(t) for t in r["rules"].values())
     raise AssertionError(spec.name)
 
 
@@ -440,6 +479,12 @@ class _Compiler:
         match n:
             case Term():
                 return self.term(n)
+            case Bare(value=v, exact=True, span=sp):
+                if not v.strip():
+                    self.found.append(error("USAGE-QUERY-VALUE", sp, "`!` needs a name",
+                                            'a whole name: !"Red Fox", !fuchs'))
+                whole, given = fold(v), self.lang_given
+                return lambda r: any(whole == fold(n) for n in _names(r, given))
             case Bare(value=v, span=sp):
                 if v.lower() in FLAGS:
                     return lambda r: bool(r["water"])
@@ -449,6 +494,9 @@ class _Compiler:
                 return lambda r: not inner(r)
             case AllOf(items=items):
                 tests = [self.node(i) for i in items]
+                half = self._half(items)
+                if half is not None:
+                    tests.append(half)
                 return lambda r: all(t(r) for t in tests)
             case AnyOf(items=items):
                 tests = [self.node(i) for i in items]
@@ -488,9 +536,27 @@ class _Compiler:
                 else self._word(spec, t))
         return (lambda r: not test(r)) if negate else test
 
+    def _half(self, items: Sequence[Node]) -> Test | None:
+        """`side:left symbol:oak` side by side ask for one half: a left half showing oak, not a
+        left half and some half showing oak. None when the terms do not stand together."""
+        def said(key: str) -> list[str]:
+            return [i.value.lower() for i in items if isinstance(i, Term) and i.op in (":", "=")
+                    and _BY_NAME.get(i.key.lower()) is _BY_NAME[key]]
+
+        sides, symbols = said("side"), said("symbol")
+        if not sides or not symbols:
+            return None
+        return lambda r: all(any(sym in r["symbols"].get(side, ()) for sym in symbols)
+                             for side in sides)
+
     def _word(self, spec: TermSpec, t: Term) -> Test:
         pool = self.vocab.words[spec.name]
         value = t.value if t.value in pool else t.value.lower()
+        if value not in pool and self.vocab.wider is not None:
+            wide = self.vocab.wider().words[spec.name]
+            if t.value in wide or t.value.lower() in wide:  # another edition's: no row has it
+                return lambda r: False
+            pool = pool | wide  # the hint may name another edition's word
         if value not in pool:
             near = _suggest(value, pool)
             searched = ", ".join(self.vocab.editions)
@@ -513,10 +579,12 @@ def compile_query(node: Node, vocab: Vocabulary, lang_given: bool = False) -> Te
     return test
 
 
-def search(text: str, rows: Sequence[Row], editions: Sequence[str], lang_given: bool = False
-           ) -> list[Row]:
-    """The rows a query matches, in their order."""
-    test = compile_query(parse(text), Vocabulary.of(rows, editions), lang_given)
+def search(text: str, rows: Sequence[Row], editions: Sequence[str], lang_given: bool = False,
+           wider: Callable[[], Vocabulary] | None = None) -> list[Row]:
+    """The rows a query matches, in their order; `wider` is the vocabulary of every edition on
+    the path, for a search narrowed to some (see `Vocabulary.wider`)."""
+    vocab = Vocabulary.of(rows, editions)
+    test = compile_query(parse(text), Vocabulary(vocab.words, vocab.editions, wider), lang_given)
     return [r for r in rows if test(r)]
 
 

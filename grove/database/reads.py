@@ -5,7 +5,10 @@ grove/compiler/codegen.py: "tag:hare", "species:base:red_fox", "symbol:oak"), so
 play re-runs only the rules it can change. A count no single counter answers ("per bird or
 mammal") reads every card there; for those the names its filter holds, resolved as the
 compiler resolves them (`compile_filter`), say what it counts. Only counts are readings: a
-placement rule that names a species, or a trigger on playing a bird, counts nothing.
+placement rule that names a species, or a trigger on playing a bird, counts nothing. A condition
+on the cards at a host counts them too (`if tree host has bat` reads bat, `30 if host has 2
+fish` fish, `per river without fish below` fish as well as river); a condition on the host
+itself (`if host is oak`) counts nothing.
 """
 
 from __future__ import annotations
@@ -43,6 +46,9 @@ def rule_reads(rule: ast.Rule, scope: NameScope, owner: str) -> frozenset[str]:
 
     out: set[str] = set()
     for node in ast.walk(rule):
+        if isinstance(node, ast.HostHas):  # `if tree host has bat` counts the bats there
+            out |= _named(node.filter, scope)
+            continue
         if not isinstance(node, _COUNTS):
             continue
         found = set() if isinstance(node, ast.Sets) else {

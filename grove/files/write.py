@@ -78,8 +78,11 @@ def replacing(path: str | os.PathLike[str], mode: str = "w", *,
         old = os.stat(target).st_mode & 0o7777
     except FileNotFoundError:
         old = None
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
-                 0o600 if private else 0o666)
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
+                     0o600 if private else 0o666)
+    except OSError as exc:  # named as the user gave it: the temporary name is grove's business
+        raise OSError(exc.errno, exc.strerror, os.fspath(path)) from None
     try:
         if old is not None:
             os.chmod(fd, old)
@@ -89,6 +92,12 @@ def replacing(path: str | os.PathLike[str], mode: str = "w", *,
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, target)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if exc.filename is not None and os.fspath(exc.filename) == os.fspath(tmp):
+            raise OSError(exc.errno, exc.strerror, os.fspath(path)) from None
+        raise
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)

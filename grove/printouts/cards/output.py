@@ -15,6 +15,7 @@ from pathlib import Path
 
 from grove.compiler.cardset import CardSet
 from grove.dsl.diagnostics import Diagnostic, DiagnosticError, Severity
+from grove.files.output import is_stdout, named_file_refusal
 from grove.files.write import refusal, write_bytes
 from grove.printouts.cards import draw, geometry, pdf, raster, tts
 from grove.printouts.cards.faces import PILES, Deck, UnknownSpecies, read_deck
@@ -212,16 +213,28 @@ def _tts(cs: CardSet, deck: Deck, w: float, h: float, url_base: str) -> dict[str
     return out
 
 
-def write(cs: CardSet, opts: Options, out: str | None) -> list[Path]:
+def write(cs: CardSet, opts: Options, out: str | None, force: bool = False) -> list[Path]:
     """Render, then write: the PDF to `out` (a file, or a folder to put it in), the images of
-    `png` and `tts` into the folder `out`. The files written."""
-    files = render(cs, opts)
+    `png` and `tts` into the folder `out`. The files written. The `-o` rules of
+    files/output.py are asked before anything is rendered: no standard output, a PDF's name
+    says PDF, a file the user named is replaced only when grove wrote it or with `force`."""
+    if is_stdout(out):
+        raise _fail("USAGE-BAD-OPTION", "-o - (standard output) is not for grove print: it "
+                    "writes a PDF file or a folder of images",
+                    "name the file or folder: -o cards.pdf, -o cards/")
     name = default_name(cs, opts)
+    named = None
     if opts.fmt == "pdf":
-        target = Path(out) if out else Path(name)
-        if out and (target.is_dir() or out.endswith(os.sep)):
-            target = target / name
-        paths = {"": target}
+        named = Path(out) if out else Path(name)
+        if out and (named.is_dir() or out.endswith(os.sep)):
+            named = named / name
+        why = (named_file_refusal(named, "pdf", force) if out and named.parent.is_dir()
+               else None)
+        if why is not None:
+            raise _fail("IO-WRITE", f"{out}: cannot write the cards: {why}")
+    files = render(cs, opts)
+    if named is not None:
+        paths = {"": named}
     else:
         folder = Path(out) if out else Path(name)
         paths = {k: folder / k for k in files}
