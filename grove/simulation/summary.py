@@ -26,6 +26,10 @@ class SpeciesFacts:
     name: str
     cost: int
     kind: str = ""  # tree, dweller, ...: its strength is weighed against cards of its kind
+    # its rules as written, DSL field -> text: a report against another run lists the species
+    # whose rules differ from the card data itself, so the cause stands beside the effect
+    rules: tuple[tuple[str, str], ...] = ()
+    card_with: tuple[str, ...] = ()  # the other species on a card with it (split cards)
 
 
 def _r(x: float | None) -> float | None:
@@ -103,6 +107,7 @@ def species_figures(facts: SpeciesFacts, t: Totals, expected: dict[str, float],
                       **_counted(s, t.ais[ai], t.games, t.drawn), **_strength(own, s.copies)})
     return {
         "id": facts.id, "name": facts.name, "cost": facts.cost, "kind": facts.kind,
+        "rules": dict(facts.rules), "card_with": list(facts.card_with),
         **_counted(pooled, t.forests, t.games, t.drawn),
         **_strength(found, pooled.copies), "flag": flag, "by_ai": by_ai,
     }
