@@ -2,12 +2,12 @@
 
 A designer who changed a card asks "what did my change do", not "which card of my set is
 strong". This module answers it from two runs: every species figure `grove compare` tests
-(played per game, points when played, win rates) and its strength (simulation/strength.py)
-beside them. The counted figures are tested for a change, corrected together for their number
-(Holm's, as compare), so two runs of the same cards name nothing by chance alone. A species is **changed** when one of
-its figures moved beyond chance; the changed species are ordered by their most certain move
-(the smallest p, ties by the strength's move in standard errors), so what the designer changed
-comes first and what it dragged along after.
+(played per game, points when played, win rates) and its strength (simulation/strength.py,
+its move taken from its kind's: `calibrated`) tested for a change, corrected together for
+their number (Holm's, as compare), so two runs of the same cards name nothing by chance alone. A species is
+**changed** when one of its figures moved beyond chance; the changed species are ordered by
+their most certain move (the smallest p, ties by the strength's move in standard errors), so
+what the designer changed comes first and what it dragged along after.
 
 The cause is listed beside the effect: the species whose rules or facts (cost, kind) differ
 between the two card sets, read from the card data each summary carries (`rules`). A changed
@@ -100,11 +100,7 @@ def species_moves(a: Totals, b: Totals, sid: str) -> list[Move]:
 def strength_move(sid: str, before: Mapping[str, Any] | None,
                   after: Mapping[str, Any] | None) -> Move:
     """A species' strength in both runs (summary rows) and its change, with the interval of a
-    difference of two independent normal estimates. Shown, and its size in standard errors
-    orders the changed species, but not tested (p None): the interval leaves out how far the
-    expectation line itself moved, so a tree whose points are fixed (no spread of its own)
-    moved beyond "chance" whenever a planted dweller nudged the line; a change is named by the
-    figures counted from the games alone."""
+    difference of two independent normal estimates; untested (p None) until `calibrated`."""
     from scipy.special import ndtri
 
     sa = None if before is None else before.get("strength")
@@ -118,10 +114,53 @@ def strength_move(sid: str, before: Mapping[str, Any] | None,
     if len(ses) < 2:
         return Move(sid, "strength", sa, sb, d, None, None)
     se = math.hypot(*ses)
-    if se == 0:
-        return Move(sid, "strength", sa, sb, d, (d, d), None)
-    z = d / se
-    return Move(sid, "strength", sa, sb, d, (d - z95 * se, d + z95 * se), None, abs(z))
+    return Move(sid, "strength", sa, sb, d, (d - z95 * se, d + z95 * se), None,
+                abs(d) / se if se else 0.0)
+
+
+def calibrated(moves: list[Move], kind: Mapping[str, str]) -> list[Move]:
+    """The strength moves tested against how far the expectation line itself moved. A strength
+    is measured against its kind's line, which two runs estimate apart: every species of a kind
+    moves with it, and a tree whose points are fixed (no spread of its own, so no interval)
+    moved beyond "chance" whenever a planted dweller nudged the line. So a move is taken from
+    the median move of its kind, and its standard error is at least their spread (1.4826 times
+    their median absolute deviation, which the few species truly changed do not widen):
+    z = (d - median) / max(se, spread). The larger of the two rather than both added, since the
+    spread holds the species' own noise already: added, a species with an interval as wide as
+    the spread was judged on twice its noise, and a cost made one cheaper was missed at 100
+    games (benchmarks/planted.py). A cost made one cheaper or dearer, which leaves
+    the points as they were and moves the species along the line, is found so."""
+    import statistics
+
+    from scipy.special import ndtr, ndtri
+
+    z95 = float(ndtri(0.5 + 0.5 * LEVEL))
+    by_kind: dict[str, list[Move]] = {}
+    for m in moves:
+        if m.change is not None and m.ci95 is not None:
+            by_kind.setdefault(kind.get(m.species, ""), []).append(m)
+    line: dict[str, tuple[float, float]] = {}  # kind -> its median move and their spread
+    for k, ms in by_kind.items():
+        if len(ms) >= 5:
+            ds = [m.change or 0.0 for m in ms]
+            mid = statistics.median(ds)
+            line[k] = mid, 1.4826 * statistics.median(abs(d - mid) for d in ds)
+    out = []
+    for m in moves:
+        k = kind.get(m.species, "")
+        if m.change is None or m.ci95 is None or k not in line:
+            out.append(m)
+            continue
+        mid, spread = line[k]
+        se = max((m.ci95[1] - m.ci95[0]) / (2 * z95), spread)
+        if se == 0:
+            out.append(m)
+            continue
+        z = (m.change - mid) / se
+        out.append(Move(m.species, m.what, m.before, m.after, m.change,
+                        (m.change - z95 * se, m.change + z95 * se), float(2 * ndtr(-abs(z))),
+                        abs(z)))
+    return out
 
 
 def ranks(rows: list[Mapping[str, Any]]) -> dict[str, int]:
@@ -189,7 +228,9 @@ def against(base: Totals, new: Totals, base_rows: list[dict[str, Any]],
     moves = []
     for sid in ids:
         moves += species_moves(base, new, sid)
-        moves.append(strength_move(sid, rows_a.get(sid), rows_b.get(sid)))
+    kinds = {r["id"]: r.get("kind") or "" for r in (*base_rows, *new_rows)}
+    moves += calibrated([strength_move(sid, rows_a.get(sid), rows_b.get(sid)) for sid in ids],
+                        kinds)
     tested = [m for m in moves if m.p is not None]
     fix: Callable[[list[float]], list[float]] = CORRECTIONS[correction]
     corrected = dict(zip((id(m) for m in tested), fix([m.p for m in tested]), strict=True))
@@ -214,6 +255,7 @@ def against(base: Totals, new: Totals, base_rows: list[dict[str, Any]],
             "points_per_copy": [(row_a or {}).get("mean_points_per_copy"),
                                 (row_b or {}).get("mean_points_per_copy")],
             "cost": [(row_a or {}).get("cost"), (row_b or {}).get("cost")],
+            "flag": _direction(st),
             "card_differs": sid in causes,
             "knock_on_of": knock_on(sid, row_b or row_a, causes),
             "_order": (found[0][1].p, -st.z, sid)})
@@ -223,6 +265,15 @@ def against(base: Totals, new: Totals, base_rows: list[dict[str, Any]],
     return {"correction": correction, "alpha": ALPHA, "compared": len(tested),
             "figures_changed": sum(corrected[id(m)] < ALPHA for m in tested),
             "changed": changed, "differ": differ}
+
+
+def _direction(st: Move) -> str | None:
+    """"weak" where the species' strength fell beyond its interval, "strong" where it rose: the
+    report's flag of a changed species, which a halved card earns as readily as a doubled one
+    (the strength's log scale); None where it did not move clearly or is unknown."""
+    if st.ci95 is None:
+        return None
+    return "weak" if st.ci95[1] < 0 else "strong" if st.ci95[0] > 0 else None
 
 
 def _said(m: Move, p: float | None) -> dict[str, Any]:

@@ -255,7 +255,7 @@ def _play(plan: Plan, cardset: CardSet, engine: executors.Engine, folder: Path,
                    for f in failed],
     })
     from grove.simulation.report import render
-    from grove.simulation.summary import SpeciesFacts, summarize, to_json
+    from grove.simulation.summary import summarize, to_json
 
     summary = summarize(writer.totals, run, species_facts(cardset))
     write_text(folder / SUMMARY_FILE, to_json(summary))

@@ -1,7 +1,7 @@
 """A species' strength: how much more (or less) its copies score than copies of its kind and
-cost score in that card set, measured within each AI, on a log scale (doubled +1, halved -1), with its interval; and the
-flag of the few species that stand out of the rest of their set by more than the set's spread
-and chance allow.
+cost score in that card set, measured within each AI, on a log scale (doubled +1, halved -1),
+with its interval; and the flag of the few species that stand out of the rest of their set by
+more than the set's spread and chance allow.
 
 Why points and not wins: between greedy and random, greedy wins nearly every game whatever it
 draws, so a win rate within an AI barely moves with a card (it is saturated), while the points a
