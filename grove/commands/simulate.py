@@ -156,9 +156,11 @@ def _name(text: str) -> str:
 
 def _changed_text(c: dict[str, Any]) -> list[str]:
     """What changed from the baseline, in lines: the changed species first by certainty."""
-    def f(x: float | None, pct: bool = False) -> str:
+    def f(x: float | None, pct: bool = False, log: bool = False) -> str:
         if x is None:
             return "-"
+        if log:  # a strength, or a change of one, as the factor it stands for
+            return f"x{2 ** x:.3g}"
         return f"{100 * x:.1f}%" if pct else f"{x:.3g}"
 
     def rank(r: int | None) -> str:
@@ -168,14 +170,15 @@ def _changed_text(c: dict[str, Any]) -> list[str]:
              f"chance ({c['figures_changed']} of {c['compared']} figures)"]
     for row in c["changed"]:
         top = row["figures"][0]
-        pct = top["what"].startswith("win_rate")
+        pct, log = top["what"].startswith("win_rate"), top["what"] == "strength"
         lo, hi = top["ci95"] or (None, None)
         why = " (its card differs)" if row["card_differs"] else (
             f" (knock-on of {', '.join(row['knock_on_of'])})" if row["knock_on_of"] else "")
-        lines.append(f"  {_name(row['id'])}{why}: {top['what']} {f(top['before'], pct)} -> "
-                     f"{f(top['after'], pct)}, change {f(top['change'], pct)} [{f(lo, pct)}, "
-                     f"{f(hi, pct)}]; strength rank {rank(row['rank'][0])} -> "
-                     f"{rank(row['rank'][1])}")
+        mark = f" {row['flag']}" if row.get("flag") else ""
+        lines.append(f"  {_name(row['id'])}{mark}{why}: {top['what']} "
+                     f"{f(top['before'], pct, log)} -> {f(top['after'], pct, log)}, change "
+                     f"{f(top['change'], pct, log)} [{f(lo, pct, log)}, {f(hi, pct, log)}]; "
+                     f"strength rank {rank(row['rank'][0])} -> {rank(row['rank'][1])}")
     for d in c["differ"]:
         said = "; ".join(f"{r['field']}: {r['before']!r} -> {r['after']!r}" for r in d["rules"])
         cost = d["cost"]

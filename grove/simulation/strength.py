@@ -144,7 +144,12 @@ def strength(per_ai: Mapping[str, SpeciesCounts], expected: Mapping[str, float]
 
 def flags(found: Mapping[str, Strength | None]) -> dict[str, str | None]:
     """species -> "strong", "weak" or None, by the rule in this module's docstring."""
-    weighed = {k: s for k, s in found.items()
+    # judged as shares (points over expected, minus one), as before the log scale: a real
+    # set's log strengths spread wide at the bottom (the base game's bats score a tenth of
+    # their due between greedy players), which widened the bar until not one of the 41 tripled
+    # dwellers was flagged at 150 games (docs/simulate.md); a weak change is what the report
+    # against a baseline flags (simulation/against.py)
+    weighed = {k: _share(s) for k, s in found.items()
                if s is not None and s.se is not None and s.forests >= MIN_FORESTS}
     out: dict[str, str | None] = dict.fromkeys(found)
     if len(weighed) < 3:  # the rest of a set of two is one species, with no spread
@@ -162,6 +167,13 @@ def flags(found: Mapping[str, Strength | None]) -> dict[str, str | None]:
         z = (s.value - statistics.median(rest)) / scale
         out[k] = "strong" if z > bar else "weak" if z < -bar else None
     return out
+
+
+def _share(s: Strength) -> Strength:
+    """A strength as the share its ratio is above 1, its standard error by the delta method."""
+    r = s.ratio
+    return Strength(r - 1, None, None if s.se is None else s.se * r * math.log(2), s.forests,
+                    s.expected)
 
 
 def _sd(xs: list[float]) -> float:
