@@ -127,9 +127,10 @@ _ITEM = re.compile(r"^(?P<indent>\s*)- id: (?P<id>[\w-]+)\s*$")
 _SCORE = re.compile(r"^(?P<head>\s+score: )(?P<rule>[^'\"\s].*?)\s*$")
 
 
-def score_line(folder: Path, species: str) -> tuple[Path, int, str]:
-    """(file, line index, rule) of a species' `score:` line in an edition folder; ValueError
-    where the species is not found or its rule is not a plain one-line YAML scalar."""
+def _line(folder: Path, species: str, field: re.Pattern[str], what: str
+          ) -> tuple[Path, int, re.Match[str]]:
+    """(file, line index, match) of the first line of a species' entry in an edition folder
+    that `field` matches; ValueError where the species or the line is not found."""
     for path in sorted(folder.glob("*.yaml")):
         lines = path.read_text(encoding="utf-8").splitlines()
         for i, line in enumerate(lines):
@@ -140,10 +141,17 @@ def score_line(folder: Path, species: str) -> tuple[Path, int, str]:
                 nxt = _ITEM.match(lines[j])
                 if nxt and len(nxt["indent"]) <= len(m["indent"]):
                     break
-                if s := _SCORE.match(lines[j]):
-                    return path, j, s["rule"]
-            raise ValueError(f"{path}: {species} has no one-line score rule")
+                if found := field.match(lines[j]):
+                    return path, j, found
+            raise ValueError(f"{path}: {species} has no {what}")
     raise ValueError(f"{folder}: no species {species!r}")
+
+
+def score_line(folder: Path, species: str) -> tuple[Path, int, str]:
+    """(file, line index, rule) of a species' `score:` line in an edition folder; ValueError
+    where the species is not found or its rule is not a plain one-line YAML scalar."""
+    path, j, m = _line(folder, species, _SCORE, "one-line score rule")
+    return path, j, m["rule"]
 
 
 _COST = re.compile(r"^(?P<head>\s+cost: )(?P<cost>\d+)\s*$")
@@ -154,20 +162,8 @@ PLANTS = ("x3", "half", "cheaper", "dearer")
 
 def cost_line(folder: Path, species: str) -> tuple[Path, int, int]:
     """(file, line index, cost) of a species' `cost:` line in an edition folder."""
-    for path in sorted(folder.glob("*.yaml")):
-        lines = path.read_text(encoding="utf-8").splitlines()
-        for i, line in enumerate(lines):
-            m = _ITEM.match(line)
-            if not m or m["id"] != species:
-                continue
-            for j in range(i + 1, len(lines)):
-                nxt = _ITEM.match(lines[j])
-                if nxt and len(nxt["indent"]) <= len(m["indent"]):
-                    break
-                if c := _COST.match(lines[j]):
-                    return path, j, int(c["cost"])
-            raise ValueError(f"{path}: {species} has no cost line")
-    raise ValueError(f"{folder}: no species {species!r}")
+    path, j, m = _line(folder, species, _COST, "cost line")
+    return path, j, int(m["cost"])
 
 
 def planted_line(folder: Path, species: str, change: str) -> tuple[Path, int, str, str]:

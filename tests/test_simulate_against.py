@@ -133,3 +133,25 @@ def test_the_planted_sweep_finds_its_plants_and_names_nothing_between_unchanged_
     assert result["planted runs"] == 2
     assert result["found"] == 2, result["plants"]
     assert all(named == [] for named in result["apart"].values()), result["apart"]
+
+
+@pytest.mark.parametrize(("rule", "half"), [("5", "2"), ("2 per insect", "1 per insect"),
+                                            ("10 if count roe_deer >= 1", "5 if count roe_deer >= 1")])
+def test_halving_halves_the_points_of_a_rule_and_nothing_else(rule, half):
+    from benchmarks.planted import halved
+
+    assert halved(rule) == half
+
+
+def test_a_cost_plant_changes_the_cost_line_of_a_copy_only(tmp_path):
+    from benchmarks.planted import cost_line
+    from grove.compiler.search_path import shipped_cards_dir
+
+    where = plant("wolf", tmp_path, change="cheaper") / "base"
+    shipped = shipped_cards_dir() / "base"
+    assert cost_line(shipped, "wolf")[2] == 3 and cost_line(where, "wolf")[2] == 2
+    changed = [p.name for p in sorted(where.glob("*.yaml"))
+               if p.read_bytes() != (shipped / p.name).read_bytes()]
+    assert changed == ["left_right.yaml"]
+    with pytest.raises(ValueError, match="costs nothing"):
+        plant("moss", tmp_path / "moss", change="cheaper")
