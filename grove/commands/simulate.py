@@ -260,8 +260,8 @@ def compare(run_a: str, run_b: str, correction: str, html: bool, out: str | None
         print_diagnostics(warnings, "json")
         return
     a, b = result["a"], result["b"]
-    lines = [f"A: {_name(a['run'])}: {a['edition']}, {a['games']} games, seed {a['seed']}",
-             f"B: {_name(b['run'])}: {b['edition']}, {b['games']} games, seed {b['seed']}"]
+    lines = [f"A: {a['run']}: {a['edition']}, {a['games']} games, seed {a['seed']}",
+             f"B: {b['run']}: {b['edition']}, {b['games']} games, seed {b['seed']}"]
     name = {"holm": "Holm", "bh": "Benjamini-Hochberg"}[correction]
     lines.append(f"{len(result['changed'])} of {result['compared']} figures changed beyond "
                  f"chance ({name}, {result['alpha']:.0%})")
