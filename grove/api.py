@@ -525,3 +525,19 @@ def rewrite_run(folder: str, summary: dict[str, Any], totals: Any) -> None:
 
     write_text(Path(folder) / SUMMARY_FILE, to_json(summary))
     write_text(Path(folder) / REPORT_FILE, render(summary, totals))
+
+
+def refuse_unknown_species(edition: str, expansions: list[str], names: list[str],
+                           roots: Roots | None = None, option: str = "--worth") -> None:
+    """A USAGE-BAD-OPTION error for the first of `names` the card set has no species of: said
+    before a run's first game, not after it, when the restricted runs would start."""
+    from grove.compiler.cardset import build
+
+    cardset = build(edition, expansions, roots if roots is not None else search_path())
+    known = {sp.key for sp in cardset.species.values()} | {
+        sp.id for sp in cardset.species.values()}
+    for name in names:
+        if name not in known:
+            raise DiagnosticError([error("USAGE-BAD-OPTION", None,
+                                         f"{option} {name}: {edition} has no species {name!r}",
+                                         "`grove cards EDITION` lists the species by id")])

@@ -155,3 +155,10 @@ def test_a_cost_plant_changes_the_cost_line_of_a_copy_only(tmp_path):
     assert changed == ["left_right.yaml"]
     with pytest.raises(ValueError, match="costs nothing"):
         plant("moss", tmp_path / "moss", change="cheaper")
+
+
+def test_a_worth_species_the_set_lacks_is_refused_before_the_first_game(tmp_path):
+    code, _, err = run("simulate", "--edition", "base", "--ai", "greedy,greedy", "--games", "5",
+                       "--jobs", "1", "--out", tmp_path / "x", "--worth", "wolf,unicorn")
+    assert code != 0 and "USAGE-BAD-OPTION" in err and "unicorn" in err
+    assert not (tmp_path / "x").exists()

@@ -65,6 +65,8 @@ def simulate(edition: str, with_: str, ai: str, games: int, seed: int, rotate: b
         from grove.simulation.compare import read_run
 
         read_run(against)
+    if worth and worth.strip() != "all":  # as is a species the card set lacks
+        api.refuse_unknown_species(edition, expansions(with_), _worth_list(worth), roots)
 
     class Bar(tqdm):  # no monitor thread: workers are forked only from a process without
         monitor_interval = 0  # threads (simulation/executors.py, `may_fork`)
@@ -136,12 +138,16 @@ def _amend(folder: Any, summary: dict[str, Any], against: str | None, worth: str
     if worth:
         kinds = [k.strip() for k in ai.split(",") if k.strip()]
         base = kinds[0].split("!")[0]
-        named = [s["id"] for s in summary["species"]] if worth.strip() == "all" else [
-            w.strip() for w in worth.split(",") if w.strip()]
+        named = [s["id"] for s in summary["species"]] if worth.strip() == "all" else \
+            _worth_list(worth)
         summary = {**summary, "worth": api.worth(edition, expansions(with_), base, named, games,
                                                  seed, jobs, roots, on_warning, len(kinds))}
     api.rewrite_run(str(folder), summary, totals)
     return summary
+
+
+def _worth_list(worth: str) -> list[str]:
+    return [w.strip() for w in worth.split(",") if w.strip()]
 
 
 def _whole(text: str) -> str:
