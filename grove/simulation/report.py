@@ -432,6 +432,7 @@ def render(summary: dict[str, Any], totals: Totals) -> str:
         flagged=[s for s in species if s["flag"]], against=against,
         changed=changed_rows(against) if against else [],
         cards=card_set(summary.get("cards") or [], summary.get("digest") or {}),
+        own_cards=any(not c.startswith("shipped:") for c in summary.get("cards") or ()),
         base_cards=card_set(against["base"]["cards"], against["base"]["digest"])
         if against else "", worth=summary.get("worth") or [], factor=factor))
 
