@@ -21,8 +21,10 @@ stderr), `--only NAME` runs the benchmarks whose name holds NAME. The figures:
   to its diagnostics, through a real client over stdio (`lsp`);
 * the strength ladder: the search player against greedy, seats rotated, with Wilson intervals
   and the seconds a searched decision takes (`ai`, benchmarks/ai.py);
-* the strength flag against a planted change: every dweller of the base game tripled in turn,
-  its rank and flag, and the flags of unchanged sets (`planted`, benchmarks/planted.py);
+* the report against a baseline and the strength flag against a planted change: every dweller
+  of the base game tripled, halved, one cheaper and one dearer in turn, whether the report
+  against the unchanged run names it among its first three changed species; the tripled ones'
+  rank and flag, and the flags of unchanged sets (`planted`, benchmarks/planted.py);
 * a cold `grove lint` of generated card sets of 500, 2,000 and 8,000 species, as time per
   species, which stays flat when lint is linear in the species (`lint_scale`).
 

@@ -105,9 +105,20 @@ def _point_tokens(rule: str) -> Iterator[Any]:
 def multiplied(rule: str, factor: int = 3) -> str:
     """`rule` with every number of points in it times `factor`: `3 per bird` -> `9 per bird`,
     `5 if distinct bat species >= 3` -> `15 if distinct bat species >= 3`."""
+    return rescored(rule, lambda n: n * factor)
+
+
+def halved(rule: str) -> str:
+    """`rule` with every number of points in it halved, rounded down (`5` -> `2`, `1 per
+    hare` -> `0 per hare`): a card's own rule cannot hold a half point."""
+    return rescored(rule, lambda n: n // 2)
+
+
+def rescored(rule: str, fn: Any) -> str:
+    """`rule` with each number of points n in it written as fn(n)."""
     out, at = [], 0
     for tok in sorted(_point_tokens(rule), key=lambda t: t.start_pos):
-        out += [rule[at:tok.start_pos], str(int(tok) * factor)]
+        out += [rule[at:tok.start_pos], str(fn(int(tok)))]
         at = tok.end_pos
     return "".join(out) + rule[at:]
 
@@ -116,9 +127,10 @@ _ITEM = re.compile(r"^(?P<indent>\s*)- id: (?P<id>[\w-]+)\s*$")
 _SCORE = re.compile(r"^(?P<head>\s+score: )(?P<rule>[^'\"\s].*?)\s*$")
 
 
-def score_line(folder: Path, species: str) -> tuple[Path, int, str]:
-    """(file, line index, rule) of a species' `score:` line in an edition folder; ValueError
-    where the species is not found or its rule is not a plain one-line YAML scalar."""
+def _line(folder: Path, species: str, field: re.Pattern[str], what: str
+          ) -> tuple[Path, int, re.Match[str]]:
+    """(file, line index, match) of the first line of a species' entry in an edition folder
+    that `field` matches; ValueError where the species or the line is not found."""
     for path in sorted(folder.glob("*.yaml")):
         lines = path.read_text(encoding="utf-8").splitlines()
         for i, line in enumerate(lines):
@@ -129,25 +141,66 @@ def score_line(folder: Path, species: str) -> tuple[Path, int, str]:
                 nxt = _ITEM.match(lines[j])
                 if nxt and len(nxt["indent"]) <= len(m["indent"]):
                     break
-                if s := _SCORE.match(lines[j]):
-                    return path, j, s["rule"]
-            raise ValueError(f"{path}: {species} has no one-line score rule")
+                if found := field.match(lines[j]):
+                    return path, j, found
+            raise ValueError(f"{path}: {species} has no {what}")
     raise ValueError(f"{folder}: no species {species!r}")
 
 
-def plant(species: str, into: Path, edition: str = EDITION, factor: int = 3) -> Path:
+def score_line(folder: Path, species: str) -> tuple[Path, int, str]:
+    """(file, line index, rule) of a species' `score:` line in an edition folder; ValueError
+    where the species is not found or its rule is not a plain one-line YAML scalar."""
+    path, j, m = _line(folder, species, _SCORE, "one-line score rule")
+    return path, j, m["rule"]
+
+
+_COST = re.compile(r"^(?P<head>\s+cost: )(?P<cost>\d+)\s*$")
+
+# the changes the sweep plants: a name, and what it does to a score rule or to a cost
+PLANTS = ("x3", "half", "cheaper", "dearer")
+
+
+def cost_line(folder: Path, species: str) -> tuple[Path, int, int]:
+    """(file, line index, cost) of a species' `cost:` line in an edition folder."""
+    path, j, m = _line(folder, species, _COST, "cost line")
+    return path, j, int(m["cost"])
+
+
+def planted_line(folder: Path, species: str, change: str) -> tuple[Path, int, str, str]:
+    """(file, line index, the line's text, the text it becomes) for one plant: `x3` and `half`
+    rewrite the score rule's points, `cheaper` and `dearer` the cost by one. ValueError where
+    the plant changes nothing (no points to halve, a cost of 0 made cheaper)."""
+    if change in ("x3", "half"):
+        path, j, rule = score_line(folder, species)
+        new = multiplied(rule) if change == "x3" else halved(rule)
+        if new == rule:
+            raise ValueError(f"{species}: `{change}` leaves its rule `{rule}` as it is")
+        return path, j, rule, new
+    if change in ("cheaper", "dearer"):
+        path, j, cost = cost_line(folder, species)
+        if change == "cheaper" and cost == 0:
+            raise ValueError(f"{species}: costs nothing already")
+        return path, j, f"cost: {cost}", f"cost: {cost + (1 if change == 'dearer' else -1)}"
+    raise ValueError(f"no plant {change!r}: one of {', '.join(PLANTS)}")
+
+
+def plant(species: str, into: Path, edition: str = EDITION, factor: int = 3,
+          change: str | None = None) -> Path:
     """A copy of the shipped `edition` under `into` (a card-set folder for `GROVE_CARDS` or a
-    search path) in which `species` scores `factor` times its points; returns `into`. The
-    shipped cards are only read."""
+    search path) in which `species` scores `factor` times its points, or carries another of
+    `PLANTS` (`change`); returns `into`. The shipped cards are only read."""
     from grove.compiler.search_path import shipped_cards_dir
 
     copy = into / edition
     shutil.copytree(shipped_cards_dir() / edition, copy)
-    path, j, rule = score_line(copy, species)
+    if change is None or change == "x3":
+        path, j, rule = score_line(copy, species)
+        changed = multiplied(rule, factor)
+        if changed == rule:
+            raise ValueError(f"{species}: its score rule `{rule}` has no points to multiply")
+    else:
+        path, j, rule, changed = planted_line(copy, species, change)
     lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
-    changed = multiplied(rule, factor)
-    if changed == rule:
-        raise ValueError(f"{species}: its score rule `{rule}` has no points to multiply")
     lines[j] = lines[j].replace(rule, changed, 1)
     from grove.files.write import write_text
 
@@ -166,7 +219,8 @@ def _complete(folder: Path, games: int, seed: int, ais: tuple[str, ...]) -> bool
 
 
 def play(folder: Path, edition: str, expansions: tuple[str, ...], ais: tuple[str, ...],
-         rotate: bool, games: int, seed: int, planted: str | None = None) -> Path:
+         rotate: bool, games: int, seed: int, planted: str | None = None,
+         change: str = "x3") -> Path:
     """One run into `folder` on one process (the sweep runs two at once), unless a complete
     run of the same games is there already."""
     if _complete(folder, games, seed, ais):
@@ -175,7 +229,7 @@ def play(folder: Path, edition: str, expansions: tuple[str, ...], ais: tuple[str
     from grove.compiler.search_path import search_path
 
     with tempfile.TemporaryDirectory(prefix="planted-") as tmp:
-        cards = [plant(planted, Path(tmp), edition)] if planted else []
+        cards = [plant(planted, Path(tmp), edition, change=change)] if planted else []
         roots = search_path(cards, env={})
         api.simulate(edition, list(expansions), list(ais), games, seed, rotate, jobs=1,
                      out=str(folder), roots=roots)
@@ -410,6 +464,130 @@ def sweep(keep: Path, species: list[str] | None = None, games: int = GAMES, seed
     return out
 
 
+# ---- the report against a baseline: what each plant did --------------------------------------
+def planted_species(edition: str = EDITION) -> dict[str, dict[str, str]]:
+    """change -> species -> what the plant writes (`3 per bird -> 9 per bird`), for every
+    dweller of the edition (no tree) that the change changes."""
+    from grove.compiler.search_path import shipped_cards_dir
+
+    folder = shipped_cards_dir() / edition
+    out: dict[str, dict[str, str]] = {c: {} for c in PLANTS}
+    for s in dwellers(edition):
+        for c in PLANTS:
+            try:
+                _, _, old, new = planted_line(folder, s, c)
+            except ValueError:
+                continue
+            out[c][s] = f"{old} -> {new}"
+    return out
+
+
+def _folder(keep: Path, species: str | None, change: str, p: Pairing, games: int,
+            seed: int) -> Path:
+    """A run's folder in `keep`: a tripled plant's under the name the flag sweep gives it, so
+    the two sweeps share those runs."""
+    name = species or "shipped"
+    if species and change != "x3":
+        name = f"{species}@{change}"
+    return keep / f"{name}-{p.name}-{games}-{seed}"
+
+
+def _against_task(args: tuple) -> str:
+    folder, planted, change, pairing, games, seed = args
+    play(Path(folder), EDITION, (), pairing.ais, pairing.rotate, games, seed, planted, change)
+    return folder
+
+
+def against_judged(base: Run, changed: Run, species: str) -> dict[str, Any]:
+    """The report against the unchanged run, read for one planted species: its place among
+    the changed species (None where not named), its mark, and the first few named."""
+    from grove.simulation.against import set_against
+
+    found = set_against(base, changed)["against"]["changed"]
+    ids = [c["id"] for c in found]
+    own = found[ids.index(species)] if species in ids else None
+    return {"place": ids.index(species) + 1 if own else None, "named": len(ids),
+            "first": ids[:TOP], "flag": own and own["flag"],
+            "found": own is not None and ids.index(species) < TOP}
+
+
+def against_sweep(keep: Path, plants: tuple[str, ...] = PLANTS,
+                  species: list[str] | None = None, games: int = GAMES, seed: int = SEED,
+                  processes: int = PROCESSES, pairings: tuple[Pairing, ...] = PAIRINGS,
+                  apart_seed: int | None = SEED + 1) -> dict[str, Any]:
+    """Each plant of `plants` in each dweller it changes (or those of `species`), played under
+    each pairing and set against the unchanged run of the same games (simulation/against.py):
+    is the planted species among the first `TOP` changed species? And the unchanged runs of
+    `seed` and `apart_seed` set against each other, where no species should be named."""
+    from grove.simulation.compare import read_run
+
+    chosen = {c: {s: w for s, w in found.items() if species is None or s in species}
+              for c, found in planted_species().items() if c in plants}
+    tasks = [(str(_folder(keep, None, "x3", p, games, seed)), None, "x3", p, games, seed)
+             for p in pairings]
+    if apart_seed is not None:
+        tasks += [(str(_folder(keep, None, "x3", p, games, apart_seed)), None, "x3", p, games,
+                   apart_seed) for p in pairings]
+    tasks += [(str(_folder(keep, s, c, p, games, seed)), s, c, p, games, seed)
+              for c, found in chosen.items() for s in found for p in pairings]
+    with ProcessPoolExecutor(max_workers=processes) as pool:
+        list(pool.map(_against_task, tasks))
+    out: dict[str, Any] = {"games": games, "seed": seed, "plants": {}, "apart": {}}
+    shipped = {p.name: read_run(_folder(keep, None, "x3", p, games, seed)) for p in pairings}
+    for c, found in chosen.items():
+        rows = {}
+        for s, what in found.items():
+            rows[s] = {"change": what, **{
+                p.name: against_judged(shipped[p.name],
+                                       read_run(_folder(keep, s, c, p, games, seed)), s)
+                for p in pairings}}
+        out["plants"][c] = rows
+    if apart_seed is not None:
+        from grove.simulation.against import set_against
+
+        for p in pairings:
+            other = read_run(_folder(keep, None, "x3", p, games, apart_seed))
+            named = set_against(shipped[p.name], other)["against"]["changed"]
+            out["apart"][f"{p.name}, seed {seed} against {apart_seed}"] = [
+                c["id"] for c in named]
+    judged_all = [r[p.name] for rows in out["plants"].values() for r in rows.values()
+                  for p in pairings]
+    out["found"] = sum(j["found"] for j in judged_all)
+    out["planted runs"] = len(judged_all)
+    out["share found"] = round(out["found"] / len(judged_all), 4) if judged_all else None
+    return out
+
+
+def against_table(result: dict[str, Any]) -> str:
+    """The against sweep as text: a row per plant and species, its place among the changed
+    species under each pairing (- where not named), then the totals and the unchanged runs."""
+    names = sorted({k for rows in result["plants"].values() for r in rows.values()
+                    for k in r if k != "change"})
+    lines = [f"planted, the report against the unchanged run: {result['games']} games, seed "
+             f"{result['seed']} (place among the changed species, * = among the first {TOP}; "
+             "species named; mark)",
+             f"{'plant':8s}{'species':24s}{'change':30s}" + "".join(f"{n:>22s}" for n in names)]
+    for c, rows in result["plants"].items():
+        for s, r in rows.items():
+            cells = []
+            for n in names:
+                j = r[n]
+                place = "-" if j["place"] is None else str(j["place"])
+                cells.append(f"{place:>3}{'*' if j['found'] else ' '} {j['named']:>3} "
+                             f"{j['flag'] or '-':>6}")
+            lines.append(f"{c:8s}{s:24s}{r['change'][:29]:30s}"
+                         + "".join(f"{x:>22s}" for x in cells))
+    for c, rows in result["plants"].items():
+        per = [r[n]["found"] for r in rows.values() for n in names]
+        lines.append(f"found ({c}): {sum(per)} of {len(per)}")
+    lines.append(f"found in all: {result['found']} of {result['planted runs']} "
+                 f"({100 * (result['share found'] or 0):.1f}%)")
+    for label, named in result["apart"].items():
+        lines.append(f"unchanged runs set against each other, {label}: "
+                     f"{len(named)} species named ({', '.join(named) or 'none'})")
+    return "\n".join(lines)
+
+
 def table(result: dict[str, Any]) -> str:
     """The sweep as text: a row per planted species by the flag, by compare and by the
     improvement when drawn, then the unchanged sets' flags and the unchanged runs compared."""
@@ -478,9 +656,11 @@ _SHORT = {"played_per_game": "played", "mean_points_when_played": "points",
 def bench_planted(opts: Any) -> dict[str, Any]:
     """The sweep at its defaults in a temporary folder, for `python -m benchmarks`."""
     with tempfile.TemporaryDirectory(prefix="grove-planted-") as tmp:
+        found = against_sweep(Path(tmp))
+        print(against_table(found))
         result = sweep(Path(tmp), apart_seed=SEED + 1)
     print(table(result))
-    return {"planted": result}
+    return {"planted": result, "against": found}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -495,11 +675,24 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--apart", type=int, metavar="SEED",
                     help="also compare the unchanged runs with those of seed SEED")
     ap.add_argument("--json", action="store_true", help="print the result as JSON on stdout")
+    ap.add_argument("--against", metavar="PLANTS", nargs="?", const=",".join(PLANTS),
+                    help="the report against the unchanged run instead of the flag sweep: "
+                    f"the plants to make, comma-separated (default: {','.join(PLANTS)})")
+    ap.add_argument("--pairings", default=",".join(p.name for p in PAIRINGS),
+                    help="with --against: the pairings to play, comma-separated")
     a = ap.parse_args(argv)
     species = a.species.split(",") if a.species else None
     with tempfile.TemporaryDirectory(prefix="grove-planted-") as tmp:
         keep = Path(a.keep) if a.keep else Path(tmp)
         keep.mkdir(parents=True, exist_ok=True)
+        if a.against:
+            pairings = tuple(p for p in PAIRINGS if p.name in a.pairings.split(","))
+            result = against_sweep(keep, tuple(a.against.split(",")), species, a.games,
+                                   a.seed, a.processes, pairings, a.apart)
+            print(against_table(result), file=sys.stderr if a.json else sys.stdout)
+            if a.json:
+                print(json.dumps(result, indent=2))
+            return 0
         result = sweep(keep, species, a.games, a.seed, not a.no_unchanged, a.processes,
                        a.apart)
     print(table(result), file=sys.stderr if a.json else sys.stdout)

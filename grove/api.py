@@ -538,3 +538,67 @@ def compare(run_a: str, run_b: str, correction: str = "holm") -> dict[str, Any]:
     from grove.simulation.compare import read_run
 
     return both(read_run(run_a), read_run(run_b), correction)
+
+
+def against(run_a: str, run_b: str, correction: str = "holm") -> tuple[dict[str, Any], Any]:
+    """Run B's summary with what changed from run A (`simulation.against.set_against`), and B's
+    totals, from which its report is drawn."""
+    from grove.simulation.against import set_against
+    from grove.simulation.compare import read_run
+
+    a, b = read_run(run_a), read_run(run_b)
+    return set_against(a, b, correction), b.totals
+
+
+def worth(edition: str, expansions: list[str], ai: str, species: list[str], games: int,
+          seed: int = 0, jobs: int | None = None, roots: Roots | None = None,
+          on_warning: Any = None, seats: int = 2) -> list[dict[str, Any]]:
+    """Restricted play for each species: `games` games of `AI!species` against `AI` at every
+    other seat (`seats` in all), rotated, each in a run folder of its own that is thrown away;
+    a row per species (`simulation.against.worth_row`). `ai` is one AI kind without bars;
+    `species` ids the card set has (`simulate` refuses the others before a game)."""
+    import re
+    import tempfile
+
+    from grove.simulation.against import worth_row
+    from grove.simulation.aggregate import read_totals
+    from grove.simulation.sinks import CARDS_FILE, GAMES_FILE
+
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="grove-worth-") as tmp:
+        for sid in species:
+            barred = f"{ai}!{sid}"
+            folder = Path(tmp) / re.sub(r"\W+", "-", sid)
+            simulate(edition, expansions, [barred] + [ai] * (seats - 1), games, seed, True,
+                     jobs, None, str(folder), roots, on_warning=on_warning)
+            t = read_totals(folder / GAMES_FILE, folder / CARDS_FILE)
+            rows.append(worth_row(sid, t.ais[barred], t.ais[ai]))
+    return rows
+
+
+def rewrite_run(folder: str, summary: dict[str, Any], totals: Any) -> None:
+    """A run folder's summary.json and report.html written again from `summary` (each file whole
+    or as it was): `--against` and `--worth` add to a run once its games are played."""
+    from grove.files.write import write_text
+    from grove.simulation.report import render
+    from grove.simulation.sinks import REPORT_FILE, SUMMARY_FILE
+    from grove.simulation.summary import to_json
+
+    write_text(Path(folder) / SUMMARY_FILE, to_json(summary))
+    write_text(Path(folder) / REPORT_FILE, render(summary, totals))
+
+
+def refuse_unknown_species(edition: str, expansions: list[str], names: list[str],
+                           roots: Roots | None = None, option: str = "--worth") -> None:
+    """A USAGE-BAD-OPTION error for the first of `names` the card set has no species of: said
+    before a run's first game, not after it, when the restricted runs would start."""
+    from grove.compiler.cardset import build
+
+    cardset = build(edition, expansions, roots if roots is not None else search_path())
+    known = {sp.key for sp in cardset.species.values()} | {
+        sp.id for sp in cardset.species.values()}
+    for name in names:
+        if name not in known:
+            raise DiagnosticError([error("USAGE-BAD-OPTION", None,
+                                         f"{option} {name}: {edition} has no species {name!r}",
+                                         "`grove cards EDITION` lists the species by id")])

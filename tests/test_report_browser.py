@@ -18,10 +18,12 @@ import shutil
 import subprocess
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
+from benchmarks.planted import plant
 from grove.cli import main
 from grove.simulation.aggregate import read_totals
 from grove.simulation.report import render
@@ -35,7 +37,13 @@ CHECK = r"""
 <script>
 (function () {
   document.querySelectorAll('details').forEach(function (d) { d.open = true; });
-  var boxes = [], off = [], W = window.innerWidth;
+  var boxes = [], off = [], small = [], W = window.innerWidth;
+  function size(el, svg) {  // the font's size on screen: an SVG's own size times its scale
+    var px = parseFloat(getComputedStyle(el).fontSize);
+    if (svg && svg.viewBox && svg.viewBox.baseVal && svg.viewBox.baseVal.width)
+      px *= svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    return px;
+  }
   function scrolls(el) { return !!el.closest('.scroll'); }
   var walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT), n;
   while ((n = walk.nextNode())) {
@@ -48,10 +56,12 @@ CHECK = r"""
       var r = el.getBoundingClientRect(), s = svg.getBoundingClientRect();
       if (r.width <= 0) continue;
       boxes.push([r.left, r.top, r.right, r.bottom, el.textContent]);
+      if (size(el, svg) < 9.99) small.push([el.textContent, size(el, svg)]);
       if (r.left < s.left - 0.5 || r.right > s.right + 0.5 || r.top < s.top - 0.5 ||
           r.bottom > s.bottom + 0.5) off.push(['outside its plot', el.textContent]);
       continue;
     }
+    if (size(el, null) < 9.99) small.push([n.textContent.trim().slice(0, 60), size(el, null)]);
     var range = document.createRange();
     range.selectNodeContents(n);
     var rects = range.getClientRects();
@@ -73,9 +83,12 @@ CHECK = r"""
       if (w > 0.5 && h > 0.5) overlaps.push([a[4], b[4]]);
     }
   }
+  var fits = {};  // each table's width against its box's: a table that fits needs no scrolling
+  document.querySelectorAll('table[id]').forEach(function (t) {
+    fits[t.id] = t.scrollWidth <= t.parentElement.clientWidth + 0.5; });
   parent.document.getElementById('grove-check').textContent = JSON.stringify({
     width: W, scrollWidth: document.documentElement.scrollWidth, boxes: boxes.length,
-    overlaps: overlaps, off: off});
+    overlaps: overlaps, off: off, small: small, fits: fits});
 })();
 </script>
 """
@@ -114,7 +127,7 @@ def simulate(out: Path, *ai: str, cards: Path | None = None) -> dict:
 
 
 @pytest.fixture(scope="module")
-def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """A rotated run of three AIs (seats hidden), a run of one AI at both seats (seats shown),
     and the first run again with every name long, alike at its start and wide (the plots'
     labels have the least room then)."""
@@ -130,11 +143,19 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         s["name"] = f"Grosse Waldbewohnerin mit sehr langem Namen Nummer {i} 森の住人"
     totals = read_totals(top / "three" / "games.parquet", top / "three" / "cards.parquet")
     out["long names"] = render(long, totals)
+    out["summary of three"], out["totals of three"] = json.dumps(summary), totals
+    # a dweller's points halved, set against the run of one AI at both seats, with restricted
+    # play: the what-changed table, the cards that differ and the worth table laid out too
+    halved = plant("tawny_owl", top / "cards", change="half")
+    simulate(top / "halved", "greedy,greedy", "--against", str(top / "same"), "--worth",
+             "goshawk", cards=halved)
+    out["against a baseline"] = (top / "halved" / "report.html").read_text(encoding="utf-8")
     return out
 
 
 @pytest.mark.parametrize("width", [1200, 400])
-@pytest.mark.parametrize("case", ["three AIs, rotated", "one AI at both seats", "long names"])
+@pytest.mark.parametrize("case", ["three AIs, rotated", "one AI at both seats", "long names",
+                                  "against a baseline"])
 def test_no_text_overlaps_and_nothing_leaves_the_page(pages, case, width, tmp_path):
     found = measured(pages[case], width, tmp_path)
     assert found["width"] == width
@@ -142,6 +163,33 @@ def test_no_text_overlaps_and_nothing_leaves_the_page(pages, case, width, tmp_pa
     assert found["overlaps"] == [], found["overlaps"][:5]
     assert found["off"] == [], found["off"][:5]
     assert found["scrollWidth"] <= width
+    # no text under 10 px: a plot keeps its own width and scrolls in its box rather than
+    # shrinking its 11 px labels to 7 px on a phone
+    assert found["small"] == [], found["small"][:5]
+    if width == 1200:  # the columns a designer needs first fit a laptop's page
+        assert found["fits"]["species-table"], "the species table scrolls at 1200 px"
+        if case == "against a baseline":
+            assert found["fits"]["changed-table"], "the what-changed table scrolls at 1200 px"
+
+
+def test_names_are_never_cut_and_the_plots_say_what_they_show(pages):
+    page = pages["long names"]
+    assert "…" not in page
+    measured = [i for i, s in enumerate(json.loads(pages["summary of three"])["species"])
+                if s["strength"] is not None]
+    assert len(measured) > 20
+    for i in measured:  # every long name whole on the strength plot's rows
+        name = f"Grosse Waldbewohnerin mit sehr langem Namen Nummer {i} 森の住人"
+        assert re.search(rf'<text class="name[^"]*"[^>]*>{re.escape(name)}</text>', page)
+    page = pages["against a baseline"]
+    assert re.search(r'<polyline class="expected k\d"', page)  # each kind's expected line
+    assert re.search(r'<text class="name[^"]* changed"[^>]*>Tawny Owl</text>', page)
+    # a column whose every value is 0 is left out
+    summary = json.loads(pages["summary of three"])
+    for s in summary["species"]:
+        s["improvement_when_drawn"] = 0.0
+    assert "improvement when drawn" not in render(summary, pages["totals of three"])
+    assert "improvement when drawn" in pages["three AIs, rotated"]
 
 
 def test_the_page_reads_first_what_a_designer_acts_on(pages):

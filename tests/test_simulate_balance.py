@@ -196,15 +196,17 @@ def test_the_figures_per_ai_add_up_to_the_pooled_figures(runs):
                           row["win_rate_when_drawn"] - row["win_rate_when_not_drawn"], 2e-6)
             lo, hi = row["improvement_ci95"]
             assert lo <= row["improvement_when_drawn"] <= hi
-        # the pooled strength is the AIs' strengths weighed by the points their copies were
-        # expected to score (expected points a copy times copies), and that expectation is the
-        # AIs' weighed by their copies
-        per = [(a["strength"], a["expected_per_copy"] * a["played_per_game"],
+        # the pooled strength's ratio (2 to the log2 strength) is the AIs' ratios weighed by
+        # the points their copies were expected to score (expected points a copy times copies;
+        # an AI whose copies scored nothing weighs in at 0), and that expectation is the AIs'
+        # weighed by their copies
+        per = [(0.0 if a["strength"] is None else 2.0 ** a["strength"],
+                a["expected_per_copy"] * a["played_per_game"],
                 a["played_per_game"], a["expected_per_copy"]) for a in row["by_ai"]
-               if a["strength"] is not None]
-        if per:
+               if a["expected_per_copy"] is not None]
+        if per and row["strength"] is not None:
             weighed = sum(s * w for s, w, _, _ in per) / sum(w for _, w, _, _ in per)
-            assert abs(weighed - row["strength"]) < 1e-5
+            assert abs(weighed - 2.0 ** row["strength"]) < 1e-4 * 2.0 ** row["strength"]
             expected = sum(e * c for _, _, c, e in per) / sum(c for _, _, c, _ in per)
             assert abs(expected - row["expected_per_copy"]) < 1e-5
 

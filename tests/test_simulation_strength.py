@@ -54,21 +54,23 @@ def test_the_interval_is_the_ratio_estimators_over_the_forests():
                "random": [(1, rng.randint(0, 4)) for _ in range(50)]}
     e = {"greedy": 4.0, "random": 1.5}
     st = strength({a: counts(f) for a, f in forests.items()}, e)
-    # the same worked out forest by forest: points over expected points, minus one
+    # the same worked out forest by forest: log2 of points over expected points, its standard
+    # error the ratio's over the ratio and ln 2 (the delta method)
     ys = [(p, e[a] * c) for a, f in forests.items() for c, p in f]
     due = sum(d for _, d in ys)
     r = sum(p for p, _ in ys) / due
     n = len(ys)
-    se = math.sqrt(sum((p - r * d) ** 2 for p, d in ys) / (n - 1) * n) / due
-    assert st.value == pytest.approx(r - 1)
+    se = math.sqrt(sum((p - r * d) ** 2 for p, d in ys) / (n - 1) * n) / due / (r * math.log(2))
+    v = math.log2(r)
+    assert st.value == pytest.approx(v) and st.ratio == pytest.approx(r)
     assert st.se == pytest.approx(se)
-    assert st.ci95 == pytest.approx((r - 1 - 1.959964 * se, r - 1 + 1.959964 * se), rel=1e-5)
+    assert st.ci95 == pytest.approx((v - 1.959964 * se, v + 1.959964 * se), rel=1e-5)
     assert st.forests == n and st.expected == pytest.approx(due)
 
 
-def test_a_species_scoring_three_times_its_line_is_plus_two_whatever_its_cost():
-    """The share: a tripled copy is +2 (three times what its kind and cost bring) at a cost
-    whose copies score 3 as at one whose copies score 15."""
+def test_a_species_scoring_three_times_its_line_is_log2_3_whatever_its_cost():
+    """A tripled copy is log2(3) (three times what its kind and cost bring) at a cost whose
+    copies score 3 as at one whose copies score 15."""
     by_ai = {f"d{c}": {"greedy": counts([(1, 3 + 4 * c)] * 6)} for c in range(4)}
     by_ai["cheap"] = {"greedy": counts([(1, 9)] * 6)}  # cost 0: 3 a copy expected
     by_ai["dear"] = {"greedy": counts([(2, 90)] * 6)}  # cost 3: 15 a copy expected
@@ -77,7 +79,16 @@ def test_a_species_scoring_three_times_its_line_is_plus_two_whatever_its_cost():
     for sid in ("cheap", "dear"):
         c = cost[sid]
         assert strength(by_ai[sid], {"greedy": e["greedy", "dweller", c]}).value == (
-            pytest.approx(2.0))
+            pytest.approx(math.log2(3)))
+
+
+def test_a_halved_species_lies_as_far_below_its_line_as_a_doubled_one_above():
+    """The log scale: a weak card can be flagged as readily as a strong one, where the share
+    (points over expected, minus one) let a halved card fall 0.5 and a doubled one rise 1."""
+    by_ai = {"half": {"greedy": counts([(1, 2)] * 6)}, "double": {"greedy": counts([(1, 8)] * 6)}}
+    e = {"greedy": 4.0}
+    assert strength(by_ai["half"], e).value == pytest.approx(-1.0)
+    assert strength(by_ai["double"], e).value == pytest.approx(1.0)
 
 
 def test_a_few_high_scorers_do_not_lift_the_line_the_rest_is_measured_by():
@@ -96,7 +107,9 @@ def test_an_expectation_below_the_floor_is_the_floor():
     by_ai = {f"d{c}": {"random": counts([(1, 0)] * 5)} for c in range(3)}
     e = expectations(by_ai, {f"d{c}": c for c in range(3)}, dict.fromkeys(by_ai, "dweller"))
     assert set(e.values()) == {FLOOR}
-    assert strength(by_ai["d1"], {"random": FLOOR}).value == -1.0  # scores nothing
+    # a species whose copies scored nothing (an effect card) has no strength: restricted play
+    # (`--worth`) judges it, not a "-100%" that no card can fall below
+    assert strength(by_ai["d1"], {"random": FLOOR}) is None
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -121,20 +134,27 @@ def test_the_pooled_strength_is_the_ais_weighed_by_their_expected_points():
     e = {"greedy": 6.0, "random": 2.5}
     pooled = strength(per_ai, e)
     own = {a: strength({a: s}, {a: e[a]}) for a, s in per_ai.items()}
-    weighed = sum(o.value * o.expected for o in own.values()) / sum(
-        o.expected for o in own.values())
-    assert pooled.value == pytest.approx(weighed)
+    weighed = sum(o.ratio * o.expected for o in own.values()) / sum(
+        o.expected for o in own.values())  # the ratios are weighed; the log is taken after
+    assert pooled.ratio == pytest.approx(weighed)
+
+
+def shared(share: float, se: float, forests: int) -> Strength:
+    """A strength given as the share the flag judges (points over expected, minus one) and
+    that share's standard error: stored as log2 of the ratio, its error by the delta method."""
+    r = 1 + share
+    return Strength(math.log2(r), None, se / (r * math.log(2)), forests)
 
 
 def test_a_species_far_out_of_its_set_is_flagged_and_the_rest_are_not():
     from scipy.special import ndtri
 
-    # a set spread as a normal sample is at its best: its quantiles, sd 1
+    # a set spread as a normal sample is at its best: its quantiles, sd 0.1
     found: dict[str, Strength | None] = {
-        f"s{i}": Strength(float(ndtri((i + 0.5) / 56)), None, 0.2, 100) for i in range(56)}
-    found["planted"] = Strength(9.0, None, 0.5, 100)
-    found["sunk"] = Strength(-9.0, None, 0.5, 100)
-    found["rare"] = Strength(20.0, None, 6.0, MIN_FORESTS - 1)  # too few forests to judge
+        f"s{i}": shared(0.1 * float(ndtri((i + 0.5) / 56)), 0.02, 100) for i in range(56)}
+    found["planted"] = shared(1.0, 0.1, 100)  # twice its due
+    found["sunk"] = shared(-0.95, 0.01, 100)  # a twentieth: weak can fire too
+    found["rare"] = shared(20.0, 1.0, MIN_FORESTS - 1)  # too few forests to judge
     found["never"] = None
     out = flags(found)
     assert out["planted"] == "strong" and out["sunk"] == "weak"
@@ -143,10 +163,10 @@ def test_a_species_far_out_of_its_set_is_flagged_and_the_rest_are_not():
 
 
 def test_an_uncertain_strength_is_not_flagged_however_far_it_lies():
-    found: dict[str, Strength | None] = {f"s{i}": Strength(i / 10, None, 0.1, 50) for i in range(20)}
-    found["noisy"] = Strength(8.0, None, 4.0, 12)
+    found: dict[str, Strength | None] = {f"s{i}": shared(i / 10, 0.1, 50) for i in range(20)}
+    found["noisy"] = shared(8.0, 4.0, 12)
     assert flags(found)["noisy"] is None
-    found["noisy"] = Strength(8.0, None, 0.3, 12)
+    found["noisy"] = shared(8.0, 0.3, 12)
     assert flags(found)["noisy"] == "strong"
 
 
@@ -155,11 +175,11 @@ def test_each_species_is_judged_against_the_rest_of_its_set():
     bulk (a real set's roe deer and beech martens) flags none of them, while a species three
     times as far above is flagged, and only it."""
     found: dict[str, Strength | None] = {
-        f"s{i}": Strength((i % 9) / 8, None, 0.05, 100) for i in range(45)}
-    found.update({f"combo{i}": Strength(1.6 + i / 10, None, 0.1, 100) for i in range(5)})
+        f"s{i}": shared((i % 9) / 8, 0.05, 100) for i in range(45)}
+    found.update({f"combo{i}": shared(1.6 + i / 10, 0.1, 100) for i in range(5)})
     out = flags(found)
     assert not any(out.values()), [k for k, v in out.items() if v]
-    found["planted"] = Strength(4.8, None, 0.3, 100)
+    found["planted"] = shared(4.8, 0.3, 100)
     out = flags(found)
     assert [k for k, v in out.items() if v] == ["planted"]
 

@@ -23,14 +23,16 @@ from typing import Any
 
 import jinja2
 
+from grove.simulation.against import WORDS
 from grove.simulation.aggregate import Totals
 
 WIDTH, HEIGHT = 640, 300
 LEFT, RIGHT, TOP, BOTTOM = 64, 16, 16, 48  # margins around a plot's area
 FONT = 11  # px, the size of every label of a plot (the template's .tick, .name)
 ROW = 16  # px: one species' row of the strength plot
-NAME_ROOM = 170  # px at most for a species' name beside the strength plot
+PLOT_ROOM = 420  # px at least for the strength plot's axis beside the longest name
 LABELLED = 4  # the strongest and weakest species named on the scatter plot, with the flagged
+KINDS = 6  # colours of the expected-points lines, one a kind, in turn
 
 
 @dataclass(frozen=True)
@@ -48,9 +50,13 @@ class Scale:
         return round(self.start + (v - self.low) / (self.high - self.low) * (self.end - self.start), 2)
 
     def ticks(self, n: int = 5, percent: bool = False) -> list[tuple[float, str]]:
+        return [(px, _num(v, percent)) for px, v in self.values(n)]
+
+    def values(self, n: int = 5) -> list[tuple[float, float]]:
+        """(pixel, value) of round values across the scale, at most about `n + 1`."""
         span = self.high - self.low
         if span <= 0:
-            return [(self(self.low), _num(self.low, percent))]
+            return [(self(self.low), self.low)]
         step = 10 ** math.floor(math.log10(span / n))
         for m in (1, 2, 5, 10):
             if span / (step * m) <= n:
@@ -60,7 +66,7 @@ class Scale:
         out = []
         v = first
         while v <= self.high + step * 1e-9:
-            out.append((self(v), _num(v, percent)))
+            out.append((self(v), 0.0 if abs(v) < step * 1e-9 else v))
             v += step
         return out
 
@@ -156,31 +162,41 @@ def rate_bars(rows: list[dict[str, Any]], label_key: str, label: str) -> dict[st
     return _frame(bars=bars, yticks=y.ticks(percent=True), ylabel="win rate")
 
 
+def factor(v: float) -> str:
+    """A log2 strength as the factor it stands for: 1 -> "x2", -1 -> "x0.5"."""
+    f = 2.0 ** v
+    return f"x{f:.2f}".rstrip("0").rstrip(".") if f < 10 else f"x{f:.0f}"
+
+
 def strength_plot(species: list[dict[str, Any]]) -> dict[str, Any]:
     """Every measured species on a row of its own, strongest first: its strength as a dot with
-    its 95% interval, its name at the left. A row per name, so no two names can meet."""
+    its 95% interval on a log2 axis labelled as factors (x0.5, x1, x2), its whole name at the
+    left: a row per name, so no two names can meet, and the plot as wide as its longest name
+    needs (the page scrolls it inside its box where it is narrower)."""
     rows = [s for s in species if s["strength"] is not None]
     height = TOP + ROW * len(rows) + BOTTOM
     if not rows:
         return {"rows": [], "width": WIDTH, "height": height}
-    names = min(NAME_ROOM, max(text_width(s["name"]) for s in rows) + 8)
+    names = max(text_width(s["name"]) for s in rows) + 8
+    width = round(max(WIDTH, names + 8 + PLOT_ROOM + RIGHT), 2)
     lows = [(s["strength_ci95"] or [s["strength"]] * 2)[0] for s in rows]
     highs = [(s["strength_ci95"] or [s["strength"]] * 2)[1] for s in rows]
-    x = Scale(*_padded(min(0.0, *lows), max(0.0, *highs)), names + 8, WIDTH - RIGHT)
+    x = Scale(*_padded(min(0.0, *lows), max(0.0, *highs)), names + 8, width - RIGHT)
     out = []
     for i, s in enumerate(rows):
         lo, hi = s["strength_ci95"] or (s["strength"], s["strength"])
         mid = TOP + ROW * (i + 0.5)
-        out.append({"y": round(mid, 2), "name": clipped(s["name"], names - 8),
+        mark = s.get("changed", "")
+        out.append({"y": round(mid, 2), "name": s["name"], "changed": mark,
                     "x": x(s["strength"]), "lo": x(lo), "hi": x(hi), "flag": s["flag"] or "",
-                    "title": f"{s['name']}: a copy scores {100 * s['strength']:+.0f}% "
-                             f"against its kind and cost (95% CI {100 * lo:+.0f}% to "
-                             f"{100 * hi:+.0f}%)"
+                    "title": f"{s['name']}: a copy scores {factor(s['strength'])} what its "
+                             f"kind and cost bring (95% CI {factor(lo)} to {factor(hi)})"
                              + (f", flagged {s['flag']}" if s["flag"] else "")})
     bottom = TOP + ROW * len(rows)
-    return {"rows": out, "width": WIDTH, "height": height, "left": round(names + 8, 2),
-            "right": WIDTH - RIGHT, "top": TOP, "bottom": bottom, "zero": x(0.0),
-            "name_x": round(names, 2), "xticks": x.ticks(percent=True)}
+    ticks = [(px, factor(v)) for px, v in x.values(8)]
+    return {"rows": out, "width": width, "height": height, "left": round(names + 8, 2),
+            "right": width - RIGHT, "top": TOP, "bottom": bottom, "zero": x(0.0),
+            "name_x": round(names, 2), "xticks": ticks}
 
 
 Box = tuple[float, float, float, float]  # left, top, right, bottom
@@ -217,19 +233,39 @@ def place_labels(dots: list[tuple[float, float, str]], area: Box, taken: list[Bo
     return out
 
 
+def expected_lines(played: list[dict[str, Any]]) -> dict[str, list[tuple[int, float]]]:
+    """kind -> (cost, points a copy of that kind and cost is expected to score) for each cost
+    its species have: the median over its species of their expected points a copy (each the
+    run's expectation line read at its cost, pooled over the AIs by its copies)."""
+    import statistics
+
+    at: dict[str, dict[int, list[float]]] = {}
+    for s in played:
+        if s.get("expected_per_copy") is not None:
+            at.setdefault(s.get("kind") or "", {}).setdefault(s["cost"], []).append(
+                s["expected_per_copy"])
+    return {k: sorted((c, statistics.median(v)) for c, v in by.items())
+            for k, by in sorted(at.items())}
+
+
 def cost_scatter(species: list[dict[str, Any]]) -> dict[str, Any]:
-    """Points per copy against cost, a dot per species; the flagged species and the strongest
-    and weakest few named where a free place is found, every other one listed under the plot."""
+    """Points per copy against cost, a dot per species, and each kind's expected points a copy
+    as a line; the changed species (against a baseline), the flagged ones and the strongest and
+    weakest few named where a free place is found, then each line's kind; every dot not named
+    is listed under the plot, so no name is ever cut."""
     played = [s for s in species if s["mean_points_per_copy"] is not None]
     if not played:
-        return _frame(points=[], xticks=[], yticks=[], rest=[])
+        return _frame(points=[], xticks=[], yticks=[], rest=[], lines=[])
+    lines_at = expected_lines(played)
     xs, ys = [s["cost"] for s in played], [s["mean_points_per_copy"] for s in played]
+    ys += [v for pts in lines_at.values() for _, v in pts]
     lo, hi = min(xs), max(xs)
     x = Scale(lo - 0.5, hi + 0.5, LEFT, WIDTH - RIGHT)
     y = Scale(*_padded(min(0.0, *ys), max(ys)), HEIGHT - BOTTOM, TOP)
     by_strength = sorted((s for s in played if s["strength"] is not None),
                          key=lambda s: -s["strength"])
-    wanted = [s for s in by_strength if s["flag"]]
+    wanted = [s for s in played if s.get("changed")]
+    wanted += [s for s in by_strength if s["flag"] and s not in wanted]
     wanted += [s for s in by_strength[:LABELLED] + by_strength[::-1][:LABELLED]
                if s not in wanted]
     # the same cost lies on one vertical line: spread the dots of one cost a little apart
@@ -240,24 +276,32 @@ def cost_scatter(species: list[dict[str, Any]]) -> dict[str, Any]:
         at_cost[s["cost"]] += 1
         jitter = ((k % 7) - 3) * 4.0
         dots.append({"x": round(x(s["cost"]) + jitter, 2), "y": y(s["mean_points_per_copy"]),
-                     "flag": s["flag"] or "", "s": s,
+                     "flag": s["flag"] or "", "changed": s.get("changed", ""), "s": s,
                      "title": f"{s['name']}: cost {s['cost']}, "
                               f"{s['mean_points_per_copy']:.2f} points a copy"})
+    lines = [{"kind": k, "n": i % KINDS, "points": " ".join(f"{x(c)},{y(v)}" for c, v in pts),
+              "end": (x(pts[-1][0]), y(pts[-1][1]))} for i, (k, pts) in enumerate(
+                  lines_at.items())]
     where = {id(d["s"]): d for d in dots}
     order = [where[id(s)] for s in wanted]
     area = (float(LEFT + 2), float(TOP), float(WIDTH - RIGHT), float(HEIGHT - BOTTOM - 2))
     others = [(d["x"] - 4, d["y"] - 4, d["x"] + 4, d["y"] + 4) for d in dots if d not in order]
-    labels = place_labels([(d["x"], d["y"], d["s"]["name"]) for d in order], area, others)
+    labels = place_labels([(d["x"], d["y"], d["s"]["name"]) for d in order]
+                          + [(*ln["end"], f"expected, {ln['kind'] or 'other'}") for ln in lines],
+                          area, others)
     named = set()
-    for d, lab in zip(order, labels, strict=True):
+    for d, lab in zip(order, labels, strict=False):
         d["label"] = lab
         if lab is not None:
             named.add(id(d["s"]))
+    for ln, lab in zip(lines, labels[len(order):], strict=True):
+        ln["label"] = lab
     for d in dots:
         d.setdefault("label", None)
     rest = sorted(s["name"] for s in played if id(s) not in named)
     ticks = [(x(c), str(c)) for c in range(lo, hi + 1)]
     return _frame(points=[{k: v for k, v in d.items() if k != "s"} for d in dots],
+                  lines=[{k: v for k, v in ln.items() if k != "end"} for ln in lines],
                   xticks=ticks, yticks=y.ticks(), rest=rest,
                   xlabel="cost (cards paid besides the card)", ylabel="points per copy")
 
@@ -314,23 +358,83 @@ def seats_differ(summary: dict[str, Any]) -> bool:
     return not summary.get("rotate") or len(set(summary.get("ai") or [])) <= 1
 
 
+def _value(what: str, v: float | None, signed: bool = False) -> str:
+    if v is None:
+        return "–"
+    if what == "strength":
+        return factor(v)
+    if what.startswith("win_rate"):
+        return f"{100 * v:+.1f} pt" if signed else f"{100 * v:.1f}%"
+    return f"{v:+.2f}" if signed else f"{v:.2f}"
+
+
+def changed_rows(against: dict[str, Any]) -> list[dict[str, Any]]:
+    """The what-changed table's rows as the page shows them: each changed species' most
+    certain figure before and after, its change with the 95% interval, its strength and rank
+    before and after, its points a copy's change, and why it moved."""
+    out = []
+    for c in against["changed"]:
+        top = c["figures"][0]
+        lo, hi = top["ci95"] or (None, None)
+        st = c["strength"]
+        ppc = c["points_per_copy"]
+        share = (f"{100 * (ppc[1] / ppc[0] - 1):+.0f}%" if None not in ppc and ppc[0] else "–")
+        why = "its card differs" if c["card_differs"] else (
+            "knock-on of " + ", ".join(c["knock_on_of"]) if c["knock_on_of"] else "")
+        out.append({
+            "id": c["id"], "name": c["name"], "kind": c["kind"], "flag": c.get("flag") or "",
+            "why": why, "knock_on": bool(c["knock_on_of"]),
+            "what": WORDS.get(top["what"], top["what"]),
+            "before": _value(top["what"], top["before"]), "after": _value(top["what"], top["after"]),
+            "change": _value(top["what"], top["change"], True),
+            "ci": "–" if lo is None else f"{_value(top['what'], lo, True)} to "
+                                         f"{_value(top['what'], hi, True)}",
+            "more": len(c["figures"]) - 1,
+            "strength": f"{_value('strength', st['before'])} → {_value('strength', st['after'])}",
+            "rank": " → ".join("–" if r is None else str(r) for r in c["rank"]),
+            "points": share})
+    return out
+
+
+def card_set(cards: list[str], digest: dict[str, str]) -> str:
+    """A run's card set as the page names it: each edition's folder and digest."""
+    ds = list(digest.values()) if isinstance(digest, dict) else []
+    if not cards:
+        return ", ".join(f"{k} {v}" for k, v in (digest or {}).items()) or "unknown"
+    return ", ".join(f"{c} ({ds[i]})" if i < len(ds) else c for i, c in enumerate(cards))
+
+
 def render(summary: dict[str, Any], totals: Totals) -> str:
     """The page, every character of it encodable as UTF-8 (`fit_for_html`)."""
-    species = sorted(summary["species"],
+    against = summary.get("against")
+    moved = {c["id"]: "knock-on" if c["knock_on_of"] else "changed"
+             for c in (against or {}).get("changed", ())}
+    species = sorted(({**s, "changed": moved.get(s["id"], "")} for s in summary["species"]),
                      key=lambda s: (s["strength"] is None, -(s["strength"] or 0.0), s["id"]))
+    ranked = {s["id"]: i for i, s in enumerate(
+        (s for s in species if s["strength"] is not None), 1)}
     ais = [a["ai"] for a in summary["ais"]]
     per_ai = {a: sorted(species, key=lambda s, a=a: _ai_order(s, a)) for a in ais}
     seat_boxes = box_plot([(f"seat {s}", totals.seat_scores[s])
                            for s in sorted(totals.seat_scores)], "final score")
     ai_boxes = box_plot([(a, totals.ai_scores[a]) for a in sorted(totals.ai_scores)],
                         "final score")
+    # a column every row of which is nothing (no run written before `drawn`, no card that
+    # moved a win rate) is noise: it is left out rather than shown as a column of zeros
+    shown_cols = {k: any(s.get(k) not in (None, 0, 0.0) for s in species)
+                  for k in ("improvement_when_drawn", "win_rate_when_drawn")}
     return fit_for_html(_template().render(
-        s=summary, species=species, per_ai=per_ai, ais=ais,
+        s=summary, species=species, per_ai=per_ai, ais=ais, rank=ranked, cols=shown_cols,
         ai_words={a: ai_words(a) for a in ais}, seats_shown=seats_differ(summary),
         seat_bars=rate_bars(summary["seats"], "seat", "seat"),
         ai_bars=rate_bars(summary["ais"], "ai", ""), seat_boxes=seat_boxes, ai_boxes=ai_boxes,
         strength=strength_plot(species), cost=cost_scatter(species),
-        flagged=[s for s in species if s["flag"]]))
+        flagged=[s for s in species if s["flag"]], against=against,
+        changed=changed_rows(against) if against else [],
+        cards=card_set(summary.get("cards") or [], summary.get("digest") or {}),
+        own_cards=any(not c.startswith("shipped:") for c in summary.get("cards") or ()),
+        base_cards=card_set(against["base"]["cards"], against["base"]["digest"])
+        if against else "", worth=summary.get("worth") or [], factor=factor))
 
 
 def _ai_order(s: dict[str, Any], ai: str) -> tuple[bool, float, str]:

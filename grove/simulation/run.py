@@ -62,7 +62,37 @@ def run_facts(plan: Plan, cardset: CardSet) -> dict[str, Any]:
     return {"edition": plan.edition, "with": list(plan.expansions), "ai": list(plan.ais),
             "seed": plan.seed, "rotate": plan.rotate, "games_asked": plan.games,
             "scorepad": list(cardset.scorepad), "digest": digest(cardset),
-            "grove": __version__}
+            "cards": card_folders(cardset), "grove": __version__}
+
+
+def card_folders(cardset: CardSet) -> list[str]:
+    """Each edition's folder, `shipped:ID` for grove's own: a report against another run names
+    both card sets by folder and digest, and a temporary copy's path says it was one."""
+    from grove.compiler.search_path import shipped_cards_dir
+
+    shipped = shipped_cards_dir().resolve()
+    out = []
+    for e in cardset.editions:
+        folder = Path(e.folder).resolve()
+        out.append(f"shipped:{e.id}" if folder.parent == shipped else str(folder))
+    return out
+
+
+def species_facts(cardset: CardSet) -> list[Any]:
+    """What the summary says of each species besides its counts: name, cost, kind, its rules as
+    written and the species it shares a card with."""
+    from grove.simulation.summary import SpeciesFacts
+
+    ids = species_ids(cardset)
+    partners: dict[str, set[str]] = {k: set() for k in cardset.species}
+    for card in cardset.deck:
+        keys = {h[0] for h in card.halves}
+        for k in keys:
+            partners.setdefault(k, set()).update(keys - {k})
+    return [SpeciesFacts(ids[k], sp.name("en"), sp.cost, sp.kind,
+                         tuple(sorted((f, r.text) for f, r in sp.rule_texts.items())),
+                         tuple(sorted(ids[o] for o in partners.get(k, ()) if o in ids)))
+            for k, sp in cardset.species.items()]
 
 
 def engine_for(plan: Plan, cardset: CardSet, jobs: int, cluster: str | None
@@ -216,7 +246,7 @@ def _play(plan: Plan, cardset: CardSet, engine: executors.Engine, folder: Path,
     # a stop from here on comes after the last game: the run is whole and says so
     stopped = bool(stop)
     failed = tuple(writer.failed)
-    run = {k: v for k, v in facts.items() if k not in ("scorepad", "grove", "digest")}
+    run = {k: v for k, v in facts.items() if k not in ("scorepad", "grove")}
     run.update({
         "complete": not stopped and not writer.failures,
         "stopped": stopped,
@@ -225,12 +255,9 @@ def _play(plan: Plan, cardset: CardSet, engine: executors.Engine, folder: Path,
                    for f in failed],
     })
     from grove.simulation.report import render
-    from grove.simulation.summary import SpeciesFacts, summarize, to_json
+    from grove.simulation.summary import summarize, to_json
 
-    ids = species_ids(cardset)
-    species = [SpeciesFacts(ids[k], sp.name("en"), sp.cost, sp.kind)
-               for k, sp in cardset.species.items()]
-    summary = summarize(writer.totals, run, species)
+    summary = summarize(writer.totals, run, species_facts(cardset))
     write_text(folder / SUMMARY_FILE, to_json(summary))
     write_text(folder / REPORT_FILE, render(summary, writer.totals))
     return Outcome(folder, summary, failed, stopped)

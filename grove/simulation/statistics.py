@@ -64,6 +64,24 @@ def mean_interval(n: int, total: int, sumsq: int) -> tuple[float, float] | None:
             mean + float(stdtrit(n - 1, (1 + LEVEL) / 2)) * scale)
 
 
+def mean_difference_interval(a: tuple[int, int, int], b: tuple[int, int, int]
+                             ) -> tuple[float, float] | None:
+    """Welch's interval of mean(a) - mean(b), each given as (n, sum, sum of squares): the
+    interval that goes with `means_p`'s test (Welch-Satterthwaite degrees of freedom)."""
+    from scipy.special import stdtrit
+
+    va, vb = variance(*a), variance(*b)
+    if va is None or vb is None:
+        return None
+    d = a[1] / a[0] - b[1] / b[0]
+    ea, eb = va / a[0], vb / b[0]
+    if ea + eb == 0:
+        return d, d
+    df = (ea + eb) ** 2 / (ea * ea / (a[0] - 1) + eb * eb / (b[0] - 1))
+    half = float(stdtrit(df, 0.5 + 0.5 * LEVEL)) * math.sqrt(ea + eb)
+    return d - half, d + half
+
+
 def difference_interval(k1: int, n1: int, k2: int, n2: int) -> tuple[float, float] | None:
     """An interval of the difference of two proportions k1/n1 - k2/n2: Newcombe's hybrid score
     interval (his method 10), built from the two Wilson intervals, which keeps the Wilson

@@ -26,6 +26,10 @@ class SpeciesFacts:
     name: str
     cost: int
     kind: str = ""  # tree, dweller, ...: its strength is weighed against cards of its kind
+    # its rules as written, DSL field -> text: a report against another run lists the species
+    # whose rules differ from the card data itself, so the cause stands beside the effect
+    rules: tuple[tuple[str, str], ...] = ()
+    card_with: tuple[str, ...] = ()  # the other species on a card with it (split cards)
 
 
 def _r(x: float | None) -> float | None:
@@ -79,12 +83,14 @@ def _counted(s: SpeciesCounts, forests: Moments, games: int, drawn: bool) -> dic
     return out
 
 
-def _strength(st: Strength | None, copies: int) -> dict[str, Any]:
-    """The strength, its interval, and the points a copy was expected to score (all the
-    forests' copies together), by which the AIs' strengths weigh into the pooled one."""
+def _strength(st: Strength | None, copies: int, due: float) -> dict[str, Any]:
+    """The strength, its interval, and the points a copy was expected to score (`due`, all the
+    forests' copies together, over `copies`), by which the AIs' strengths weigh into the pooled
+    one; the expectation is given even where the copies scored nothing and so have no
+    strength."""
     return {"strength": None if st is None else _r(st.value),
             "strength_ci95": None if st is None else _pair(st.ci95),
-            "expected_per_copy": None if st is None else _r(st.expected / copies)}
+            "expected_per_copy": _r(due / copies) if copies and due > 0 else None}
 
 
 def species_figures(facts: SpeciesFacts, t: Totals, expected: dict[str, float],
@@ -100,11 +106,15 @@ def species_figures(facts: SpeciesFacts, t: Totals, expected: dict[str, float],
         s = per_ai.get(ai, SpeciesCounts())
         own = strength({ai: s}, {ai: expected.get(ai, 0.0)}) if s.copies else None
         by_ai.append({"ai": ai, "forests": t.ais[ai].n,
-                      **_counted(s, t.ais[ai], t.games, t.drawn), **_strength(own, s.copies)})
+                      **_counted(s, t.ais[ai], t.games, t.drawn),
+                      **_strength(own, s.copies, expected.get(ai, 0.0) * s.copies)})
     return {
         "id": facts.id, "name": facts.name, "cost": facts.cost, "kind": facts.kind,
+        "rules": dict(facts.rules), "card_with": list(facts.card_with),
         **_counted(pooled, t.forests, t.games, t.drawn),
-        **_strength(found, pooled.copies), "flag": flag, "by_ai": by_ai,
+        **_strength(found, pooled.copies,
+                    sum(expected.get(a, 0.0) * s.copies for a, s in per_ai.items())),
+        "flag": flag, "by_ai": by_ai,
     }
 
 
