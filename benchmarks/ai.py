@@ -45,6 +45,9 @@ ROWS = [
     ("curve300", "base", 2, "mcts:300", 400),
     ("curve1000", "base", 2, "mcts:1000", 400),
     ("curve3000", "base", 2, "mcts:3000", 100),
+    # the level `easy` (grove/engine/ai.py LEVELS): a beginner's opponent, to be read against
+    # greedy (`medium`, so 50% by its definition) and the default (`hard`, the `base` row)
+    ("easy", "base", 2, "greedy:0.5", 200),
 ]
 AGAINST = "greedy"
 SEED = 20261204  # the deals: the same in every run, never those of the tests

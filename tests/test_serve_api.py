@@ -103,7 +103,7 @@ def test_a_level_names_its_ai_and_the_record_keeps_the_spec(tmp_path):
     with _client(tmp_path) as c:
         r = c.post("/api/games", json={"edition": "base", "seats": ["hard", "easy"], "seed": 1})
         assert r.status_code == 201
-        assert [s["kind"] for s in r.json()["seats"]] == ["mcts", "mcts:10"]
+        assert [s["kind"] for s in r.json()["seats"]] == ["mcts", "greedy:0.5"]
         assert [s["name"] for s in r.json()["seats"]] == ["Hard 1", "Easy 2"]
         c.get(f"/api/games/{r.json()['id']}")  # nothing there: the record is at .../record
 

@@ -133,3 +133,20 @@ class GreedyPlayer:
 def _worth(halves: tuple) -> int:
     """What a card is worth keeping: the cost of its dearest half."""
     return max([sp.cost for sp, _, _ in halves], default=0)
+
+
+class CarelessPlayer:
+    """Greedy, but at a share of its turns (`careless`, 0 to 1) any legal play instead: an
+    opponent a beginner can beat (the level `easy`; docs/ai.md gives its rate against greedy).
+    A turn's other decisions (the payment, the second draw) follow greedy's rules."""
+
+    def __init__(self, seed: int = 0, careless: float = 0.5):
+        self.careless = careless
+        self.coin = random.Random(seed * 2 + 1)
+        self.greedy = GreedyPlayer(seed)
+        self.random = RandomPlayer(seed)
+
+    def choose(self, seat: Seat, decision: Decision) -> Action:
+        if decision.kind == "turn" and self.coin.random() < self.careless:
+            return self.random.choose(seat, decision)
+        return self.greedy.choose(seat, decision)
