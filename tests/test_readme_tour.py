@@ -68,6 +68,9 @@ def test_tour_runs_as_written(tmp_path: Path):
     assert not any(tmp_path.iterdir())
     for step in tour():
         where = f"README.md:{step.line}: grove {shlex.join(step.args)}"
+        if step.args[0] == "serve":  # a server: started, asked for its lobby, stopped
+            _serves(tmp_path, step.args, where, env)
+            continue
         try:
             run = subprocess.run([str(GROVE), *step.args], cwd=tmp_path, capture_output=True,
                                  text=True, timeout=600, env=env)
@@ -97,6 +100,35 @@ def test_tour_runs_as_written(tmp_path: Path):
             for name in written:
                 path = tmp_path / name
                 assert path.is_file() and path.stat().st_size > 0, f"{where}: {name} missing"
+
+
+def _serves(folder: Path, args: list[str], where: str, env: dict[str, str]) -> None:
+    """`grove serve` as the tour writes it, on any free port (8000 may be taken): it says where
+    to open it, serves the lobby, and stops at SIGTERM."""
+    import signal
+    import urllib.request
+
+    proc = subprocess.Popen([str(GROVE), *args, "--port", "0"], cwd=folder, env=env,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stderr is not None
+        line = proc.stderr.readline()
+        m = re.search(r"open (http://\S+/)", line)
+        assert m, f"{where}: says no address: {line!r}"
+        for _ in range(200):
+            try:
+                with urllib.request.urlopen(m.group(1), timeout=10) as page:
+                    assert b"A new game" in page.read(), where
+                break
+            except OSError:
+                import time
+
+                time.sleep(0.05)
+        else:
+            pytest.fail(f"{where}: the lobby did not answer")
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(30)
 
 
 def test_lint_with_no_path_is_in_the_tour_and_explained():
