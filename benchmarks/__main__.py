@@ -343,6 +343,12 @@ def bench_planted(opts: Options) -> dict[str, Any]:
     return run(opts)
 
 
+def bench_serve(opts: Options) -> dict[str, Any]:
+    from benchmarks.serve import bench_serve as run
+
+    return run(opts)
+
+
 def bench_lint_scale(opts: Options) -> dict[str, Any]:
     from benchmarks.lint_scale import bench_lint_scale as run
 
@@ -361,6 +367,7 @@ BENCHMARKS: list[Callable[[Options], dict[str, Any]]] = [
     bench_print,
     bench_lsp,
     bench_lint_scale,
+    bench_serve,  # 20 games at once through grove serve's WebSockets
     bench_planted,  # the strength flag against a tripled dweller, every one in turn
     bench_ai,  # last: a row at the default budget takes hours
 ]

@@ -293,6 +293,19 @@ def build_app(settings: Settings) -> Starlette:
             return await guarded(request, run)
         return route
 
+    async def stats(request: Request) -> Response:
+        """The server's own time per answer (from an answer taken to the next table kept, AI
+        thinking included only where an AI moved in between) and the games it holds."""
+        import statistics
+
+        times = sorted(t for m in list(server.matches.by_id.values()) for t in list(m.handled))
+        q = statistics.quantiles(times, n=20) if len(times) >= 20 else []
+        return JSONResponse({
+            "games": len(server.matches.by_id), "running": server.matches.running(),
+            "answers": len(times),
+            "p50_ms": round(statistics.median(times) * 1e3, 2) if times else None,
+            "p95_ms": round(q[-1] * 1e3, 2) if q else None})
+
     async def editions(request: Request) -> Response:
         from grove import api
 
@@ -340,6 +353,7 @@ def build_app(settings: Settings) -> Starlette:
         Route("/watch/{token}", table_page(True)),
         Route("/faces/{key}/{name}", face),
         Route("/api/editions", editions),
+        Route("/api/stats", stats),
         Route("/api/games", games_create, methods=["POST"]),
         Route("/api/games", games_list, methods=["GET"]),
         Route("/api/games/{id}/record", game_record),

@@ -18,6 +18,7 @@ its record, and the links stay the same.
 
 from __future__ import annotations
 
+import collections
 import json
 import logging
 import queue
@@ -116,6 +117,10 @@ class Match:
     error: str | None = None
 
     def __post_init__(self) -> None:
+        # the server's own time from a person's answer taken to the next table kept, seconds:
+        # what `GET /api/stats` and `python -m benchmarks --only serve` read
+        self.handled: collections.deque[float] = collections.deque(maxlen=10_000)
+        self.answered_at: float | None = None
         self.inbox: queue.Queue[Any] = queue.Queue()
         self.stopping = threading.Event()
         self.queued: dict[int, list[Action]] = {}
@@ -200,6 +205,9 @@ class Match:
                         asking=waiting is not None and waiting[0] == s)
             self.views[s] = json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
         self.version += 1
+        if self.answered_at is not None:
+            self.handled.append(time.perf_counter() - self.answered_at)
+            self.answered_at = None
         self._notify()
 
     def _notify(self) -> None:
@@ -224,7 +232,7 @@ class Match:
     def answer(self, seat: int, texts: list[str], state: int | None) -> Future:
         """Hand the game a person's answer: the future says None (taken) or why not."""
         fut: Future = Future()
-        self.inbox.put(Answer(seat, tuple(texts), state, fut))
+        self.inbox.put(Answer(seat, tuple(texts), state, fut, time.perf_counter()))
         return fut
 
     def ask(self, fn: Callable[[], Any]) -> Future:

@@ -31,6 +31,7 @@ class Answer:
     texts: tuple[str, ...]
     state: int | None  # the table the person answered (its `state`); None: whatever stands
     done: Future
+    at: float = 0.0  # when the server got it (time.perf_counter)
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,7 @@ class Host(Protocol):
     inbox: queue.Queue[Any]
     queued: dict[int, list[Action]]
     waiting: tuple[int, Decision] | None
+    answered_at: float | None
 
     def publish(self, waiting: tuple[int, Decision] | None = None) -> None: ...
 
@@ -84,6 +86,7 @@ class RemotePlayer:
                 item.done.set_result(str(exc))
                 continue
             queued[:] = actions[1:]
+            match.answered_at = item.at
             match.waiting = None
             item.done.set_result(None)
             return actions[0]
