@@ -48,7 +48,7 @@ LOG_LINES = 200  # game log lines the log panel keeps
 LEFT = 0.7  # the part of the screen's width the hand and the scores take, at least
 RIGHT_MIN = 28  # ... and the right column's columns at least, where the hand needs more
 CHOICES_MIN = 11  # the options' pane's lines at least (its title, the question, 9 options)
-CARD_MIN = 8  # the card text's lines at least, below the clearing and the panes' keys
+CARD_MIN = 10  # the card text's lines at least (a species is 6 to 9), below the clearing and the keys
 
 
 class ScreenPlayer:
@@ -700,6 +700,9 @@ class GameScreen(App[runner.Outcome | None]):
         self.query_one("#panes", ContentSwitcher).current = pane
         self.query_one("#left").display = pane != "forest"
         self._tabs()
+        if pane == "log":  # the last turns, which a hidden pane could not scroll to
+            self.call_after_refresh(self.query_one("#log", VerticalScroll).scroll_end,
+                                    animate=False)
 
     def _tabs(self) -> None:
         """The line above the panes: each pane by its key, the one shown marked (not by colour
