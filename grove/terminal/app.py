@@ -241,6 +241,7 @@ class GameScreen(App[runner.Outcome | None]):
         self.hand_need: int | None = None  # the columns the hand shown needs
         self.hand_rows = 0  # ... and its rows
         self.clearing_text = ""
+        self.forest_text = ""  # the forest shown, as its pane shows it
         self.outcome: runner.Outcome | None = None
         self.log_lines: list[str] = []
         self._gamelog: GameLog | None = None
@@ -318,10 +319,16 @@ class GameScreen(App[runner.Outcome | None]):
         if height < 40 or self.hand_need is None:
             choices.styles.height = None
             return
-        right = max(1, self.size.width - self._left_width())
-        lines = len(Text(self.clearing_text).wrap(self.console, right))
-        left = self.hand_rows + 2 + len(self.kinds) + 2  # rows, heading, title; the scores
-        table = max(left, lines + 2 + CARD_MIN)
+        panes = self.query_one("#panes", ContentSwitcher).current
+        if panes == "forest":  # the forests span the table: as many lines as the one shown
+            width = self.size.width
+            clearing = len(Text(self.clearing_text).wrap(self.console, width))
+            table = clearing + 2 + 1 + len(Text(self.forest_text).wrap(self.console, width - 2))
+        else:
+            right = max(1, self.size.width - self._left_width())
+            clearing = len(Text(self.clearing_text).wrap(self.console, right))
+            left = self.hand_rows + 2 + len(self.kinds) + 2  # rows, heading, title; the scores
+            table = max(left, clearing + 2 + CARD_MIN)
         choices.styles.height = max(CHOICES_MIN, height - 1 - table)
 
     def on_mount(self) -> None:
@@ -447,10 +454,12 @@ class GameScreen(App[runner.Outcome | None]):
         box = self.query_one("#forest", VerticalScroll)
         box.border_title = self.words("forest", player=p.name)
         # the cave on a line of its own: the pane's title is cut where the pane is narrow
-        self.query_one("#foresttext", Static).update(Text("\n".join((
+        self.forest_text = "\n".join((
             self.words("cave", count=p.cave_size),
             *(forest_lines(view.forest(self.shown), view.forest_sides())
-              if p.forest.hosts else [self.words("empty")])))))
+              if p.forest.hosts else [self.words("empty")])))
+        self.query_one("#foresttext", Static).update(Text(self.forest_text))
+        self._size_choices()
 
     # ---- picking -------------------------------------------------------------------------------
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
@@ -700,6 +709,7 @@ class GameScreen(App[runner.Outcome | None]):
         self.query_one("#panes", ContentSwitcher).current = pane
         self.query_one("#left").display = pane != "forest"
         self._tabs()
+        self._size_choices()
         if pane == "log":  # the last turns, which a hidden pane could not scroll to
             self.call_after_refresh(self.query_one("#log", VerticalScroll).scroll_end,
                                     animate=False)
