@@ -292,6 +292,7 @@ class GameScreen(App[runner.Outcome | None]):
         self.hand_need = grid_width(grid, HAND_GAP)
         self.hand_rows = len(grid.rows)
         self._size_left()
+        self._size_choices()
 
     def _size_left(self) -> None:
         """The left column as wide as the hand shown needs, where the screen leaves the right
