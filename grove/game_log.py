@@ -51,6 +51,9 @@ class GameLog:
         self._seen = 0
         self._header: tuple[int, int] | None = None
         self._payment: tuple[int, ...] = ()  # said with the play that follows it
+        # an effect's line ("Squirrel: effect"), said with the first thing it does: an effect
+        # that did nothing (no card to take) said nothing, not a heading with nothing under it
+        self._effect: str | None = None
 
     def _say(self, key: str, **values: object) -> str:
         """The sentence `log.<key>` of the language, filled in."""
@@ -92,14 +95,20 @@ class GameLog:
                     yield f"  * {text}"
                 continue
             if self._header != (e.turn, e.player):
-                self._header = (e.turn, e.player)
+                self._header, self._effect = (e.turn, e.player), None
                 yield self._say("turn", turn=e.turn + 1, player=self._name(e.player))
             if e.kind == "pay":
                 self._payment = e.cards
                 continue
             text = self._player(e)
+            if e.kind == "effect":
+                self._effect = f"  {text}" if text else None
+                continue
+            if e.kind not in ("bonus", "trigger", "stuck") and self._effect is not None:
+                yield self._effect  # what the effect did follows it
+            self._effect = None
             if text:
-                indent = "  " if e.kind in ("play", "effect", "bonus", "trigger", "cave_card",
+                indent = "  " if e.kind in ("play", "bonus", "trigger", "cave_card",
                                             "stuck") else "    "
                 yield f"{indent}{text}"
 

@@ -162,11 +162,15 @@ def final_cards(result: dict[str, Any], cardset: CardSet, lang: str = "en") -> l
         worded: set[str] = set()
         for c in cards:
             sp = cardset.species_named(c["card"])
-            name = shown(sp.name(lang) if sp else c["card"], NAME_WIDTH)
+            kind = cardset.hosts.get(c["card"])  # a card of no species: face down as a host
+            # (a sapling) or beneath one (a tree's river), named by the host's kind
+            name = shown(sp.name(lang) if sp else kind.names.get(lang) or kind.names.get("en")
+                         or kind.id if kind else c["card"], NAME_WIDTH)
             host = cardset.species_named(hosts.get(c["host"], ""))
             slot = c["slot"]
             side, _, number = slot.partition("_")
             where = (w("final.host_card") if slot in cardset.hosts
+                     else w("final.beneath") if slot == "beneath"
                      else log.get(f"log.side.{side}", side) + (f" {number}" if number else ""))
             out.append("  " + w("final.card", points=f"{c['points']:>3}", card=name,
                                 number=c["host"] + 1, slot=where,

@@ -119,8 +119,11 @@ def _places(view: View, plays: list[Action], player: int) -> tuple[Step, ...]:
             first = below[0]
             assert isinstance(first.action, Play)
             half = view.species_label(seat.species_for(first.action.place))
+            best = max(b.points for b in below if b.points is not None)
             grouped[k] = Step(w("where.side", half=half, side=view.side_name(s.label),
-                                count=len(below)), below=bounded(view, below), card=first.card)
+                                count=len(below),
+                                points=w("points", points=f"{best:+d}", count=best)),
+                              below=bounded(view, below), card=first.card, points=best)
     return bounded(view, tuple(grouped))
 
 
@@ -149,8 +152,26 @@ def bounded(view: View, items: Sequence[Step]) -> tuple[Step, ...]:
     if len(items) <= LIMIT:
         return items
     runs = [items[k:k + LIMIT] for k in range(0, len(items), LIMIT)]
-    return bounded(view, [Step(view.words("step.run", first=r[0].label, last=r[-1].label),
-                               below=r) for r in runs])
+    return bounded(view, [Step(view.words("step.run", first=r[0].label,
+                                          last=_after_shared(r[0].label, r[-1].label)),
+                               below=r, points=_best(r)) for r in runs])
+
+
+def _after_shared(first: str, last: str) -> str:
+    """`last` without the words it starts with as `first` does: a run of one card's places
+    reads "Tree Ferns at 3 Oak, left (+1 point now) … 26 Sapling, top (+0 points now)", not
+    the card twice. Whole words only, and never all of `last`."""
+    a, b = first.split(" "), last.split(" ")
+    k = 0
+    while k < min(len(a), len(b)) - 1 and a[k] == b[k]:
+        k += 1
+    return " ".join(b[k:])
+
+
+def _best(items: Sequence[Step]) -> int | None:
+    """The most points a line of `items` gains, where they say."""
+    known = [s.points for s in items if s.points is not None]
+    return max(known) if known else None
 
 
 def _unique(items: Sequence[Step]) -> tuple[Step, ...]:
@@ -183,6 +204,13 @@ def rehearsed(decision: Decision, action: Action) -> bool:
     taken: a turn's paid play, and each of the Mole's further plays."""
     return isinstance(action, Play) and (decision.kind == "turn" and not action.free
                                          or paid_later(decision))
+
+
+def confirmed(action: Action) -> bool:
+    """Whether a person confirms `action` once more before it is taken: a play into the
+    forest, which no step after it (a payment) would otherwise hold back, so one key does not
+    lay a card for good. Draws and answers are taken at once."""
+    return isinstance(action, Play | FaceDown)
 
 
 def rehearse(seat: Seat, action: Action, answers: Sequence[Action],

@@ -10,6 +10,7 @@ the card data, the rest from the `screen` catalogs (`words.py`) and the game log
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +32,7 @@ from grove.engine.seat import Seat
 from grove.report import row_name, shown
 
 if TYPE_CHECKING:
+    from grove.engine.mcts import Ranked
     from grove.engine.runner import Outcome
 
 SIDES = ("top", "left", "right", "bottom")  # the order a forest's grid shows its sides in
@@ -190,6 +192,8 @@ class View(CardWords):
             sp = h.card.species
             name = (shown(sp.name(self.lang)) if sp is not None
                     else f"{self.host_name(h.kind.id)} ({self.words('face_down')})")
+            if h.beneath:  # a tree's river, face down beneath it: a card of the forest too
+                name += " + " + self.words("beneath", count=len(h.beneath))
             cells = []
             for side in cols:
                 slots = [sd for sd in h.kind.slots if sd.side == side]
@@ -202,6 +206,34 @@ class View(CardWords):
                 cells.append(", ".join(names + ["·"] * free))
             rows.append((str(h.index + 1), name, *cells))
         return Grid(("#", self.words("host"), *(self.side_name(s) for s in cols)), tuple(rows))
+
+    def table_cards(self) -> list[TableCard]:
+        """Every card on the table the seat may read, by where it lies: its own hand, the
+        clearing, then each forest's cards face up, host by host (a card face down, or beneath
+        a tree, is no one's to read). A person reads an opponent's Owl as well as their own."""
+        w, g = self.words, self.game
+        out = [TableCard(f"{w('hand')}: {self.card_name(c)}", c, None) for c in g.hand]
+        out += [TableCard(f"{w('clearing')}: {self.card_name(c)}", c, None) for c in g.clearing]
+        for p in g.players:
+            forest = w("forest", player=shown(p.name))
+            for h in p.forest.hosts:
+                host = (self.species_label(h.card.species) if h.card.species is not None
+                        else self.host_name(h.kind.id))
+                if h.card.species is not None and h.card.number is not None:
+                    out.append(TableCard(f"{forest}: {h.index + 1} {host}", h.card.number,
+                                         h.card.species))
+                for sd in h.kind.slots:
+                    for c in h.slots[sd.id]:
+                        if c.species is not None and c.number is not None:
+                            out.append(TableCard(
+                                f"{forest}: {h.index + 1} {host}, {self.slot_name(sd.id)}: "
+                                f"{self.species_label(c.species)}", c.number, c.species))
+        return out
+
+    def table_card_text(self, card: TableCard) -> list[str]:
+        """A card of `table_cards` in full: the half that lies in a forest, or every half of a
+        card held or in the clearing (`card_text`)."""
+        return self.species_lines(card.species) if card.species else self.card_text(card.card)
 
     def forest_sides(self) -> list[str]:
         """The sides a forest's grid has a column for, in its order: those some host has."""
@@ -359,12 +391,34 @@ class View(CardWords):
         ranked = player.search(self.game, decision)
         tries = sum(r.visits for r in ranked) or 1
         lines = [self.words("hint.title", tries=tries)]
-        for k, r in enumerate(ranked[:3], 1):
-            lines.append(self.words("hint.row", rank=k,
-                                    play=self.describe(decision.read(r.text), decision.player,
-                                                       decision),
-                                    margin=f"{r.margin:+.1f}", share=round(100 * r.visits / tries)))
+        for k, (play, visits, margin) in enumerate(self.hint_rows(decision, ranked)[:3], 1):
+            lines.append(self.words("hint.row", rank=k, play=play, margin=self.signed(margin),
+                                    share=round(100 * visits / tries)))
         return lines
+
+    def hint_rows(self, decision: Decision, ranked: Sequence[Ranked]
+                  ) -> list[tuple[str, int, float]]:
+        """The search's plays as a person reads them, the best mean margin first: plays that
+        read the same (two copies of a card, whose payments may differ) are one row, their
+        tries summed and their margins weighed by them; a play tried less than a tenth as
+        often as the most tried one is left out, for its mean rests on a few games."""
+        rows: dict[str, tuple[int, float]] = {}
+        for r in ranked:
+            label = self.describe(decision.read(r.text), decision.player, decision)
+            visits, total = rows.get(label, (0, 0.0))
+            rows[label] = (visits + r.visits, total + r.margin * r.visits)
+        most = max((v for v, _ in rows.values()), default=0)
+        out = [(label, v, total / v) for label, (v, total) in rows.items()
+               if v and 10 * v >= most]
+        out.sort(key=lambda row: (-row[2], -row[1], row[0]))
+        return out
+
+    def signed(self, value: float) -> str:
+        """A number of points with its sign and one decimal, in the language's decimal mark
+        ("+1,9" in German)."""
+        from babel.numbers import format_decimal
+
+        return format_decimal(value, format="+0.0;-0.0", locale=self.lang)
 
     def payment(self, decision: Decision, play: Action | None = None) -> Payment | None:
         """For a payment decision: the card being paid for, how many cards are still to pay,
@@ -406,6 +460,13 @@ def grid_width(grid: Grid, gap: int) -> int:
     widths = [max(cell_len(r[k]) for r in (grid.columns, *grid.rows))
               for k in range(len(grid.columns))]
     return sum(widths) + gap * (len(widths) - 1)
+
+
+@dataclass(frozen=True)
+class TableCard:
+    label: str  # where it lies and its name
+    card: int  # the card's number
+    species: Species | None  # the half that lies in a forest; None: a whole card (held, clearing)
 
 
 @dataclass(frozen=True)

@@ -27,11 +27,11 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import ContentSwitcher, DataTable, OptionList, RichLog, Static
+from textual.widgets import ContentSwitcher, DataTable, OptionList, Static
 
 from grove.compiler.cardset import CardSet
 from grove.engine import runner
-from grove.engine.action import Action, Pick
+from grove.engine.action import Action, Pick, Play
 from grove.engine.decision import Decision
 from grove.engine.game import Game
 from grove.engine.human import Quit
@@ -39,7 +39,7 @@ from grove.engine.record import Sink
 from grove.engine.seat import Seat
 from grove.game_log import GameLog
 from grove.report import final_words
-from grove.seatview.steps import Step, rehearse, rehearsed, steps
+from grove.seatview.steps import Step, confirmed, rehearse, rehearsed, steps
 from grove.seatview.view import (
     HAND_GAP,
     Grid,
@@ -55,6 +55,8 @@ QUIT = object()  # the answer that stops the game
 LOG_LINES = 200  # game log lines the log panel keeps
 LEFT = 0.7  # the part of the screen's width the hand and the scores take, at least
 RIGHT_MIN = 28  # ... and the right column's columns at least, where the hand needs more
+CHOICES_MIN = 11  # the options' pane's lines at least (its title, the question, 9 options)
+CARD_MIN = 10  # the card text's lines at least (a species is 6 to 9), below the clearing and the keys
 
 
 class ScreenPlayer:
@@ -93,7 +95,7 @@ class HelpScreen(ModalScreen[None]):
     def lines(self) -> list[str]:
         w = self.words
         return [w("keys.title"), w("keys.scroll"), "", w("keys.pick"), w("keys.back"),
-                w("keys.pay"), w("pay_mark"), w("keys.card"), w("keys.forest"), w("keys.log"),
+                w("keys.pay"), w("pay_mark"), w("keys.card"), w("keys.read"), w("keys.forest"), w("keys.log"),
                 w("keys.panels"), w("keys.hint"), w("keys.help"), w("keys.quit"), "",
                 w("keys.close")]
 
@@ -104,6 +106,43 @@ class HelpScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#helpbox").focus()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class ReadScreen(ModalScreen[None]):
+    """Any card on the table, read in full (key r): the list of every card the seat may read
+    (`View.table_cards`: its hand, the clearing, every forest), the highlighted one's text
+    beside it. Not only the options' cards: what an opponent's forest holds decides a turn."""
+
+    BINDINGS = [Binding("escape,r,q", "close", show=False)]
+
+    def __init__(self, view: View):
+        super().__init__()
+        self.view = view
+        self.cards = view.table_cards()
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="readbox"):
+            yield Static(Text(self.view.words("read.title"), style="bold"), id="readtitle")
+            with Horizontal():
+                yield OptionList(*(Text(c.label) for c in self.cards), id="readlist",
+                                 markup=False)
+                with VerticalScroll(id="readcard"):
+                    yield Static(id="readtext")
+
+    def on_mount(self) -> None:
+        found = self.query_one("#readlist", OptionList)
+        found.focus()
+        if self.cards:
+            found.highlighted = 0
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        k = event.option_index
+        if 0 <= k < len(self.cards):
+            self.query_one("#readtext", Static).update(Text("\n".join(
+                self.view.table_card_text(self.cards[k]))))
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -148,7 +187,7 @@ class GameScreen(App[runner.Outcome | None]):
     #hand:focus, #card:focus, #forest:focus, #scores:focus, #log:focus {
         border-top: round $accent; }
     #hand { height: auto; }
-    #clearing { height: auto; max-height: 8; }
+    #clearing { height: auto; }
     #panes { height: 1fr; }
     #card, #forest, #log { height: 1fr; min-height: 3; }
     #tabs { height: auto; }
@@ -161,7 +200,11 @@ class GameScreen(App[runner.Outcome | None]):
     #helpbox, #quit { width: 76; height: auto; max-height: 100%; border: thick $accent;
                       background: $panel; padding: 1 2; }
     #help { height: auto; }
-    HelpScreen, QuitScreen { align: center middle; }
+    HelpScreen, QuitScreen, ReadScreen { align: center middle; }
+    #readbox { width: 90%; height: 90%; border: thick $accent; background: $panel; }
+    #readtitle { height: 1; }
+    #readlist { width: 1fr; height: 1fr; }
+    #readcard { width: 1fr; height: 1fr; }
     """
     BINDINGS = [
         Binding("question_mark", "help", "?"),
@@ -170,6 +213,7 @@ class GameScreen(App[runner.Outcome | None]):
         Binding("t", "pane('card')", show=False),
         Binding("l", "pane('log')", show=False),
         Binding("h", "hint", "hint"),
+        Binding("r", "read", show=False),
         Binding("c", "confirm_pay", "confirm", show=False),
         Binding("space", "toggle_pay", show=False),
         Binding("escape", "back", show=False),
@@ -197,12 +241,17 @@ class GameScreen(App[runner.Outcome | None]):
         self.path: list[str] = []  # the lines picked on the way to the list shown
         self.settling: Action | None = None  # a paid play being settled before it is taken
         self.settled: list[Action] = []  # ... and its answers so far (a river card)
+        # a play that is taken once confirmed (one with nothing to pay), with its answers
+        self.confirming: list[Action] | None = None
         self.payment: Payment | None = None  # while paying: the payment, its cards, the picks
         self.pay_decision: Decision | None = None
         self.pay_cards: list[int] = []
         self.picked: list[int] = []
         self.shown = 0  # whose forest is shown
         self.hand_need: int | None = None  # the columns the hand shown needs
+        self.hand_rows = 0  # ... and its rows
+        self.clearing_text = ""
+        self.forest_text = ""  # the forest shown, as its pane shows it
         self.outcome: runner.Outcome | None = None
         self.log_lines: list[str] = []
         self._gamelog: GameLog | None = None
@@ -231,9 +280,10 @@ class GameScreen(App[runner.Outcome | None]):
                         yield Static(id="cardtext")
                     with VerticalScroll(id="forest"):
                         yield Static(id="foresttext")
-                    # wrapped to the panel: the default wraps at 78 columns, and cuts what the
-                    # panel cannot show
-                    yield RichLog(id="log", wrap=True, max_lines=LOG_LINES, min_width=20)
+                    # a Static, wrapped to the pane whenever it is laid out: a log written
+                    # while its pane is hidden wrapped at 20 columns for good
+                    with VerticalScroll(id="log"):
+                        yield Static(id="logtext")
         with Vertical(id="choices"):
             yield Static(id="ask")
             yield Static(id="pay")
@@ -244,12 +294,15 @@ class GameScreen(App[runner.Outcome | None]):
         # the hand scrolls; from 40 on, ten split cards and the scores fit one above the other
         self.set_class(self.size.height < 40, "-small")
         self._size_left()
+        self._size_choices()
 
     def show_hand(self, grid: Grid) -> None:
         """The hand's table, and the left column as wide as it needs (`_size_left`)."""
         _fill(self.query_one("#hand", DataTable), grid, gap=HAND_GAP)
         self.hand_need = grid_width(grid, HAND_GAP)
+        self.hand_rows = len(grid.rows)
         self._size_left()
+        self._size_choices()
 
     def _size_left(self) -> None:
         """The left column as wide as the hand shown needs, where the screen leaves the right
@@ -260,9 +313,34 @@ class GameScreen(App[runner.Outcome | None]):
         no such card is held, for the forests' pane wraps more lines in fewer columns."""
         if self.hand_need is None:
             return
+        self.query_one("#left").styles.width = self._left_width()
+
+    def _left_width(self) -> int:
         width = self.size.width
-        left = max(int(width * LEFT), min(self.hand_need, width - RIGHT_MIN))
-        self.query_one("#left").styles.width = left
+        return max(int(width * LEFT), min(self.hand_need or 0, width - RIGHT_MIN))
+
+    def _size_choices(self) -> None:
+        """The options' pane as tall as the table above leaves it: the table takes what the
+        hand and the scores need, or the clearing whole and some card text, whichever is more,
+        and the options the rest (at 120 x 40 a hand of six leaves them 20 lines, ten split
+        cards 13), where a fixed pane showed 9 options above 15 blank lines. Below 40 lines
+        the screen's CSS sizes them (`-small`)."""
+        choices = self.query_one("#choices")
+        height = self.size.height
+        if height < 40 or self.hand_need is None:
+            choices.styles.height = None
+            return
+        panes = self.query_one("#panes", ContentSwitcher).current
+        if panes == "forest":  # the forests span the table: as many lines as the one shown
+            width = self.size.width
+            clearing = len(Text(self.clearing_text).wrap(self.console, width))
+            table = clearing + 2 + 1 + len(Text(self.forest_text).wrap(self.console, width - 2))
+        else:
+            right = max(1, self.size.width - self._left_width())
+            clearing = len(Text(self.clearing_text).wrap(self.console, right))
+            left = self.hand_rows + 2 + len(self.kinds) + 2  # rows, heading, title; the scores
+            table = max(left, clearing + 2 + CARD_MIN)
+        choices.styles.height = max(CHOICES_MIN, height - 1 - table)
 
     def on_mount(self) -> None:
         w = self.words
@@ -301,16 +379,18 @@ class GameScreen(App[runner.Outcome | None]):
     # ---- the screen's side ---------------------------------------------------------------------
     def _show_log(self) -> None:
         """The game log's lines not yet shown (the panel keeps the last `LOG_LINES`)."""
-        log = self.query_one("#log", RichLog)
-        for line in self.log_lines[max(self._logged, len(self.log_lines) - LOG_LINES):]:
-            log.write(Text(line))
+        if self._logged == len(self.log_lines):
+            return
         self._logged = len(self.log_lines)
+        self.query_one("#logtext", Static).update(Text("\n".join(self.log_lines[-LOG_LINES:])))
+        self.query_one("#log", VerticalScroll).scroll_end(animate=False)
 
     def offer(self, game: Seat, decision: Decision) -> None:
         """Show the table and what `decision` asks; the answer goes on `answers`."""
         self.game, self.decision = game, decision
         self.view = view = View(game, self.lang)
-        self.settling, self.settled = None, []
+        self.settling, self.settled, self.confirming = None, [], None
+        self.lists, self.path = [], []  # the question names no line of an earlier decision
         self._show_log()
         if decision.player != self.shown and self.kinds[self.shown] != "human":
             self.shown = decision.player
@@ -375,20 +455,23 @@ class GameScreen(App[runner.Outcome | None]):
         hand = view.hand(me, self.decision)
         grid = view.hand_grid(hand)
         self.show_hand(grid if grid.rows else Grid(grid.columns, ((w("empty"), "", "", "", ""),)))
-        self.query_one("#clearing", Static).update(Text(
-            ", ".join(view.card_name(c) for c in view.clearing()) or w("empty")))
+        self.clearing_text = ", ".join(view.card_name(c) for c in view.clearing()) or w("empty")
+        self.query_one("#clearing", Static).update(Text(self.clearing_text))
         self._draw_forest(view)
         _fill(self.query_one("#scores", DataTable), view.scores_by_player())
+        self._size_choices()
 
     def _draw_forest(self, view: View) -> None:
         p = view.game.players[self.shown]
         box = self.query_one("#forest", VerticalScroll)
         box.border_title = self.words("forest", player=p.name)
         # the cave on a line of its own: the pane's title is cut where the pane is narrow
-        self.query_one("#foresttext", Static).update(Text("\n".join((
+        self.forest_text = "\n".join((
             self.words("cave", count=p.cave_size),
             *(forest_lines(view.forest(self.shown), view.forest_sides())
-              if p.forest.hosts else [self.words("empty")])))))
+              if p.forest.hosts else [self.words("empty")])))
+        self.query_one("#foresttext", Static).update(Text(self.forest_text))
+        self._size_choices()
 
     # ---- picking -------------------------------------------------------------------------------
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
@@ -408,6 +491,9 @@ class GameScreen(App[runner.Outcome | None]):
         if not 0 <= index < len(self.options):
             return
         step = self.options[index]
+        if self.confirming is not None:  # the confirmation's one line
+            self._answer(self.confirming)
+            return
         if step.action is None:
             self.lists.append(step.below)
             self.path.append(step.label)
@@ -422,15 +508,29 @@ class GameScreen(App[runner.Outcome | None]):
             self.settling, self.settled = step.action, []
             self._settle()
             return
+        if confirmed(step.action):
+            self._confirm([step.action], step.card)
+            return
         self._answer([step.action])
+
+    def _confirm(self, actions: list[Action], card: int | None) -> None:
+        """A play with nothing (more) to pay, asked once more before it is taken, as a paid
+        one is (`c`, or Enter on its one line); Escape goes back to the place."""
+        assert self.view is not None and self.decision is not None
+        self.confirming = actions
+        self.lists.append((Step(self.words("step.confirm", play=self.view.describe(
+            actions[0], self.decision.player, self.decision)), actions[0], card=card),))
+        self._ask(self.decision)
+        self._show_list()
 
     def _settle(self) -> None:
         """The next thing the play being settled asks (`steps.rehearse`): a river card (a list
         of its own), the payment, or nothing more: then it is taken, with its answers."""
         assert self.game is not None and self.settling is not None
         d = rehearse(self.game, self.settling, self.settled, self.decision)
-        if d is None:
-            self._answer([self.settling, *self.settled])
+        if d is None:  # nothing to pay (a card of cost 0): confirmed as a payment is
+            card = self.settling.place.card if isinstance(self.settling, Play) else None
+            self._confirm([self.settling, *self.settled], card)
         elif d.kind == "pay":
             self._start_pay(d, self.settling)
         else:
@@ -439,8 +539,8 @@ class GameScreen(App[runner.Outcome | None]):
             self._show_list()
 
     def _answer(self, actions: list[Action]) -> None:
-        self.decision, self.lists, self.payment = None, [], None
-        self.settling, self.settled = None, []
+        self.decision, self.lists, self.path, self.payment = None, [], [], None
+        self.settling, self.settled, self.confirming = None, [], None
         self.query_one("#options", OptionList).clear_options()
         self.query_one("#pay").display = False
         self.query_one("#ask", Static).update(Text(self.words("waiting")))
@@ -458,11 +558,10 @@ class GameScreen(App[runner.Outcome | None]):
             self._digit_timer = None
         self._digits += str(digit)
         n = int(self._digits)
-        if not 1 <= n <= count:
-            self._digits = str(digit) if 1 <= digit <= count else ""
-            n = digit
-            if not self._digits:
-                return
+        if not 1 <= n <= count:  # "1", "3" on a list of 12 is 13, not 3: refused, said why
+            self._digits = ""
+            self.notify(self.words("line.range", number=n, count=count), severity="warning")
+            return
         self.query_one("#options", OptionList).highlighted = n - 1
         if n * 10 > count:
             self._digits = ""
@@ -489,6 +588,18 @@ class GameScreen(App[runner.Outcome | None]):
         if self.decision is None:
             return
         self._digits = ""
+        if self.confirming is not None:  # back to the place, or the river card, or the list
+            self.confirming = None
+            self.lists.pop()
+            if self.settled:  # the river card is asked again
+                self.settled.pop()
+                asked = rehearse(self.game, self.settling, self.settled, self.decision)
+                self._ask(asked if asked is not None else self.decision)
+            else:
+                self.settling = None
+                self._ask(self.decision)
+            self._show_list()
+            return
         if self.payment is not None:
             if self.settling is None:
                 return  # an effect's play, already taken: its payment is owed
@@ -577,6 +688,9 @@ class GameScreen(App[runner.Outcome | None]):
                 self._toggle(k)
 
     def action_confirm_pay(self) -> None:
+        if self.confirming is not None and self.decision is not None:
+            self._answer(self.confirming)
+            return
         pay, decision = self.payment, self.pay_decision
         if pay is None or decision is None:
             return
@@ -607,6 +721,10 @@ class GameScreen(App[runner.Outcome | None]):
         self.query_one("#panes", ContentSwitcher).current = pane
         self.query_one("#left").display = pane != "forest"
         self._tabs()
+        self._size_choices()
+        if pane == "log":  # the last turns, which a hidden pane could not scroll to
+            self.call_after_refresh(self.query_one("#log", VerticalScroll).scroll_end,
+                                    animate=False)
 
     def _tabs(self) -> None:
         """The line above the panes: each pane by its key, the one shown marked (not by colour
@@ -630,6 +748,10 @@ class GameScreen(App[runner.Outcome | None]):
             return
         lines = View(self.game, self.lang).hint(self.decision)
         self.query_one("#ask", Static).update(Text("\n".join(lines)))
+
+    def action_read(self) -> None:
+        if self.game is not None and self.view is not None:
+            self.push_screen(ReadScreen(self.view))
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen(self.words))

@@ -48,6 +48,7 @@ class LinePlayer:
         self.log = log
         self.roots = roots  # the search path the game's card set came from, for `show QUERY`
         self.queue: list[Action] = []  # the answers of a play settled before it was taken
+        self.seen = False  # whether the board was shown: a resumed game may begin mid-turn
 
     def say(self, *lines: str) -> None:
         for line in lines:
@@ -63,13 +64,21 @@ class LinePlayer:
         view = View(game, self.lang)
         w = view.words
         player = game.players[decision.player]
-        if decision.kind == "turn":  # which game, which turn: the edition by its own name
+        # the board at each turn, and at the first decision whatever it is (a game resumed
+        # mid-turn, at a payment, opened with the question alone)
+        board = decision.kind == "turn" or not self.seen
+        self.seen = True
+        if board:  # which game, which turn: the edition by its own name
             self.say("", view.title())
         self.say("", w("ask", player=player.name, ask=view.ask(decision)))
-        if decision.kind == "turn":  # what a turn is chosen from: the table and one's forest
+        if board:  # what a turn is chosen from: the table and one's forest
             self._clearing(view)
             self._forest(view, "", decision.player)
         self._hand(view, decision)
+        if len(decision.actions) == 1:  # nothing to choose: said, and taken
+            only = decision.actions[0]
+            self.say("  " + w("line.only", option=view.describe(only, decision.player, decision)))
+            return only
         if decision.kind == "pay":
             pay = view.payment(decision)
             if pay is not None:
