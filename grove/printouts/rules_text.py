@@ -986,11 +986,13 @@ def host_choice(cardset: Any, lang: str, host_ids: Iterable[str]) -> str:
     return r.join_or([r.art(r.host_np(h), "indef.acc") for h in _played_hosts(cardset, host_ids)])
 
 
-def host_plurals(cardset: Any, lang: str, host_ids: Iterable[str]) -> str:
+def host_plurals(cardset: Any, lang: str, host_ids: Iterable[str], cap: bool = True) -> str:
     """"Trees, saplings and shrubs": hosts named in the plural, as a scorepad row beside "Top
-    halves" is (Smoky Mountains' trees with a river are among its "Trees")."""
+    halves" is (Smoky Mountains' trees with a river are among its "Trees"); `cap=False` for
+    the middle of a sentence ("one of your trees, saplings and shrubs")."""
     r = Renderer(cardset, lang)
-    return _cap(r.join_and([r.host_np(h).forms(_MANY) for h in _played_hosts(cardset, host_ids)]))
+    text = r.join_and([r.host_np(h).forms(_MANY) for h in _played_hosts(cardset, host_ids)])
+    return _cap(text) if cap else text
 
 
 def field_label(field: str, lang: str) -> str:

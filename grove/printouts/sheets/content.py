@@ -46,6 +46,7 @@ class Host:
     span: Span | None
     icon: str | None = None  # the type symbol its diagram shows (Sheet.icons)
     under_icon: str | None = None  # ... and that of the card beneath it (a tree's river)
+    base_choice: str | None = None  # `base` as the object of "play": "a Tree"
 
     @property
     def water_slots(self) -> bool:
@@ -133,6 +134,8 @@ class Sheet:
     icons: Any = None  # symbol id -> (icons.Icon, its name): the tree and type symbols drawn
     revealing_choice: str = ""  # those hosts as the object of "play": "a Tree or a Sapling"
     card_symbols: tuple[Symbol, ...] = ()  # the expansions' symbols on their cards (Alps)
+    host_kinds: str = ""  # every host named in the plural: "Trees, shrubs and moors"
+    host_kinds_inline: str = ""  # ... as the middle of a sentence says it: "trees, shrubs ..."
 
     @property
     def all_species(self) -> tuple[SpeciesRow, ...]:
@@ -176,7 +179,8 @@ def _hosts(cs: CardSet, lang: str, icons: dict) -> tuple[Host, ...]:
         under = next((t for t in h.types if t in icons), None) if h.play == "with_tree" else None
         out.append(Host(h.id, _name(h.names, lang, h.id), h.face_down, h.play, h.reveal, counts,
                         _name(base.names, lang, base.id) if base else None, slots, h.span,
-                        icon, under))
+                        icon, under,
+                        rules_text.host_choice(cs, lang, (base.id,)) if base else None))
     return tuple(out)
 
 
@@ -312,6 +316,8 @@ def build_sheet(cs: CardSet, lang: str) -> Sheet:
         stuck_cards=int(stuck.get("cards", 0)), stuck_to=stuck.get("to"),
         hosts=hosts, revealing=tuple(h.name for h in revealing),
         revealing_choice=rules_text.host_choice(cs, lang, (h.id for h in revealing)),
+        host_kinds=rules_text.host_plurals(cs, lang, cs.hosts),
+        host_kinds_inline=rules_text.host_plurals(cs, lang, cs.hosts, cap=False),
         reveal=max((h.reveal for h in revealing), default=0),
         tree_symbols=_symbols(cs, lang, "tree", icons),
         type_symbols=_symbols(cs, lang, "type", icons),
