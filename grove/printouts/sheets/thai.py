@@ -17,6 +17,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
+from pathlib import Path
 
 from newmm_tokenizer.trie import Trie
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -39,9 +40,13 @@ def _is_thai(ch: str) -> bool:
     return "\u0e00" <= ch <= "\u0e7f"
 
 
-# the game's own words that newmm's dictionary lacks and would cut in two (ผู้ / เล่น, "player";
-# ลาน / โล่ง, "the clearing"): every sheet's dictionary holds them
-GAME_WORDS = frozenset({"ผู้เล่น", "ลานโล่ง"})
+# the game's own words and fixed phrases that newmm's dictionary lacks and would cut in two
+# (ผู้ / เล่น, "player"; อย่าง / น้อย, "at least"): data, in thai_phrases.txt; every sheet's
+# dictionary holds them
+PHRASES = frozenset(
+    line.strip() for line in (Path(__file__).parent / "thai_phrases.txt").read_text(
+        encoding="utf-8").splitlines() if line.strip() and not line.startswith("#"))
+GAME_WORDS = PHRASES
 
 
 def dictionary_words(names: Iterable[str]) -> frozenset[str]:
