@@ -274,6 +274,30 @@ def glue_images(frag_words: list) -> list:
     return out
 
 
+def hyphen_breaks(frag_words: list) -> list:
+    """A word glued to its icon may still break after a hyphen inside its name
+    ("Blauflügel-" | "Prachtlibelle <icon>"): reportlab splits a word at its hyphen only when
+    the word is text alone, so a name with an icon wider than its column ran over the icon
+    (issue 44: Alpen-Apollofalter, Dartmoor-Kaninchen). The piece up to the hyphen becomes a
+    word of its own with no space after it, where a line may end; the icon stays with the
+    piece after it."""
+    out: list = []
+    for w in frag_words:
+        if not (isinstance(w, list) and any(getattr(f, "cbDefn", None) is not None
+                                            for f, _ in w[1:])):
+            out.append(w)
+            continue
+        frag, text = w[1]
+        cut = text.rfind("-", 0, len(text) - 1) + 1
+        if cut <= 1 or getattr(frag, "cbDefn", None) is not None:
+            out.append(w)
+            continue
+        head = stringWidth(text[:cut], frag.fontName, frag.fontSize)
+        out.append([head, (frag, text[:cut])])
+        out.append(type(w)([w[0] - head, (frag, text[cut:]), *w[2:]]))
+    return out
+
+
 def _copy_frags(frags: list) -> list:
     """A copy of a paragraph's frags deep enough that wrapping the copy leaves them as they
     were: frag words (lists of width and parts) are copied with their class."""
@@ -305,7 +329,8 @@ class SegmentedParagraph(Paragraph):
         if self._thai:
             self.frags = break_words(self.frags, getattr(self, "_words", NO_WORDS))
         if images:
-            self.frags = glue_images(self.frags if self._thai else _getFragWords(self.frags))
+            self.frags = hyphen_breaks(glue_images(
+                self.frags if self._thai else _getFragWords(self.frags)))
         self._parsed = _copy_frags(self.frags)
         self._fine = False
 
