@@ -879,6 +879,10 @@ class Renderer:
             kw = {"slot": self.slot("nom", s.side.text), "n": s.capacity,
                   "noun": np.forms(s.capacity), "clf": np.clf}
             own = self.own_host()
+            host = self.cs.host_for_kind(self.species.kind) if own is not None else None
+            if host is not None and sum(sl.side == s.side.text for sl in host.slots) > 1:
+                # a river's two bottom slots: the side, not "the bottom slot" (issue 44)
+                kw["slot"] = self.opt(f"slot.side.{s.side.text}") or kw["slot"]
             if own is not None:
                 return self.t("place.slot_override.self", this=self.art(own, "this"), **kw)
             return self.t("place.slot_override", same=self.same_host(), **kw)
