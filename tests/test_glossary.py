@@ -81,3 +81,19 @@ def test_edition_title_is_the_glossary_title(edition, lang):
 def test_an_edition_may_use_its_own_word():
     assert glossary.term("de", "tree_symbol") == "Baumsymbol"
     assert glossary.term("de", "tree_symbol", "dartmoor") == "Blattsymbol"
+
+
+def test_dartmoor_says_blattsymbol_where_the_others_say_baumsymbol():
+    """The Dartmoor overview's „Blattsymbol" on its sheet and its cards; the shared catalogs
+    keep „Baumsymbol" for the base game and Smoky Mountains, whose overview says so."""
+    from grove.compiler import cardset as cs
+    from grove.printouts import rules_text as rt
+    from grove.printouts.sheets.content import build_sheet
+    from grove.printouts.sheets.templates import render_sheet
+
+    dartmoor, base = cs.build("dartmoor", ()), cs.build("base", ())
+    sheet = render_sheet(build_sheet(dartmoor, "de"))
+    assert "Blattsymbol" in sheet and "Baumsymbol" not in sheet
+    assert "Baumsymbol" in render_sheet(build_sheet(base, "de"))
+    assert rt.card_text(dartmoor.species["dartmoor:roe_deer"], dartmoor, "de")["score"] == \
+        "3 Punkte pro Karte mit demselben Blattsymbol wie diese Karte"

@@ -56,3 +56,14 @@ def term(lang: str, key: str, edition: str | None = None) -> str:
 def avoided_in(text: str, lang: str) -> list[tuple[str, str]]:
     """(term key, avoided word) for each word of `text` the glossary says `lang` must not use."""
     return [(t.key, w) for t in glossary(lang).values() for w in t.avoid if w in text]
+
+
+def in_edition(text: str, lang: str, edition: str) -> str:
+    """`text` with each term said as `edition`'s own overview says it (Dartmoor's German
+    „Blattsymbol" for the catalogs' „Baumsymbol", its plural with it): the catalogs are shared
+    by every edition, the overviews are not."""
+    for t in glossary(lang).values():
+        word = dict(t.editions).get(edition)
+        if word and t.use in text:
+            text = text.replace(t.use, word)
+    return text

@@ -29,6 +29,7 @@ from typing import Any
 from grove.compiler.model import HostKind, Symbol, scorepad_names
 from grove.dsl import ast
 from grove.dsl.diagnostics import Span
+from grove.printouts import glossary
 from grove.printouts.phrases import Catalog, catalog_path, load_catalog
 
 LANGS = ("en", "de", "it", "th")
@@ -955,7 +956,9 @@ def render(rule_ast: ast.Rule, field: str, cardset: Any, lang: str, species: Any
     """The rule-book text of one rule. `species` (the card the rule is on) lets the wording say
     "atop" for a top-slot card and "this tree" for a tree's own slots."""
     del field  # every rule node says what it is; kept for the caller's symmetry
-    return Renderer(cardset, lang, species).rule(rule_ast)
+    text = Renderer(cardset, lang, species).rule(rule_ast)
+    root = getattr(cardset, "root", None)
+    return glossary.in_edition(text, lang, root.id) if root is not None else text
 
 
 def _rules_of(species: Any) -> dict[str, ast.Rule]:

@@ -136,6 +136,7 @@ class Sheet:
     card_symbols: tuple[Symbol, ...] = ()  # the expansions' symbols on their cards (Alps)
     host_kinds: str = ""  # every host named in the plural: "Trees, shrubs and moors"
     host_kinds_inline: str = ""  # ... as the middle of a sentence says it: "trees, shrubs ..."
+    edition_id: str = ""  # whose overview's words the sheet uses (glossary.in_edition)
 
     @property
     def all_species(self) -> tuple[SpeciesRow, ...]:
@@ -318,6 +319,7 @@ def build_sheet(cs: CardSet, lang: str) -> Sheet:
         revealing_choice=rules_text.host_choice(cs, lang, (h.id for h in revealing)),
         host_kinds=rules_text.host_plurals(cs, lang, cs.hosts),
         host_kinds_inline=rules_text.host_plurals(cs, lang, cs.hosts, cap=False),
+        edition_id=cs.root.id,
         reveal=max((h.reveal for h in revealing), default=0),
         tree_symbols=_symbols(cs, lang, "tree", icons),
         type_symbols=_symbols(cs, lang, "type", icons),
