@@ -103,6 +103,12 @@ def _overflowing_icon_lines(sheet) -> list[str]:
         for line in para.blPara.lines:
             if getattr(line, "extraSpace", 0) < -OVERRUN:
                 out.append(f"{cell.text!r} over by {-line.extraSpace:.1f} pt")
+        # a row that wraps keeps its icons (issue 44: a Thai name cut finer lost its bird)
+        drawn = sum(getattr(f, "cbDefn", None) is not None
+                    for line in para.blPara.lines for f in getattr(line, "words", ()))
+        wanted = cell.markup.count('class="icon"')
+        if drawn != wanted:
+            out.append(f"{cell.text!r} draws {drawn} of {wanted} icons")
     return out
 
 

@@ -212,7 +212,9 @@ def _split_word(word: list, words: frozenset[str] = NO_WORDS, fine: bool = False
             out.append(current)
             current = []
             prev = c
-        if part[prev:] or not current:
+        # an icon glued to the name has no text: it goes with the last piece, not away (issue
+        # 44: a wrapped Thai name lost its icon)
+        if part[prev:] or not current or _image_frag(frag):
             current.append((frag, part[prev:]))
         if start + len(part) in bounds and current:
             out.append(current)
@@ -222,7 +224,8 @@ def _split_word(word: list, words: frozenset[str] = NO_WORDS, fine: bool = False
         out.append(current)
     words: list[list] = []
     for i, parts in enumerate(out):
-        width = sum(stringWidth(t, f.fontName, f.fontSize) for f, t in parts)
+        width = sum(_image_frag(f).width if _image_frag(f) else
+                    stringWidth(t, f.fontName, f.fontSize) for f, t in parts)
         cls = type(word) if i == len(out) - 1 else list
         words.append(cls([width, *parts]))
     return words
@@ -246,6 +249,12 @@ def _refined(frag_words: list, width: float) -> list:
         else:
             out.append(type(w)(w) if isinstance(w, list) else w)
     return out
+
+
+def _image_frag(frag: object) -> object:
+    """The inline image a frag stands for (its `cbDefn`), or None for text."""
+    cb = getattr(frag, "cbDefn", None)
+    return cb if cb is not None and getattr(cb, "kind", "img") == "img" else None
 
 
 def _thai_word(word: list) -> bool:
