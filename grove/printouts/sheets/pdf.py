@@ -236,8 +236,18 @@ class _Builder:
                 items.append(ListItem(self.para(inner(li), st.bullet)))
             kind = dict(bulletType="1", bulletFormat="%s.") if tag == "ol" else dict(
                 bulletType="bullet", start="•")
-            return [ListFlowable(items, leftIndent=11, bulletFontName=st.body.fontName,
-                                 bulletFontSize=st.body.fontSize - 1, spaceAfter=3, **kind)]
+
+            def listed(part: list, first: int, after: float) -> ListFlowable:
+                more = dict(start=first) if tag == "ol" else {}
+                return ListFlowable(part, leftIndent=11, bulletFontName=st.body.fontName,
+                                    bulletFontSize=st.body.fontSize - 1, spaceAfter=after,
+                                    **{**kind, **more})
+            if len(items) < 3:
+                return [listed(items, 1, 3)]
+            # the last item goes to a new column only with the one before it: a set-up bullet
+            # stood alone at the top of the next column (issue 44, Smoky Mountains de)
+            return [listed(items[:-2], 1, 0),
+                    KeepTogether([listed(items[-2:], len(items) - 1, 3)])]
         if tag == "table":  # and room under its last rule, which the next bullets touched
             return [self.table(e, width), Spacer(1, 4)]
         if tag == "div" and "figures" in cls:
