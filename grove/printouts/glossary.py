@@ -63,7 +63,7 @@ def in_edition(text: str, lang: str, edition: str) -> str:
     „Blattsymbol" for the catalogs' „Baumsymbol", its plural with it): the catalogs are shared
     by every edition, the overviews are not."""
     for t in glossary(lang).values():
-        word = dict(t.editions).get(edition)
-        if word and t.use in text:
+        word = t.word(edition)
+        if word != t.use:
             text = text.replace(t.use, word)
     return text
