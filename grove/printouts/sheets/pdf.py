@@ -34,7 +34,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from grove.printouts.sheets import layout, templates, textlayer
+from grove.printouts.sheets import layout, templates, textlayer, thai
 from grove.printouts.sheets.content import Sheet
 from grove.printouts.sheets.diagrams import Diagram
 from grove.printouts.sheets.diagrams import layout as diagram_layout
@@ -345,8 +345,12 @@ class _Builder:
             row = cells[i:i + per_row] + [("", "")] * (per_row - len(cells[i:i + per_row]))
             r = len(grid)
             grid += [[c[0] for c in row], [c[1] for c in row]]
+            # Thai stacks its vowel and tone marks above the line, into the box above a caption
+            # set flush under it (issue 44): room for them
+            marks = any(thai.has_thai(c[1].getPlainText()) for c in row if c[1])
             style += [("VALIGN", (0, r), (-1, r), "BOTTOM"), ("VALIGN", (0, r + 1), (-1, r + 1), "TOP"),
-                      ("BOTTOMPADDING", (0, r), (-1, r), 3), ("TOPPADDING", (0, r + 1), (-1, r + 1), 0),
+                      ("BOTTOMPADDING", (0, r), (-1, r), 3),
+                      ("TOPPADDING", (0, r + 1), (-1, r + 1), 2.5 if marks else 0),
                       ("BOTTOMPADDING", (0, r + 1), (-1, r + 1), 4)]
         t = Table(grid, colWidths=[cw] * per_row, hAlign="LEFT")
         t.setStyle(TableStyle(style))
