@@ -116,9 +116,9 @@ def test_score_explain_in_german_says_every_rule_and_label_in_german():
     code, out, _ = run("score", str(EXAMPLE), "--explain", "--lang", "de")
     assert code == 0
     explained = out.split("Sieg: Ben", 1)[1]
-    assert "Fuchs (Trägerkarte 2, links)" in explained and "Eiche (Trägerkarte 1, Baum)" in explained
+    assert "Fuchs (Karte 2, links)" in explained and "Eiche (Karte 1, Baum)" in explained
     assert "6 = 2 Punkte pro Hase" in explained
-    assert "Setzling (Trägerkarte 4, Setzling)" in explained
+    assert "Setzling (Karte 4, Setzling)" in explained
     assert "[mit der ersten Karte ihres Sets gezählt]" in explained
     for source in (" per ", " if ", "host ", "sapling", "counted with", " tree)", "table ["):
         assert source not in explained, source

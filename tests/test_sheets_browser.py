@@ -159,6 +159,8 @@ PROBE = r"""
   }
   out.tables = [...document.querySelectorAll(".scroll")]
     .map(s => [s.clientWidth, s.scrollWidth, r(s).right]);
+  out.shades = [...document.querySelectorAll(".scroll")]
+    .map(s => (getComputedStyle(s).backgroundImage.match(/gradient/g) || []).length);
   const rules = document.querySelector("section.rules");
   const mid = r(rules).left + r(rules).width / 2;
   const lines = [...rules.querySelectorAll("h2,h3,p,li,figure,table")].map(r);
@@ -236,6 +238,8 @@ def test_the_page_fits_the_screen_and_wide_tables_scroll(screens, case, width):
     assert all(right <= width for _, _, right in found["tables"])
     if width == 400:  # the species table keeps its columns and scrolls inside its box
         assert any(inner > outer for outer, inner, _ in found["tables"])
+        # ... and shows that it does: a shade at each edge it can scroll to (issue 44)
+        assert found["shades"] and all(n == 4 for n in found["shades"])
 
 
 @pytest.mark.parametrize("case", SCREEN_CASES, ids=_sid)

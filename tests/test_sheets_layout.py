@@ -76,3 +76,44 @@ def test_the_split_ranks_by_lines(cardsets):
     assert counts == sorted(counts, reverse=True) and counts[0] > 1
     bonus = templates.species_widths(sheet)[5]
     assert columns.lines(words, frame * bonus - 2 * layout.CELL_PAD, font, size) == 1
+
+
+# ---- issue 44: an icon never prints over a name ----------------------------------------------
+EVERY_SHEET = {"base": ("base", ()), "base+alpine": ("base", ("alpine",)),
+               "base+woodland_edge": ("base", ("woodland_edge",)),
+               "base+alpine+woodland_edge": ("base", ("alpine", "woodland_edge")),
+               "smoky_mountains": ("smoky_mountains", ()), "dartmoor": ("dartmoor", ())}
+
+
+# a line may run into its cell's own right padding by a hair (measured: at most 0.3 pt, a
+# bold name's rounding) without coming near the next column's text, 2 x CELL_PAD away
+OVERRUN = layout.CELL_PAD / 2
+
+
+def _overflowing_icon_lines(sheet) -> list[str]:
+    """The lines of table cells that hold an icon and are wider than their column: reportlab
+    prints such a line past its width, and the icon lands on the name or the next column's
+    text (issue 44: Alpen-Apollofalter, Blauflügel-Prachtlibelle, Dartmoor-Kaninchen)."""
+    out = []
+    for cell in pdf.story(sheet, measure_only=True).cells:
+        if 'class="icon"' not in cell.markup:
+            continue
+        para = cell.paragraph()
+        para.wrap(cell.width, 10_000)
+        for line in para.blPara.lines:
+            if getattr(line, "extraSpace", 0) < -OVERRUN:
+                out.append(f"{cell.text!r} over by {-line.extraSpace:.1f} pt")
+        # a row that wraps keeps its icons (issue 44: a Thai name cut finer lost its bird)
+        drawn = sum(getattr(f, "cbDefn", None) is not None
+                    for line in para.blPara.lines for f in getattr(line, "words", ()))
+        wanted = cell.markup.count('class="icon"')
+        if drawn != wanted:
+            out.append(f"{cell.text!r} draws {drawn} of {wanted} icons")
+    return out
+
+
+@pytest.mark.parametrize("edition", EVERY_SHEET)
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_icon_runs_over_a_name(edition, lang):
+    base, expansions = EVERY_SHEET[edition]
+    assert _overflowing_icon_lines(build_sheet(cs.build(base, list(expansions)), lang)) == []

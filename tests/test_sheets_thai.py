@@ -91,10 +91,10 @@ def test_the_faults_found_by_eye():
     assert not any(p.startswith("์") or p.startswith("อร์")
                    for p in thai.fine_segments("ซาลาแมนเดอร์เฮลเบนเดอร์"))
     assert "".join(thai.fine_segments("ซาลาแมนเดอร์เฮลเบนเดอร์")) == "ซาลาแมนเดอร์เฮลเบนเดอร์"
-    # newmm cuts "player" and "the clearing" in two; every sheet's dictionary holds them whole
+    # newmm cuts "player" in two; every sheet's dictionary holds them whole
     none = thai.dictionary_words([])
     assert "ผู้เล่น" in thai.segments("ผู้เล่นแต่ละคนเลือก", none)
-    assert "ลานโล่ง" in thai.segments("หยิบจากลานโล่งหนึ่งใบ", none)
+    assert "พื้นที่กลาง" in thai.segments("หยิบจากพื้นที่กลางหนึ่งใบ", none)
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -169,3 +169,31 @@ def test_no_line_ends_between_a_number_and_its_classifier(sheets, edition, tmp_p
               and not re.search(r"(\s\d+){2,}$", a) and thai.has_thai(b[:1])]
     assert parted == []
     assert not [ln for ln in lines if ln.startswith("ละ")]
+
+
+THAI_SHEETS = {**EDITIONS, "base": ("base", ())}
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="no pdftotext: apt-get install "
+                    "poppler-utils")
+@pytest.mark.parametrize("edition", THAI_SHEETS)
+def test_no_line_ends_inside_a_fixed_phrase(edition, tmp_path):
+    """Issue 44: "อย่าง | น้อย", "แต่ละ | แบบ", "ถ้าไม่ | มี" at a line's end. Read from the PDF's
+    printed lines (`pdftotext -raw`) against the phrase list (thai_phrases.txt)."""
+    base, exps = THAI_SHEETS[edition]
+    path = tmp_path / "sheet.pdf"
+    path.write_bytes(pdf.render(build_sheet(cs.build(base, list(exps)), "th"), "a4"))
+    text = subprocess.run(["pdftotext", "-raw", "-enc", "UTF-8", str(path), "-"], check=True,
+                          capture_output=True, text=True).stdout
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    parted = [f"{a[-12:]} | {b[:12]}" for a, b in zip(lines, lines[1:], strict=False)
+              for p in thai.PHRASES for i in range(1, len(p))
+              if a.endswith(p[:i]) and b.startswith(p[i:])]
+    assert parted == []
+
+
+def test_the_phrase_list_is_every_sheets_dictionary():
+    assert {"อย่างน้อย", "แต่ละแบบ", "ถ้าไม่มี", "พื้นที่กลาง"} <= thai.PHRASES
+    assert thai.dictionary_words([]) >= thai.PHRASES
+    none = thai.dictionary_words([])
+    assert "อย่างน้อย" in thai.segments("ต้องมีอย่างน้อยสองใบ", none)

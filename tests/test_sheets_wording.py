@@ -28,7 +28,7 @@ def _text(base: str, expansions: tuple[str, ...], lang: str) -> str:
 @pytest.mark.parametrize("edition,lang,expected", [
     (BASE_ALL, "en", "Reveal : whenever you play a Tree or a Sapling, also turn the top card"),
     (BASE_ALL, "de", "Aufdecken : Immer wenn du einen Baum oder einen Setzling ausspielst,"),
-    (BASE_ALL, "it", "Rivela : ogni volta che giochi un Albero o un Alberello, metti anche"),
+    (BASE_ALL, "it", "Rivela : ogni volta che giochi un Albero o una Piantina, metti anche"),
     (BASE_ALL, "th", "เปิดการ์ด : ทุกครั้งที่เล่นต้นไม้หรือต้นกล้า ให้เปิดการ์ด"),
     # Dartmoor: only a tree reveals, neither a shrub nor a moor (seed 001)
     (("dartmoor", ()), "en", "Reveal : whenever you play a Tree, also turn"),
@@ -44,7 +44,7 @@ def test_reveal_names_the_hosts_as_a_choice(edition, lang, expected):
 @pytest.mark.parametrize("edition,lang,expected", [
     (BASE_ALL, "en", "Trees, saplings and shrubs"),
     (BASE_ALL, "de", "Bäume, Setzlinge und Sträucher"),
-    (BASE_ALL, "it", "Alberi, alberelli e arbusti"),
+    (BASE_ALL, "it", "Alberi, piantine e arbusti"),
     (("dartmoor", ()), "en", "Moors and universal moors"),
     (("smoky_mountains", ()), "en", "Rivers and universal rivers"),
 ])
@@ -55,16 +55,46 @@ def test_scorepad_host_rows_are_plural_like_the_others(edition, lang, expected):
 @pytest.mark.parametrize("lang,present,gone", [
     ("en", ["Names that cover several species"], ["Names that count several species"]),
     ("de", ["Teile den Nachziehstapel in drei etwa gleich große Stapel.",
-            "Wer beim Ausspielen keine Karte bezahlt, erhält keinen Bonus."],
+            "Eine Karte, die 0 kostet, bringt nie ihren Bonus."],
      ["Teile den Stapel in drei Stapel", "Ohne bezahlte Karte gibt es keinen Bonus."]),
-    ("it", ["Le carte che ospitano e i loro spazi",
-            "attorno a una carta che le ospita",
-            "in uno spazio libero di una delle tue carte che ospitano",
+    ("it", [
             "Paga il suo costo: metti nella radura, scoperte, tante altre carte della tua mano "
             "quanto indica il costo."],
      ["carta ospite", "Carte ospite", "altrettante altre carte"]),
 ])
 def test_sheet_sentences_read_as_written_in_the_language(lang, present, gone):
     text = _text(*BASE_ALL, lang)
+    assert [p for p in present if p not in text] == []
+    assert [g for g in gone if g in text] == []
+
+
+# ---- issue 44: the wording list, and the hosts named by what they are -------------------------
+@pytest.mark.parametrize("edition,lang,present,gone", [
+    (BASE_ALL, "en", ["A card that costs 0 never gets its bonus.",
+                      "Trees, saplings and shrubs: their slots",
+                      "A split card goes into a free slot of one of your trees, saplings and shrubs,"],
+     ["A card played without paying any card", "host", "Host", "card with two halves"]),
+    (("smoky_mountains", ()), "en", ["when you play a Tree, you may slide"],
+     ["when you play a card as Tree", "host", "Host"]),
+    (("dartmoor", ()), "de", ["Bäume, Sträucher, Moore und Universalmoore: ihre Plätze",
+                              "A. Zwei Karten ziehen",
+                              "Zweigeteilte Karten kommen auf die Plätze rundherum",
+                              "Karten in der Lichtung, werden sie alle aus dem Spiel entfernt.",
+                              "bringt jede sichtbare Karte in deinem Wald die auf ihr angegebenen "
+                              "Punkte."],
+     ["Trägerkarte", "Karten mit zwei Hälften", "Zwei Karten nehmen", "wie ihr Text es sagt",
+      "kommen alle aus dem Spiel"]),
+    (("dartmoor", ()), "it", ["Alberi, arbusti, brughiere e brughiere universali: i loro spazi",
+                              "Massimo 10 carte in mano."],
+     ["Le carte che ospitano", "Limite di mano", "carta inverno", "carte inverno"]),
+    (BASE_ALL, "it", ["Forest Shuffle", "carte invernali", "Zampa", "Ungulato"],
+     ["Foresta Mista", "Alberello", "alberelli", "Animale con zampe", "Animale con zoccoli",
+      "Nocciòlo"]),
+    (("smoky_mountains", ()), "th", ["เทิร์นของคุณ", "การ์ดแบ่งส่วน", "พื้นที่กลาง", "ความสามารถ",
+                                     "ผู้เล่นทุกคนรับการ์ดถ้ำคนละ 1 ใบ", "Forest Shuffle"],
+     ["ตาของคุณ", "การ์ดที่มีสองครึ่ง", "เอฟเฟกต์", "การ์ดหลัก", "ลานโล่ง", "ป่าผสม"]),
+])
+def test_sheet_says_the_wording_list(edition, lang, present, gone):
+    text = _text(*edition, lang)
     assert [p for p in present if p not in text] == []
     assert [g for g in gone if g in text] == []

@@ -96,11 +96,11 @@ def test_a_count_reads_in_the_singular_and_the_plural(lang, one, many):
 
 
 @pytest.mark.parametrize(("lang", "key", "term"), [
-    ("de", "host", "Trägerkarte"), ("de", "ask.optional", "Dauereffekt"),
+    ("de", "host", "Karte"), ("de", "ask.optional", "Dauereffekt"),
     ("de", "step.free_card", "kostenlos"),
-    ("it", "host", "ospita"), ("it", "show.symbols", "d'albero"),
+    ("it", "host", "carta"), ("it", "show.symbols", "d'albero"),
     ("it", "kind.cave", "carta grotta"),
-    ("th", "host", "การ์ดหลัก"), ("th", "cost", "ค่าการ์ด"), ("th", "ask.optional", "เอฟเฟกต์ถาวร"),
+    ("th", "host", "การ์ด"), ("th", "cost", "ค่าการ์ด"), ("th", "ask.optional", "ความสามารถถาวร"),
     ("th", "step.card", "เล่น"),
 ])
 def test_the_terms_are_the_sheets(lang, key, term):

@@ -178,7 +178,7 @@ def test_clearing_shows_the_hand_sizes_through_the_pipe():
 # ---- 4. the edition's name, a full hand ---------------------------------------------------------
 @pytest.mark.parametrize(("lang", "title"), [("en", "grove · Forest Shuffle · turn 1"),
                                              ("de", "grove · Mischwald · Zug 1"),
-                                             ("it", "grove · Foresta Mista · turno 1")])
+                                             ("it", "grove · Forest Shuffle · turno 1")])
 def test_the_turn_shows_the_edition_by_its_own_name(lang, title):
     proc = grove("play", "--ai", "human,greedy", "--seed", "5", "--plain", "--quiet",
                  "--lang", lang, stdin=lines_of(["quit"]))

@@ -29,6 +29,7 @@ from typing import Any
 from grove.compiler.model import HostKind, Symbol, scorepad_names
 from grove.dsl import ast
 from grove.dsl.diagnostics import Span
+from grove.printouts import glossary
 from grove.printouts.phrases import Catalog, catalog_path, load_catalog
 
 LANGS = ("en", "de", "it", "th")
@@ -879,6 +880,10 @@ class Renderer:
             kw = {"slot": self.slot("nom", s.side.text), "n": s.capacity,
                   "noun": np.forms(s.capacity), "clf": np.clf}
             own = self.own_host()
+            host = self.cs.host_for_kind(self.species.kind) if own is not None else None
+            if host is not None and sum(sl.side == s.side.text for sl in host.slots) > 1:
+                # a river's two bottom slots: the side, not "the bottom slot" (issue 44)
+                kw["slot"] = self.opt(f"slot.side.{s.side.text}") or kw["slot"]
             if own is not None:
                 return self.t("place.slot_override.self", this=self.art(own, "this"), **kw)
             return self.t("place.slot_override", same=self.same_host(), **kw)
@@ -951,7 +956,9 @@ def render(rule_ast: ast.Rule, field: str, cardset: Any, lang: str, species: Any
     """The rule-book text of one rule. `species` (the card the rule is on) lets the wording say
     "atop" for a top-slot card and "this tree" for a tree's own slots."""
     del field  # every rule node says what it is; kept for the caller's symmetry
-    return Renderer(cardset, lang, species).rule(rule_ast)
+    text = Renderer(cardset, lang, species).rule(rule_ast)
+    root = getattr(cardset, "root", None)
+    return glossary.in_edition(text, lang, root.id) if root is not None else text
 
 
 def _rules_of(species: Any) -> dict[str, ast.Rule]:
@@ -1002,11 +1009,13 @@ def host_choice(cardset: Any, lang: str, host_ids: Iterable[str]) -> str:
     return r.join_or([r.art(r.host_np(h), "indef.acc") for h in _played_hosts(cardset, host_ids)])
 
 
-def host_plurals(cardset: Any, lang: str, host_ids: Iterable[str]) -> str:
+def host_plurals(cardset: Any, lang: str, host_ids: Iterable[str], cap: bool = True) -> str:
     """"Trees, saplings and shrubs": hosts named in the plural, as a scorepad row beside "Top
-    halves" is (Smoky Mountains' trees with a river are among its "Trees")."""
+    halves" is (Smoky Mountains' trees with a river are among its "Trees"); `cap=False` for
+    the middle of a sentence ("one of your trees, saplings and shrubs")."""
     r = Renderer(cardset, lang)
-    return _cap(r.join_and([r.host_np(h).forms(_MANY) for h in _played_hosts(cardset, host_ids)]))
+    text = r.join_and([r.host_np(h).forms(_MANY) for h in _played_hosts(cardset, host_ids)])
+    return _cap(text) if cap else text
 
 
 def field_label(field: str, lang: str) -> str:

@@ -51,6 +51,7 @@ class Host:
     icon: str | None = None  # the type symbol its diagram shows (Sheet.icons)
     under_icon: str | None = None  # ... and that of the card beneath it (a tree's river)
     beneath: str = ""  # what the rules call the card beneath (`play: with_tree`), if named
+    base_choice: str | None = None  # `base` as the object of "play": "a Tree"
 
     @property
     def water_slots(self) -> bool:
@@ -141,6 +142,9 @@ class Sheet:
     treeless_redraw: bool = False  # the set-up's redraw of a hand without a tree (`rules:`)
     water: str = ""  # the water requirement's name, where a species has it (its legend row)
     water_where: str = ""  # ... and where such a card goes (`rules_text.water_text`)
+    host_kinds: str = ""  # every host named in the plural: "Trees, shrubs and moors"
+    host_kinds_inline: str = ""  # ... as the middle of a sentence says it: "trees, shrubs ..."
+    edition_id: str = ""  # whose overview's words the sheet uses (glossary.in_edition)
 
     @property
     def all_species(self) -> tuple[SpeciesRow, ...]:
@@ -184,7 +188,8 @@ def _hosts(cs: CardSet, lang: str, icons: dict) -> tuple[Host, ...]:
         under = next((t for t in h.types if t in icons), None) if h.play == "with_tree" else None
         out.append(Host(h.id, _name(h.names, lang, h.id), h.face_down, h.play, h.reveal, counts,
                         _name(base.names, lang, base.id) if base else None, slots, h.span,
-                        icon, under, _name(h.beneath, lang, "") if h.beneath else ""))
+                        icon, under, _name(h.beneath, lang, "") if h.beneath else "",
+                        rules_text.host_choice(cs, lang, (base.id,)) if base else None))
     return tuple(out)
 
 
@@ -325,6 +330,9 @@ def build_sheet(cs: CardSet, lang: str) -> Sheet:
         stuck_cards=int(stuck.get("cards", 0)), stuck_to=stuck.get("to"),
         hosts=hosts, revealing=tuple(h.name for h in revealing),
         revealing_choice=rules_text.host_choice(cs, lang, (h.id for h in revealing)),
+        host_kinds=rules_text.host_plurals(cs, lang, cs.hosts),
+        host_kinds_inline=rules_text.host_plurals(cs, lang, cs.hosts, cap=False),
+        edition_id=cs.root.id,
         reveal=max((h.reveal for h in revealing), default=0),
         tree_symbols=_symbols(cs, lang, "tree", icons),
         type_symbols=_symbols(cs, lang, "type", icons),

@@ -34,7 +34,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from grove.printouts.sheets import layout, templates, textlayer
+from grove.printouts.sheets import layout, templates, textlayer, thai
 from grove.printouts.sheets.content import Sheet
 from grove.printouts.sheets.diagrams import Diagram
 from grove.printouts.sheets.diagrams import layout as diagram_layout
@@ -236,8 +236,18 @@ class _Builder:
                 items.append(ListItem(self.para(inner(li), st.bullet)))
             kind = dict(bulletType="1", bulletFormat="%s.") if tag == "ol" else dict(
                 bulletType="bullet", start="•")
-            return [ListFlowable(items, leftIndent=11, bulletFontName=st.body.fontName,
-                                 bulletFontSize=st.body.fontSize - 1, spaceAfter=3, **kind)]
+
+            def listed(part: list, first: int, after: float) -> ListFlowable:
+                more = dict(start=first) if tag == "ol" else {}
+                return ListFlowable(part, leftIndent=11, bulletFontName=st.body.fontName,
+                                    bulletFontSize=st.body.fontSize - 1, spaceAfter=after,
+                                    **{**kind, **more})
+            if len(items) < 3:
+                return [listed(items, 1, 3)]
+            # the last item goes to a new column only with the one before it: a set-up bullet
+            # stood alone at the top of the next column (issue 44, Smoky Mountains de)
+            return [listed(items[:-2], 1, 0),
+                    KeepTogether([listed(items[-2:], len(items) - 1, 3)])]
         if tag == "table":  # and room under its last rule, which the next bullets touched
             return [self.table(e, width), Spacer(1, 4)]
         if tag == "div" and "figures" in cls:
@@ -335,8 +345,12 @@ class _Builder:
             row = cells[i:i + per_row] + [("", "")] * (per_row - len(cells[i:i + per_row]))
             r = len(grid)
             grid += [[c[0] for c in row], [c[1] for c in row]]
+            # Thai stacks its vowel and tone marks above the line, into the box above a caption
+            # set flush under it (issue 44): room for them
+            marks = any(thai.has_thai(c[1].getPlainText()) for c in row if c[1])
             style += [("VALIGN", (0, r), (-1, r), "BOTTOM"), ("VALIGN", (0, r + 1), (-1, r + 1), "TOP"),
-                      ("BOTTOMPADDING", (0, r), (-1, r), 3), ("TOPPADDING", (0, r + 1), (-1, r + 1), 0),
+                      ("BOTTOMPADDING", (0, r), (-1, r), 3),
+                      ("TOPPADDING", (0, r + 1), (-1, r + 1), 2.5 if marks else 0),
                       ("BOTTOMPADDING", (0, r + 1), (-1, r + 1), 4)]
         t = Table(grid, colWidths=[cw] * per_row, hAlign="LEFT")
         t.setStyle(TableStyle(style))

@@ -15,6 +15,7 @@ from babel.lists import format_list
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
+from grove.printouts import glossary
 from grove.printouts.sheets import catalog, thai
 from grove.printouts.sheets.content import Sheet
 from grove.printouts.sheets.diagrams import Labels
@@ -121,7 +122,9 @@ def _context(sheet: Sheet, svg: dict[str, str] | None) -> dict[str, Any]:
 
 
 def _bound(sheet: Sheet, text: str) -> str:
-    """Thai keeps a numeral on the line of its classifier ("3 ต้น", `thai.bind_numbers`)."""
+    """Thai keeps a numeral on the line of its classifier ("3 ต้น", `thai.bind_numbers`); the
+    edition's own words where its overview has them (`glossary.in_edition`)."""
+    text = glossary.in_edition(text, sheet.lang, sheet.edition_id)
     return thai.bind_numbers(text) if sheet.lang == "th" else text
 
 

@@ -17,6 +17,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
+from pathlib import Path
 
 from newmm_tokenizer.trie import Trie
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -39,9 +40,13 @@ def _is_thai(ch: str) -> bool:
     return "\u0e00" <= ch <= "\u0e7f"
 
 
-# the game's own words that newmm's dictionary lacks and would cut in two (ผู้ / เล่น, "player";
-# ลาน / โล่ง, "the clearing"): every sheet's dictionary holds them
-GAME_WORDS = frozenset({"ผู้เล่น", "ลานโล่ง"})
+# the game's own words and fixed phrases that newmm's dictionary lacks and would cut in two
+# (ผู้ / เล่น, "player"; อย่าง / น้อย, "at least"): data, in thai_phrases.txt; every sheet's
+# dictionary holds them
+PHRASES = frozenset(
+    line.strip() for line in (Path(__file__).parent / "thai_phrases.txt").read_text(
+        encoding="utf-8").splitlines() if line.strip() and not line.startswith("#"))
+GAME_WORDS = PHRASES
 
 
 def dictionary_words(names: Iterable[str]) -> frozenset[str]:
@@ -207,7 +212,9 @@ def _split_word(word: list, words: frozenset[str] = NO_WORDS, fine: bool = False
             out.append(current)
             current = []
             prev = c
-        if part[prev:] or not current:
+        # an icon glued to the name has no text: it goes with the last piece, not away (issue
+        # 44: a wrapped Thai name lost its icon)
+        if part[prev:] or not current or _image_frag(frag):
             current.append((frag, part[prev:]))
         if start + len(part) in bounds and current:
             out.append(current)
@@ -217,7 +224,8 @@ def _split_word(word: list, words: frozenset[str] = NO_WORDS, fine: bool = False
         out.append(current)
     words: list[list] = []
     for i, parts in enumerate(out):
-        width = sum(stringWidth(t, f.fontName, f.fontSize) for f, t in parts)
+        width = sum(_image_frag(f).width if _image_frag(f) else
+                    stringWidth(t, f.fontName, f.fontSize) for f, t in parts)
         cls = type(word) if i == len(out) - 1 else list
         words.append(cls([width, *parts]))
     return words
@@ -243,6 +251,12 @@ def _refined(frag_words: list, width: float) -> list:
     return out
 
 
+def _image_frag(frag: object) -> object:
+    """The inline image a frag stands for (its `cbDefn`), or None for text."""
+    cb = getattr(frag, "cbDefn", None)
+    return cb if cb is not None and getattr(cb, "kind", "img") == "img" else None
+
+
 def _thai_word(word: list) -> bool:
     return any(isinstance(t, str) and has_thai(t) for _, t in word[1:])
 
@@ -266,6 +280,30 @@ def glue_images(frag_words: list) -> list:
             out[-1] = type(w)([prev[0] + w[0], *prev[1:], *w[1:]])  # that ends with no space
         else:
             out.append(w)
+    return out
+
+
+def hyphen_breaks(frag_words: list) -> list:
+    """A word glued to its icon may still break after a hyphen inside its name
+    ("Blauflügel-" | "Prachtlibelle <icon>"): reportlab splits a word at its hyphen only when
+    the word is text alone, so a name with an icon wider than its column ran over the icon
+    (issue 44: Alpen-Apollofalter, Dartmoor-Kaninchen). The piece up to the hyphen becomes a
+    word of its own with no space after it, where a line may end; the icon stays with the
+    piece after it."""
+    out: list = []
+    for w in frag_words:
+        if not (isinstance(w, list) and any(getattr(f, "cbDefn", None) is not None
+                                            for f, _ in w[1:])):
+            out.append(w)
+            continue
+        frag, text = w[1]
+        cut = text.rfind("-", 0, len(text) - 1) + 1
+        if cut <= 1 or getattr(frag, "cbDefn", None) is not None:
+            out.append(w)
+            continue
+        head = stringWidth(text[:cut], frag.fontName, frag.fontSize)
+        out.append([head, (frag, text[:cut])])
+        out.append(type(w)([w[0] - head, (frag, text[cut:]), *w[2:]]))
     return out
 
 
@@ -300,7 +338,8 @@ class SegmentedParagraph(Paragraph):
         if self._thai:
             self.frags = break_words(self.frags, getattr(self, "_words", NO_WORDS))
         if images:
-            self.frags = glue_images(self.frags if self._thai else _getFragWords(self.frags))
+            self.frags = hyphen_breaks(glue_images(
+                self.frags if self._thai else _getFragWords(self.frags)))
         self._parsed = _copy_frags(self.frags)
         self._fine = False
 
