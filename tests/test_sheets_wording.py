@@ -74,7 +74,7 @@ def test_sheet_sentences_read_as_written_in_the_language(lang, present, gone):
                       "Trees, saplings and shrubs: their slots",
                       "A split card goes into a free slot of one of your trees, saplings and shrubs,"],
      ["A card played without paying any card", "host", "Host", "card with two halves"]),
-    (("smoky_mountains", ()), "en", ["when you play a Tree, you may slide"],
+    (("smoky_mountains", ()), "en", ["when you play a Tree, you may lay"],
      ["when you play a card as Tree", "host", "Host"]),
     (("dartmoor", ()), "de", ["Bäume, Sträucher, Moore und Universalmoore: ihre Plätze",
                               "A. Zwei Karten ziehen",
