@@ -101,7 +101,11 @@ def bench_serve(opts: Any) -> dict[str, Any]:
                             stderr=subprocess.PIPE, text=True)
     try:
         assert proc.stderr is not None
-        m = re.search(r"open (http://\S+)/", proc.stderr.readline())
+        m = None
+        for line in proc.stderr:  # its first line says where it listens
+            m = re.search(r"open (http://\S+)/", line)
+            if m:
+                break
         assert m, "grove serve did not start"
         url = m.group(1)
         for _ in range(200):
