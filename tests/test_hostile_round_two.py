@@ -1,0 +1,48 @@
+"""Round two of hostile input and of a new author's mistakes (issue 45): what a hostile tester
+and a new author found, each case held by a test here (the signal and full-disk cases are in
+tests/test_faults_simulate.py and tests/test_faults_export.py)."""
+
+from __future__ import annotations
+
+import builtins
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from grove.dsl.diagnostics import Diagnostic, Severity, Span
+
+GROVE = Path(sys.executable).parent / "grove"
+
+
+def grove(*args: str, cwd: Path | None = None, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run([str(GROVE), *args], capture_output=True, text=True, timeout=300,
+                          cwd=cwd, **kw)
+
+
+def test_printing_many_findings_reads_each_file_once(tmp_path, monkeypatch, capsys):
+    """Each diagnostic reread its file up to its line: 4,151 findings in one file took 67 s.
+    Now the printer opens each file once, however many findings it shows, and still shows
+    each finding's own line."""
+    from grove.commands import common
+
+    a, b = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    a.write_text("".join(f"line {n}\n" for n in range(1, 3001)), encoding="utf-8")
+    b.write_text("x" * 500 + "\nsecond\n", encoding="utf-8")
+    diags = [Diagnostic("YAML-SYNTAX", Severity.ERROR, Span(str(a), n, 1), "bad")
+             for n in range(3000, 0, -7)]
+    diags += [Diagnostic("YAML-SYNTAX", Severity.ERROR, Span(str(b), 2, 1), "bad"),
+              Diagnostic("YAML-SYNTAX", Severity.ERROR, Span(str(b), 1, 3), "bad")]
+    opened: list[str] = []
+
+    def counting(file, *args, **kwargs):
+        opened.append(str(file))
+        return builtins.open(file, *args, **kwargs)
+
+    monkeypatch.setattr(common, "open", counting, raising=False)
+    common.print_diagnostics(diags)
+    err = capsys.readouterr().err
+    assert sorted(opened) == sorted({str(a), str(b)})
+    assert "    line 3000\n" in err and "    line 4\n" in err and "    second\n" in err
+    assert "    " + "x" * 83 in err  # the long line cut to its window around the caret
