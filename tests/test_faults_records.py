@@ -58,7 +58,7 @@ def _child(args: list[str], cwd: str) -> None:
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else 1
     except KeyboardInterrupt:
-        # click turns every KeyboardInterrupt of a command into "Aborted!": one that reaches
+        # grove turns every KeyboardInterrupt of a command into INTERRUPTED: one that reaches
         # here came before click's main began (as a Ctrl-C during a real grove's imports would)
         code = 130
     except BaseException:  # a traceback is a failure the test reads from stderr.txt
@@ -285,4 +285,4 @@ def test_a_ctrl_c_in_a_finalizer_is_not_lost() -> None:
                        timeout=60, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert "lost" not in r.stdout, r.stderr
     assert "Exception ignored" not in r.stderr and "Traceback" not in r.stderr, r.stderr
-    assert r.returncode == 1 and "Aborted" in r.stderr, (r.returncode, r.stderr)
+    assert r.returncode == 130 and "INTERRUPTED" in r.stderr, (r.returncode, r.stderr)
