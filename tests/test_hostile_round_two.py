@@ -46,3 +46,23 @@ def test_printing_many_findings_reads_each_file_once(tmp_path, monkeypatch, caps
     assert sorted(opened) == sorted({str(a), str(b)})
     assert "    line 3000\n" in err and "    line 4\n" in err and "    second\n" in err
     assert "    " + "x" * 83 in err  # the long line cut to its window around the caret
+
+
+@pytest.mark.parametrize("args", [["sheet", "--edition", "base", "--lang", "en", "-o", "sheets/"],
+                                  ["print", "--edition", "base", "--lang", "en", "--only", "red_fox",
+                                   "--format", "png", "-o", "png/"],
+                                  ["print", "--edition", "base", "--lang", "en", "--only", "red_fox",
+                                   "--format", "tts", "-o", "tts/"]],
+                         ids=["sheet", "png", "tts"])
+def test_a_write_that_fails_leaves_no_empty_folder(tmp_path, args):
+    """On a full disk (files may grow to 2 KB here) `sheet`, `print --format png|tts` left an
+    empty `sheets/`, `png/`, `tts/` behind: the folder they made is removed again."""
+    import resource
+
+    def small_files() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (2_000, 2_000))
+
+    proc = grove(*args, cwd=tmp_path, preexec_fn=small_files)
+    assert proc.returncode == 2 and "IO-WRITE" in proc.stderr, proc.stderr[-2000:]
+    assert "Traceback" not in proc.stderr
+    assert list(tmp_path.iterdir()) == []

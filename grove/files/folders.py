@@ -119,3 +119,30 @@ def sweep_new_folders(target: str | os.PathLike[str], older_than: float = 60.0) 
                     shutil.rmtree(entry.path)
                     removed.append(entry.name)
     return removed
+
+
+def made_for(*folders: str | os.PathLike[str]):  # noqa: ANN201 - a context manager
+    """Make `folders` (and their missing parents) for files about to be written; when the block
+    fails, remove again those it made that are still empty, so a sheet or print that failed on
+    a full disk leaves no empty `sheets/` or `png/` behind."""
+    import contextlib
+
+    @contextlib.contextmanager
+    def block():  # noqa: ANN202
+        missing: set[str] = set()
+        for folder in folders:
+            f = os.path.abspath(folder)
+            while not os.path.lexists(f) and f != os.path.dirname(f):
+                missing.add(f)
+                f = os.path.dirname(f)
+        try:
+            for folder in folders:
+                os.makedirs(folder, exist_ok=True)
+            yield
+        except BaseException:
+            for f in sorted(missing, key=lambda f: -f.count(os.sep)):  # deepest first
+                with contextlib.suppress(OSError):
+                    os.rmdir(f)
+            raise
+
+    return block()

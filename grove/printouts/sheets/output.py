@@ -8,6 +8,7 @@ from pathlib import Path
 
 from grove.compiler.cardset import CardSet
 from grove.dsl.diagnostics import Diagnostic, DiagnosticError, Severity
+from grove.files.folders import made_for
 from grove.files.write import refusal, write_bytes
 from grove.printouts.sheets import catalog, html, pdf
 from grove.printouts.sheets.content import build_sheet
@@ -68,10 +69,10 @@ def write_sheets(cs: CardSet, langs: list[str], out: str | None, fmt: str = "pdf
     except FontProblem as exc:
         raise _fail("SHEET-SHAPING", str(exc)) from None
     try:
-        if out is not None and paths[0].parent == Path(out):  # `out` is the folder
-            Path(out).mkdir(parents=True, exist_ok=True)
-        for path, data in zip(paths, rendered, strict=True):
-            write_bytes(path, data)  # the old file or the whole new one, never half
+        folder = [out] if out is not None and paths[0].parent == Path(out) else []
+        with made_for(*folder):  # `out` is the folder: made, and removed if nothing lands
+            for path, data in zip(paths, rendered, strict=True):
+                write_bytes(path, data)  # the old file or the whole new one, never half
     except OSError as exc:
         where = exc.filename or out or "."
         raise _fail("IO-WRITE", f"{where}: cannot write the sheet: "
