@@ -66,3 +66,22 @@ def test_a_write_that_fails_leaves_no_empty_folder(tmp_path, args):
     assert proc.returncode == 2 and "IO-WRITE" in proc.stderr, proc.stderr[-2000:]
     assert "Traceback" not in proc.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_players_name_from_a_record_reaches_no_terminal_raw(tmp_path):
+    """A player's name with ESC, OSC and BEL in a record's header was printed raw by `play
+    --resume --plain` (window title, screen clear); every line of the prompt is escaped."""
+    import json
+
+    played = grove("play", "--ai", "human,random", "--seed", "2", "--plain", "--record",
+                   "p.jsonl", input="1\n1\nquit\n", cwd=tmp_path)
+    assert played.returncode == 0, played.stderr[-1000:]
+    path = tmp_path / "p.jsonl"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    header["players"][0]["name"] = "Eve\x1b]0;owned\x07\x1b[2J\x9b31m"
+    path.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    resumed = grove("play", "--resume", "p.jsonl", "--plain", input="1\nquit\n", cwd=tmp_path)
+    assert resumed.returncode == 0, resumed.stderr[-1000:]
+    said = resumed.stdout + resumed.stderr
+    assert "Eve" in said and not set("\x1b\x07\x9b") & set(said)
