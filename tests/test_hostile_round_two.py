@@ -85,3 +85,18 @@ def test_a_players_name_from_a_record_reaches_no_terminal_raw(tmp_path):
     assert resumed.returncode == 0, resumed.stderr[-1000:]
     said = resumed.stdout + resumed.stderr
     assert "Eve" in said and not set("\x1b\x07\x9b") & set(said)
+
+
+def test_lint_never_quotes_a_file_linked_from_outside_the_set(tmp_path):
+    """`shadow.yaml -> /etc/shadow` in a card set showed `root:*:...` in lint's diagnostics: a
+    card-set file that links outside its edition's folder is refused unread, IO-READ with a
+    hint, in text and JSON alike."""
+    assert grove("new", "woods", cwd=tmp_path).returncode == 0
+    secret = tmp_path / "secret.txt"
+    secret.write_text("root:*:19000:0:99999:7:::\n", encoding="utf-8")
+    (tmp_path / "woods" / "shadow.yaml").symlink_to(secret)
+    for args in ([], ["--format", "json"]):
+        proc = grove("lint", "woods", *args, cwd=tmp_path)
+        said = proc.stdout + proc.stderr
+        assert proc.returncode == 2 and "root:" not in said and "IO-READ" in said, said
+        assert "a link to a file outside the edition folder" in said and "shadow.yaml" in said

@@ -121,7 +121,9 @@ def _source_lines(diags: list[Diagnostic]) -> dict[str, dict[int, str]]:
 
     wanted: dict[str, dict[int, int]] = {}
     for d in diags:
-        if d.span is None or d.span.line < 1:
+        # IO-READ is about a file grove does not read (a FIFO, a link out of its card set's
+        # folder to /etc/shadow): the printer does not read it either
+        if d.span is None or d.span.line < 1 or d.code == "IO-READ":
             continue
         width = max(1, (d.span.end_col or d.span.col) - d.span.col)
         need = d.span.col + min(width, WINDOW) + WINDOW + 1

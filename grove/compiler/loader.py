@@ -379,6 +379,11 @@ def _deck(doc: Document, skip: set[int]) -> list[DeckCard]:
 
 def _not_regular(path: Path) -> Diagnostic:
     """IO-READ for a YAML name of an edition folder that no read may open (`stray_files`)."""
+    if path.is_file():  # a link to a file outside the folder (`links_outside`)
+        return error("IO-READ", Span(str(path), 1, 1),
+                     "a link to a file outside the edition folder: grove does not read it",
+                     "an edition's files live in its folder: copy the file in instead of "
+                     "linking to it, or remove the link")
     return error("IO-READ", Span(str(path), 1, 1),
                  "not a regular file (a FIFO, device or socket): grove does not read it",
                  "an edition's files are plain YAML files: remove it or move it out of the "
