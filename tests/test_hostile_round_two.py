@@ -100,3 +100,42 @@ def test_lint_never_quotes_a_file_linked_from_outside_the_set(tmp_path):
         said = proc.stdout + proc.stderr
         assert proc.returncode == 2 and "root:" not in said and "IO-READ" in said, said
         assert "a link to a file outside the edition folder" in said and "shadow.yaml" in said
+
+
+def test_item_nine_messages(tmp_path):
+    """Four messages that said the wrong thing: a FIFO given to `replay` ("no such file"); a
+    link to a folder as `export -o` ("is not a folder"); a record whose player kind is bad
+    (USAGE-BAD-OPTION, exit 2, where the record is what is wrong); a 5,000-digit integer in a
+    forest file ("1:1 YAML-SYNTAX", about tags). The fifth, Ctrl-C, is in test_faults_export."""
+    import json
+    import os
+
+    os.mkfifo(tmp_path / "fifo")
+    proc = grove("replay", "fifo", cwd=tmp_path)
+    assert proc.returncode == 2 and "IO-READ" in proc.stderr and "not a regular file" in proc.stderr
+
+    (tmp_path / "real").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    proc = grove("export", "--format", "csv", "-o", "link", cwd=tmp_path)
+    assert proc.returncode == 2 and "is a symbolic link to a folder" in proc.stderr
+    assert list((tmp_path / "real").iterdir()) == []
+
+    assert grove("play", "--ai", "random,random", "--seed", "2", "--quiet", "--record",
+                 "r.jsonl", cwd=tmp_path).returncode == 0
+    lines = (tmp_path / "r.jsonl").read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    header["players"][1]["ai"] = "clever"
+    (tmp_path / "r.jsonl").write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n",
+                                      encoding="utf-8")
+    for args in (["replay", "r.jsonl"], ["score", "r.jsonl"], ["play", "--resume", "r.jsonl"]):
+        proc = grove(*args, cwd=tmp_path)
+        assert proc.returncode == 1, (args, proc.stderr)
+        assert "RECORD-BAD" in proc.stderr and "player 2" in proc.stderr and "'clever'" in proc.stderr
+
+    (tmp_path / "big.yaml").write_text(
+        "edition: base\nplayers:\n  - name: A\n    forest:\n      - tree: oak\n        count: "
+        + "9" * 5000 + "\n", encoding="utf-8")
+    proc = grove("score", "big.yaml", cwd=tmp_path)
+    assert proc.returncode == 1
+    assert proc.stderr.startswith("big.yaml:6:16: error YAML-SYNTAX: a number too large: 5000 "
+                                  "digits"), proc.stderr[:300]
