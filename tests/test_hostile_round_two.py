@@ -139,3 +139,58 @@ def test_item_nine_messages(tmp_path):
     assert proc.returncode == 1
     assert proc.stderr.startswith("big.yaml:6:16: error YAML-SYNTAX: a number too large: 5000 "
                                   "digits"), proc.stderr[:300]
+
+
+def _frames(*messages: dict) -> bytes:
+    import json
+
+    out = b""
+    for m in messages:
+        body = json.dumps({"jsonrpc": "2.0", **m}).encode()
+        out += b"Content-Length: %d\r\n\r\n" % len(body) + body
+    return out
+
+
+def _read_messages(raw: bytes) -> list[dict]:
+    import json
+
+    out = []
+    while raw:
+        head, _, rest = raw.partition(b"\r\n\r\n")
+        n = int(head.split(b"\r\n")[0].split(b":")[1])
+        out.append(json.loads(rest[:n]))
+        raw = rest[n:]
+    return out
+
+
+def test_the_language_server_drains_a_burst_and_answers_every_position(tmp_path):
+    """3,000 didChange were checked 3,000 times; hover or completion at line -1, character
+    10^18 or line 2^31 got no answer at all. A burst of 300 changes is checked a few times, the
+    last check on the newest text, and every out-of-range request gets an answer (null, or an
+    error with its id)."""
+    assert grove("new", "woods", cwd=tmp_path).returncode == 0
+    path = tmp_path / "woods" / "species.yaml"
+    text = path.read_text(encoding="utf-8")
+    u = path.resolve().as_uri()
+    changes = [{"method": "textDocument/didChange", "params": {
+        "textDocument": {"uri": u, "version": v},
+        "contentChanges": [{"text": text + f"\n# edit {v}\n"}]}} for v in range(2, 302)]
+    asks = [{"id": 10 + k, "method": method, "params": {"textDocument": {"uri": u},
+                                                         "position": position}}
+            for k, (method, position) in enumerate(
+                (m, p) for m in ("textDocument/hover", "textDocument/completion")
+                for p in ({"line": -1, "character": 0}, {"line": 0, "character": 10 ** 18},
+                          {"line": 2 ** 31, "character": 0}, {"line": 2 ** 40, "character": 3}))]
+    stdin = _frames({"id": 1, "method": "initialize", "params": {"capabilities": {}}},
+                    {"method": "initialized", "params": {}},
+                    {"method": "textDocument/didOpen", "params": {"textDocument": {
+                        "uri": u, "languageId": "yaml", "version": 1, "text": text}}},
+                    *changes, *asks, {"id": 99, "method": "shutdown"}, {"method": "exit"})
+    proc = subprocess.run([str(GROVE), "lsp"], input=stdin, capture_output=True, timeout=300,
+                          cwd=tmp_path)
+    got = _read_messages(proc.stdout)
+    published = [m for m in got if m.get("method") == "textDocument/publishDiagnostics"
+                 and m["params"]["uri"] == u]
+    assert 1 <= len(published) <= 20, len(published)
+    answered = {m["id"] for m in got if "id" in m and "method" not in m}
+    assert {a["id"] for a in asks} <= answered, sorted(answered)
