@@ -194,3 +194,20 @@ def test_the_language_server_drains_a_burst_and_answers_every_position(tmp_path)
     assert 1 <= len(published) <= 20, len(published)
     answered = {m["id"] for m in got if "id" in m and "method" not in m}
     assert {a["id"] for a in asks} <= answered, sorted(answered)
+
+
+def test_a_name_no_page_can_hold_is_sheet_overflow_not_a_traceback(tmp_path):
+    """A 1,500-character name (with spaces, so it wraps) made a row taller than a page, and
+    `grove sheet` ended in reportlab's LayoutError traceback. Lint's sheet check finds it
+    (SHEET-OVERFLOW at the species), and the sheet fails with that finding, exit 1."""
+    assert grove("new", "w", cwd=tmp_path).returncode == 0
+    species = tmp_path / "w" / "species.yaml"
+    species.write_text(species.read_text(encoding="utf-8").replace(
+        "names: {en: Robin,", "names: {en: " + "Long name " * 150 + ",", 1), encoding="utf-8")
+    linted = grove("lint", "w", cwd=tmp_path)
+    assert "SHEET-OVERFLOW" in linted.stderr and "taller than a page holds" in linted.stderr
+    proc = grove("sheet", "--cards", "w", "--edition", "w", "--lang", "en", "-o", "s/",
+                 cwd=tmp_path)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr[-2000:]
+    assert "error SHEET-OVERFLOW" in proc.stderr and "taller than a page holds" in proc.stderr
+    assert not (tmp_path / "s").exists()

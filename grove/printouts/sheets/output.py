@@ -42,7 +42,22 @@ def render(cs: CardSet, lang: str, fmt: str, paper: str) -> bytes:
     sheet = build_sheet(cs, lang)
     if fmt == "html":
         return html.render(sheet, paper).encode("utf-8")
-    return pdf.render(sheet, paper)
+    from reportlab.platypus.doctemplate import LayoutError
+
+    try:
+        return pdf.render(sheet, paper)
+    except LayoutError:  # what lint's sheet check finds, said as the reason, not a traceback
+        from dataclasses import replace
+
+        from grove.printouts.sheets.lint import check_sheet
+
+        found = [replace(d, severity=Severity.ERROR) for d in check_sheet(cs, lang)
+                 if d.code == "SHEET-OVERFLOW"]
+        raise DiagnosticError(found or [Diagnostic(
+            "SHEET-OVERFLOW", Severity.ERROR, cs.root.span,
+            f"sheet {lang} ({paper}): a row is taller than a page holds",
+            "shorten the longest names and rules text; `grove lint` lists what may not fit")]
+        ) from None
 
 
 def write_sheets(cs: CardSet, langs: list[str], out: str | None, fmt: str = "pdf",
