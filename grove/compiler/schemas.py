@@ -103,9 +103,31 @@ def _leaf(err: ValidationError) -> ValidationError:
     return err
 
 
-def _describe(err: ValidationError, doc: Document) -> Diagnostic:
+def _where(path: list[str | int], data: object) -> str:
+    """A finding's place as an author reads it: a list entry by its id where it has one
+    (`species[red_fox].cost`), else counted from 1 (`cards #3`), never from 0 (`species.0`)."""
+    out: list[str] = []
+    node = data
+    for step in path:
+        if isinstance(step, int):
+            item = node[step] if isinstance(node, list) and step < len(node) else None
+            ident = item.get("id") if isinstance(item, dict) else None
+            out[-1:] = [f"{out[-1] if out else ''}"
+                        + (f"[{ident}]" if isinstance(ident, str)
+                           and re.fullmatch(r"[A-Za-z0-9_:]{1,60}", ident)
+                           else f" #{step + 1}")]
+        else:
+            out.append(str(step))
+        node = node[step] if isinstance(node, (dict, list)) else None
+    return ".".join(out) or "document"
+
+
+def _describe(err: ValidationError, doc: Document, data: object) -> Diagnostic:
     path = list(err.absolute_path)
-    where = ".".join(str(p) for p in path) or "document"
+    try:
+        where = _where(path, data)
+    except (KeyError, IndexError, TypeError):
+        where = ".".join(str(p) for p in path) or "document"
     if err.validator == "required":
         missing = err.message.split("'")[1] if "'" in err.message else err.message
         return error(
@@ -218,7 +240,7 @@ def findings(doc: Document, schema: str) -> list[tuple[Path, Diagnostic]]:
                            and tuple(leaf.absolute_path) in renames), *again],
                         key=lambda e: list(map(str, e.path)))
     flagged = _flagged_keys(leaves, data)
-    return [(tuple(leaf.absolute_path), _describe(leaf, doc)) for leaf in leaves
+    return [(tuple(leaf.absolute_path), _describe(leaf, doc, data)) for leaf in leaves
             if not _misspelt(leaf, flagged)]
 
 
