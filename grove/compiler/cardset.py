@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from grove.compiler import cache
+from grove.compiler.loader import duplicate_hint
 from grove.compiler.model import SIDES, EditionDef, HostKind, Setup, SpeciesDef, Symbol
 from grove.compiler.names import NameScope
 from grove.compiler.search_path import Roots, shipped_cards_dir
@@ -362,7 +363,8 @@ def check_edition(edition: EditionDef, universe: Universe) -> CheckedEdition:
     for sd in edition.species:
         if seen_ids[sd.id] is not sd:
             diags.append(error("SPECIES-DUPLICATE", sd.span,
-                               f"species '{sd.id}' is defined twice in edition '{edition.id}'"))
+                               f"species '{sd.id}' is defined twice in edition '{edition.id}'",
+                               duplicate_hint(seen_ids[sd.id].span)))
             continue
         diags.extend(definitions[sd.key])
         kind_known = not any(d.code == "SPECIES-KIND" for d in definitions[sd.key])
