@@ -211,3 +211,59 @@ def test_a_name_no_page_can_hold_is_sheet_overflow_not_a_traceback(tmp_path):
     assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr[-2000:]
     assert "error SHEET-OVERFLOW" in proc.stderr and "taller than a page holds" in proc.stderr
     assert not (tmp_path / "s").exists()
+
+
+# ---- item 10: a new author's mistakes ---------------------------------------------------------
+@pytest.fixture
+def woods(tmp_path) -> Path:
+    assert grove("new", "woods", cwd=tmp_path).returncode == 0
+    return tmp_path / "woods"
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def test_a_misspelt_dsl_keyword_hints_the_nearest(woods):
+    _edit(woods / "species.yaml", "score: 1 per bird", "score: 2 pr insect")
+    _edit(woods / "species.yaml", "bonus: draw 1", "bonus: drwa 1")
+    err = grove("lint", "woods", cwd=woods.parent).stderr
+    assert "unexpected 'pr'" in err and "hint: did you mean `per`?" in err
+    assert "unexpected 'drwa'" in err and "hint: did you mean `draw`?" in err
+    assert "bare number" not in err
+
+
+def test_a_misspelt_expansion_of_is_one_error_at_the_key(tmp_path):
+    assert grove("new", "th", "--expansion-of", "base", cwd=tmp_path).returncode == 0
+    _edit(tmp_path / "th" / "edition.yaml", "expansion_of:", "expanson_of:")
+    err = grove("lint", "th", cwd=tmp_path).stderr
+    edition = [line for line in err.splitlines() if line.startswith("th/edition.yaml")]
+    assert edition == ["th/edition.yaml:8:1: error SCHEMA-UNKNOWN-FIELD: document: unknown "
+                       "field 'expanson_of'"], err
+    assert "did you mean 'expansion_of'?" in err and "standalone" not in err
+
+
+def test_an_empty_species_file_says_what_it_holds(woods):
+    (woods / "species.yaml").write_text("", encoding="utf-8")
+    err = grove("lint", "woods", cwd=woods.parent).stderr
+    assert "expected a mapping at the top, and the file is empty" in err
+    assert "hint: a species file holds `edition: ID` and `species:`" in err
+
+
+def test_a_duplicate_id_says_where_the_first_is(woods):
+    text = (woods / "species.yaml").read_text(encoding="utf-8")
+    aspen = text[text.index("  - id: aspen"):text.index("  - id: robin")]
+    (woods / "species.yaml").write_text(text + aspen, encoding="utf-8")
+    first = text[:text.index("  - id: aspen")].count("\n") + 1
+    err = grove("lint", "woods", cwd=woods.parent).stderr
+    assert "SPECIES-DUPLICATE" in err
+    assert f"hint: the first is at woods/species.yaml:{first}:9; give this one an id" in err
+
+
+def test_schema_paths_name_the_entry_not_its_index(woods):
+    _edit(woods / "species.yaml", "    cost: 1\n", "    cost: -1\n")
+    err = grove("lint", "woods", cwd=woods.parent).stderr
+    assert "species[rowan].cost: -1 is less than the minimum of 0" in err
+    assert "species.0" not in err
