@@ -267,3 +267,18 @@ def test_schema_paths_name_the_entry_not_its_index(woods):
     err = grove("lint", "woods", cwd=woods.parent).stderr
     assert "species[rowan].cost: -1 is less than the minimum of 0" in err
     assert "species.0" not in err
+
+
+def test_a_tree_without_a_symbol_is_a_warning(woods):
+    _edit(woods / "species.yaml", "    symbol: rowan\n", "")
+    proc = grove("lint", "woods", "--strict", cwd=woods.parent)
+    assert proc.returncode == 1 and "warning SPECIES-NO-SYMBOL: rowan: a tree without" in proc.stderr
+
+
+def test_an_id_base_has_says_it_shadows_and_how_to_name_ones_own(tmp_path):
+    assert grove("new", "tf", "--expansion-of", "base", cwd=tmp_path).returncode == 0
+    _edit(tmp_path / "tf" / "species.yaml", "id: wren", "id: red_fox")
+    _edit(tmp_path / "tf" / "deck.yaml", "top: [wren", "top: [red_fox")
+    err = grove("lint", "tf", cwd=tmp_path).stderr
+    assert "edition 'base' has a species 'red_fox' too" in err and "copies says" not in err
+    assert "give yours an id of its own (`tf_red_fox`, say)" in err
