@@ -282,3 +282,18 @@ def test_an_id_base_has_says_it_shadows_and_how_to_name_ones_own(tmp_path):
     err = grove("lint", "tf", cwd=tmp_path).stderr
     assert "edition 'base' has a species 'red_fox' too" in err and "copies says" not in err
     assert "give yours an id of its own (`tf_red_fox`, say)" in err
+
+
+def test_score_inside_an_authors_folder_finds_the_set(tmp_path):
+    """`grove score thicket/forests/example.yaml` said "'thicket' does not combine" unless
+    --cards was given: the set a forest file sits in is found; a forest file outside any set
+    names where grove looked."""
+    assert grove("new", "thicket", cwd=tmp_path).returncode == 0
+    proc = grove("score", "thicket/forests/example.yaml", cwd=tmp_path)
+    assert proc.returncode == 0 and "Winner" in proc.stdout, proc.stderr
+    lone = tmp_path / "lone.yaml"
+    lone.write_text((tmp_path / "thicket" / "forests" / "example.yaml").read_text(
+        encoding="utf-8"), encoding="utf-8")
+    proc = grove("score", "lone.yaml", cwd=tmp_path)
+    assert proc.returncode == 1 and "FOREST-EDITION" in proc.stderr
+    assert "grove looked in " in proc.stderr and "grove/cards" in proc.stderr
