@@ -297,3 +297,17 @@ def test_score_inside_an_authors_folder_finds_the_set(tmp_path):
     proc = grove("score", "lone.yaml", cwd=tmp_path)
     assert proc.returncode == 1 and "FOREST-EDITION" in proc.stderr
     assert "grove looked in " in proc.stderr and "grove/cards" in proc.stderr
+
+
+def test_a_name_missing_in_one_language_is_a_warning_and_the_game_runs(woods):
+    """A name missing in German blocked `score` and `play` (SCHEMA-REQUIRED), though the docs
+    call a missing word a warning: now it is TEXT-MISSING-TRANSLATION, and an English playtest
+    runs; `--strict` still lists it."""
+    _edit(woods / "species.yaml", "{en: Rowan, de: Eberesche, ", "{en: Rowan, ")
+    lint = grove("lint", "woods", cwd=woods.parent)
+    assert lint.returncode == 0 and "warning TEXT-MISSING-TRANSLATION: missing de" in lint.stderr
+    assert grove("lint", "woods", "--strict", cwd=woods.parent).returncode == 1
+    assert grove("score", "woods/forests/example.yaml", cwd=woods.parent).returncode == 0
+    played = grove("play", "--cards", "woods", "--edition", "woods", "--ai", "greedy,random",
+                   "--quiet", cwd=woods.parent)
+    assert played.returncode == 0, played.stderr[-1000:]
