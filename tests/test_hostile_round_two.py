@@ -311,3 +311,11 @@ def test_a_name_missing_in_one_language_is_a_warning_and_the_game_runs(woods):
     played = grove("play", "--cards", "woods", "--edition", "woods", "--ai", "greedy,random",
                    "--quiet", cwd=woods.parent)
     assert played.returncode == 0, played.stderr[-1000:]
+
+
+def test_a_list_dash_one_column_too_far_names_the_dash(woods):
+    """The hint said where `id` should go; the mistake is the dash."""
+    _edit(woods / "species.yaml", "\n  - id: aspen", "\n   - id: aspen")
+    err = grove("lint", "woods", cwd=woods.parent).stderr
+    assert ("hint: the dash of this list entry starts at column 4, but the entries above start "
+            "theirs at column 3: put `- ` at column 3") in err, err
