@@ -35,8 +35,9 @@ from grove.files.read import is_regular
 #      not exist, a file that cannot be read or written, a tool grove needs is missing
 # Where diagnostics of both kinds are printed, 2 wins: grove could not do what was asked.
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
-# `grove simulate` stopped by Ctrl-C or SIGTERM, after writing what it holds: the shell's code
-# for a command ended by SIGINT (128 + 2), so a script sees that the run is not whole
+# a command stopped by Ctrl-C (INTERRUPTED, cli.py), or `grove simulate` by Ctrl-C or SIGTERM
+# after writing what it holds: the shell's code for a command ended by SIGINT (128 + 2), so a
+# script sees that the work is not whole
 EXIT_INTERRUPTED = 130
 USAGE_PREFIXES = ("IO-", "USAGE-")
 # Codes that are usage errors when nothing in a file is to blame (no span): the same code with a
