@@ -20,7 +20,7 @@ import click
 
 from grove import __version__
 from grove.commands.cards import cards
-from grove.commands.common import EXIT_USAGE, print_diagnostics
+from grove.commands.common import EXIT_INTERRUPTED, EXIT_USAGE, print_diagnostics
 from grove.commands.editions import editions
 from grove.commands.examples import examples
 from grove.commands.export import export
@@ -58,11 +58,17 @@ class _Group(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except KeyboardInterrupt:
+            # click would print "Aborted!" and exit 1, the code of findings: an interrupt is
+            # 130 by the table, as the shell gives a command SIGINT ended, and said as one
+            print_diagnostics([Diagnostic(
+                "INTERRUPTED", Severity.ERROR, None,
+                "stopped by an interrupt (Ctrl-C) before the command was done",
+                "every file grove writes lands whole or not at all: a file or folder it was "
+                "writing is as it was")], "json" if _json_asked(ctx) else "text")
+            sys.exit(EXIT_INTERRUPTED)
         except click.UsageError as exc:
-            argv = ctx.meta.get("grove.argv", [])
-            pairs = set(zip(argv, argv[1:], strict=False))
-            if "--json" not in argv and ("--format", "json") not in pairs \
-                    and "--format=json" not in argv:
+            if not _json_asked(ctx):
                 # click echoes the option or value it refuses: escaped and cut like any input
                 message = echo_text(exc.format_message())
                 exc.format_message = lambda: message  # type: ignore[method-assign]
@@ -71,6 +77,14 @@ class _Group(click.Group):
             print_diagnostics([Diagnostic("USAGE-BAD-OPTION", Severity.ERROR, None,
                                           exc.format_message(), f"{where} --help")], "json")
             sys.exit(EXIT_USAGE)
+
+
+def _json_asked(ctx: click.Context) -> bool:
+    """Whether the command line asks for JSON (`--json`, `--format json`): stderr is then read
+    as JSON lines."""
+    argv = ctx.meta.get("grove.argv", [])
+    pairs = set(zip(argv, argv[1:], strict=False))
+    return "--json" in argv or ("--format", "json") in pairs or "--format=json" in argv
 
 
 def _redeliver_interrupt(unraisable: Any) -> None:

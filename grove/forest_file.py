@@ -13,7 +13,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -248,6 +248,48 @@ def read_doc(doc: Document, roots: Roots | None = None) -> ForestFile:
     return _read_doc(doc, roots, cached=False)
 
 
+def _own_set(path: str) -> str | None:
+    """The edition folder a forest file sits in (`thicket/forests/example.yaml` is in
+    `thicket/`), looked for up to three folders up, or None."""
+    here = Path(path).resolve().parent
+    for folder in [here, *list(here.parents)[:3]]:
+        if (folder / "edition.yaml").is_file():
+            return str(folder)
+    return None
+
+
+def roots_near(path: str, roots: Roots | None) -> Roots | None:
+    """`roots`, and after them the card set the file at `path` sits in where the set is not on
+    them: what the scoreboard builds the card set from again, as the read did."""
+    from grove.compiler.search_path import search_path
+
+    own = _own_set(path)
+    looked = tuple(roots if roots is not None else search_path())
+    return roots if own is None or own in looked else (*looked, own)
+
+
+def _build_near(path: str, edition: str, exps: tuple[str, ...], roots: Roots | None):  # noqa: ANN202
+    """The card set a forest file names, from the search path, or else from the card set the
+    file sits in: `grove score thicket/forests/example.yaml` in an author's own folder finds
+    `thicket` without `--cards`. Failing both, the error says where grove looked."""
+    from grove.compiler.search_path import search_path
+
+    try:
+        return cs.build(edition, exps, roots)
+    except DiagnosticError as exc:
+        own = _own_set(path)
+        looked = list(roots if roots is not None else search_path())
+        if own is not None and own not in looked:
+            try:
+                return cs.build(edition, exps, (*looked, own))
+            except DiagnosticError:
+                looked.insert(0, own)
+        where = f"grove looked in {', '.join(looked)}"
+        raise DiagnosticError([replace(d, hint=f"{d.hint} ({where})" if d.hint else where)
+                               if d.code.startswith("EDITION-") else d
+                               for d in exc.diagnostics]) from None
+
+
 def _read_doc(doc: Document, roots: Roots | None, *, cached: bool = True) -> ForestFile:
     """Check a forest document wherever it came from (a forest file, or a record's lines)."""
     odd = _lone_surrogate(doc.data, [])
@@ -262,7 +304,7 @@ def _read_doc(doc: Document, roots: Roots | None, *, cached: bool = True) -> For
     edition = str(doc.data["edition"])
     exps = tuple(str(x) for x in (doc.data.get("with") or ()))
     try:
-        cardset = cs.build(edition, exps, roots)
+        cardset = _build_near(doc.path, edition, exps, roots)
     except DiagnosticError as exc:
         if any(d.code in ("EDITION-UNKNOWN", "EDITION-COMBINATION", "EDITION-NOT-STANDALONE")
                for d in exc.diagnostics):

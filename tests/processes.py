@@ -46,7 +46,7 @@ def _child(args: list[str], cwd: str, new_session: bool) -> None:
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else 1
     except KeyboardInterrupt:
-        # click turns every KeyboardInterrupt of a command into "Aborted!": one that reaches
+        # grove turns every KeyboardInterrupt of a command into INTERRUPTED: one that reaches
         # here came before click's main began (as a Ctrl-C during a real grove's imports would)
         code = 130
     except BaseException:  # a traceback is a failure the test reads from stderr.txt

@@ -150,6 +150,12 @@ def kill_once(out: Path, scratch: Path, t: Try, span: float, n: int) -> dict:
         os.kill(other, signal.SIGKILL)
     result = {**dataclasses.asdict(t), **ended(status), "left": left,
               "stderr": (scratch / "stderr.txt").read_text(errors="replace")[-2000:]}
+    beside = sorted(out.parent.glob(f"{out.name}.stopped*"))
+    if beside:  # stopped where a complete run was: that run kept, the stopped one beside it
+        stopped = all(valid_run(b, t.seed)["stopped"] for b in beside)
+        for b in beside:
+            shutil.rmtree(b)
+        return {**result, "held": "beside" if snapshot(out) == before and stopped else "lost"}
     if result.get("exit") != 0 and snapshot(out) == before:
         return {**result, "held": "old"}
     copy = scratch / f"try{n}"
@@ -173,6 +179,9 @@ def verdict(r: dict) -> str:
     SIGTERM: the games finished by then)."""
     t = Try(r["signum"], r["seed"], r["jobs"], r["at"])
     assert r["left"] == [], f"{t}: processes of the run still alive 5 s after it ended"
+    if r["held"] in ("beside", "lost"):
+        assert r["held"] == "beside" and r.get("exit") == 130, (t, r, r["stderr"])
+        return "beside"
     if r.get("exit") == 0:
         assert valid_run(Path(r["held"]), t.seed)["complete"], t
         return "whole"
@@ -220,6 +229,56 @@ def test_a_run_killed_at_any_moment_leaves_the_old_run_or_a_whole_new_one(tmp_pa
     for f in folders:  # the servers' last runs, each after its folder's killed ones
         valid_run(f, 1)
     assert sorted(p.name for p in (tmp_path / "runs").iterdir()) == [f.name for f in folders]
+
+
+def _stopped_rerun(out: Path, signum: int, seed: int) -> subprocess.CompletedProcess:
+    """A rerun into `out` of many games, sent `signum` once its first games are written (its
+    hidden folder holds games.parquet): stopped mid-run, as Ctrl-C three seconds in was."""
+    cmd = command(out, seed, 1)
+    cmd[cmd.index("--games") + 1] = "1000000"
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        end = time.monotonic() + 120
+        while not list(out.parent.glob(f".{out.name}.grove-*.tmp/games.parquet")):
+            assert proc.poll() is None and time.monotonic() < end, proc.stderr.read()
+            time.sleep(0.05)
+        time.sleep(0.5)
+        if signum == signal.SIGINT:
+            os.killpg(proc.pid, signal.SIGINT)
+        else:
+            os.kill(proc.pid, signum)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    return subprocess.CompletedProcess(cmd, proc.returncode, "", err)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_stopped_rerun_keeps_the_complete_run_and_goes_beside_it(tmp_path, signum):
+    """A rerun stopped a moment in replaced the complete run its folder held with the games
+    played so far. Now the complete run stays, to the byte, and the stopped one goes beside it
+    (`NAME.stopped`, then `NAME.stopped-2`), said in the message, exit 130. A folder that held
+    only a stopped run takes the next stopped run in its place, as before."""
+    out = tmp_path / "run"
+    subprocess.run(command(out, 1, 1), check=True, capture_output=True, timeout=300)
+    before = snapshot(out)
+    for n, beside in enumerate(("run.stopped", "run.stopped-2")):
+        proc = _stopped_rerun(out, signum, 2 + n)
+        assert proc.returncode == 130, proc.stderr[-2000:]
+        assert "Traceback" not in proc.stderr
+        assert snapshot(out) == before
+        summary = valid_run(tmp_path / beside, 2 + n)
+        assert summary["stopped"] and 0 < summary["games"] < 1_000_000
+        said = " ".join(proc.stderr.split())
+        assert "keeps the complete run it held" in said and beside in said, said
+    # a folder of a stopped run is no complete run: the next stopped run replaces it
+    stopped = tmp_path / "run.stopped"
+    proc = _stopped_rerun(stopped, signum, 9)
+    assert proc.returncode == 130 and valid_run(stopped, 9)["stopped"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["run", "run.stopped", "run.stopped-2"]
 
 
 if __name__ == "__main__":

@@ -38,6 +38,15 @@ def test_a_bad_budget_is_named(spec):
         make(spec, 1)
 
 
+@pytest.mark.parametrize("spec", ["mcts:10000000", "mcts:3600001", "mcts:3601s", "mcts:0"])
+def test_iterations_are_capped_as_time_is_with_the_same_message(spec):
+    """mcts:10000000 took about seven hours a decision: iterations stop at an hour's worth at
+    the default's pace, as a time stops at an hour, and both say so in one message."""
+    assert problem(spec) == (f"mcts budget {spec[5:]!r}: at most an hour a decision: 1 to "
+                             "3600000 iterations, or a time from 1 ms to an hour")
+    assert problem("mcts:3600000") is None and problem("mcts:3600s") is None
+
+
 def _record(kinds: list[str], seed: int, edition: str = "base") -> str:
     out = io.StringIO()
     runner.play(cs.build(edition), kinds, seed, record=out)

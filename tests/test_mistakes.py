@@ -62,8 +62,10 @@ MISTAKES = [
             "efect:"),
     Mistake("misspelt score", S, "score: 2 per plant", "scor: 2 per plant",
             "SCHEMA-UNKNOWN-FIELD", "scor:"),
-    Mistake("missing th name", S, ", th: นกกระสา}", "}", "SCHEMA-REQUIRED",
-            "en: Heron, de: Reiher, it: Airone}"),
+    # a missing de, it or th name is TEXT-MISSING-TRANSLATION, a warning (issue 45): only en is
+    # required
+    Mistake("missing en name", S, "{en: Heron, de:", "{de:", "SCHEMA-REQUIRED",
+            "{de: Reiher, it: Airone"),
     Mistake("misspelt copies", S, "copies: 10", "copeis: 10", "SCHEMA-UNKNOWN-FIELD",
             "copeis: 10"),
     Mistake("misspelt language", S, "th: กบกก}", "thai: กบกก}", "SCHEMA-PATTERN", "thai:"),
@@ -131,8 +133,8 @@ MISTAKES = [
     Mistake("species file of another edition", S, "edition: meadow", "edition: medow",
             "EDITION-MISMATCH", "edition: medow"),
     # edition.yaml: words only, the set still loads (the pairs below show its species checked)
-    Mistake("edition name without th", E, ", th: ทุ่งหญ้า}", "}", "SCHEMA-REQUIRED",
-            "names: {en: Meadow, de: Wiese, it: Prato}"),
+    Mistake("edition name without en", E, "{en: Meadow, de:", "{de:", "SCHEMA-REQUIRED",
+            "names: {de: Wiese"),
     Mistake("edition name empty", E, "de: Wiese,", "de: '',", "SCHEMA-VALUE", "de: '',"),
     Mistake("bad article of a symbol", E, "article: {de: n, it: f}",
             "article: {de: x, it: f}", "SCHEMA-ENUM", "article: {de: x"),
@@ -140,8 +142,8 @@ MISTAKES = [
             "SCHEMA-UNKNOWN-FIELD", "plurl"),
     Mistake("unknown key in edition.yaml", E, "standalone: true\n",
             "standalone: true\ncolour: green\n", "SCHEMA-UNKNOWN-FIELD", "colour: green"),
-    Mistake("scorepad row without th", E, "Stagni, th: สระน้ำ}}", "Stagni}}", "SCHEMA-REQUIRED",
-            "de: Teiche, it: Stagni}}"),
+    Mistake("scorepad row without en", E, "{en: Ponds, de:", "{de:", "SCHEMA-REQUIRED",
+            "names: {de: Teiche"),
     Mistake("a symbol being typed", E, "    poplar: {names:", "    alder:\n    poplar: {names:",
             "SCHEMA-TYPE", "alder:"),
     Mistake("a symbol without names", E, "    poplar: {names: {en: Poplar, de: Pappel, it: "
@@ -203,16 +205,16 @@ def test_one_mistake_one_error_at_its_line(tmp_path, m):
 
 _BY_NAME = {m.name: m for m in MISTAKES}
 # two mistakes in two different entries (of one file or two): each its own error
-PAIRS = [("negative cost", "misspelt effect"), ("unknown type", "missing th name"),
+PAIRS = [("negative cost", "misspelt effect"), ("unknown type", "missing en name"),
          ("id not snake case", "unknown name in a rule"), ("misspelt dweller", "copies as a word"),
          ("bad tree symbol", "bad rule syntax"), ("missing kind", "count as a word"),
          ("deck names a missing species", "negative cost"),
          ("bad symbol in the deck", "unknown deck key"), ("duplicate id", "cost as a word"),
          # a mistake in the words of edition.yaml leaves the set loaded and checked
-         ("edition name without th", "negative cost"),
+         ("edition name without en", "negative cost"),
          ("bad article of a symbol", "unknown name in a rule"),
          ("unknown key in edition.yaml", "deck names a missing species"),
-         ("scorepad row without th", "misspelt effect"),
+         ("scorepad row without en", "misspelt effect"),
          ("a symbol being typed", "misspelt score"), ("a symbol without names", "no copies")]
 
 

@@ -35,8 +35,9 @@ from grove.files.read import is_regular
 #      not exist, a file that cannot be read or written, a tool grove needs is missing
 # Where diagnostics of both kinds are printed, 2 wins: grove could not do what was asked.
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
-# `grove simulate` stopped by Ctrl-C or SIGTERM, after writing what it holds: the shell's code
-# for a command ended by SIGINT (128 + 2), so a script sees that the run is not whole
+# a command stopped by Ctrl-C (INTERRUPTED, cli.py), or `grove simulate` by Ctrl-C or SIGTERM
+# after writing what it holds: the shell's code for a command ended by SIGINT (128 + 2), so a
+# script sees that the work is not whole
 EXIT_INTERRUPTED = 130
 USAGE_PREFIXES = ("IO-", "USAGE-")
 # Codes that are usage errors when nothing in a file is to blame (no span): the same code with a
@@ -83,37 +84,75 @@ def print_diagnostics(diags: Iterable[Diagnostic], fmt: str = "text", err: bool 
         if diags:
             click.echo(format_json(diags), err=err)
         return
+    lines = _source_lines(diags)
     for d in diags:
-        click.echo(format_text(d, _source_of(d)), err=err)
+        click.echo(format_text(d, _source_of(d, lines)), err=err)
 
 
-def _source_of(d: Diagnostic) -> dict[str, list[str]] | None:
-    """The one source line `format_text` shows for `d`, read no further than it needs: the
-    printer would read the whole file, and a file of 400 MB (refused at 1:1 as too large) then
-    took 840 MB to say so. A line longer than the window around the caret is read only as far as
-    the window, and one character more so the printer still marks it as cut."""
-    from grove.dsl.diagnostics import WINDOW
+class _OneLine:
+    """A file's lines as `format_text` indexes them, holding only the one line it shows: a list
+    of every line before it would make 40,000 diagnostics cost the square of that."""
 
+    def __init__(self, number: int, text: str) -> None:
+        self.number, self.text = number, text
+
+    def __len__(self) -> int:
+        return self.number
+
+    def __getitem__(self, index: int) -> str:
+        return self.text if index == self.number - 1 else ""
+
+
+def _source_of(d: Diagnostic, lines: dict[str, dict[int, str]]) -> dict[str, Any] | None:
+    """The one source line `format_text` shows for `d`, from what `_source_lines` read."""
     if d.span is None:
         return None
-    if not is_regular(d.span.file):  # a FIFO's first line would never come: show none
-        return {d.span.file: []}
-    width = max(1, (d.span.end_col or d.span.col) - d.span.col)
-    need = d.span.col + min(width, WINDOW) + WINDOW + 1
+    text = lines.get(d.span.file, {}).get(d.span.line)
+    return {d.span.file: [] if text is None else _OneLine(d.span.line, text)}
+
+
+def _source_lines(diags: list[Diagnostic]) -> dict[str, dict[int, str]]:
+    """The source lines the diagnostics show, each file read once from its start to the last
+    line shown (reading it again for each diagnostic took 67 s for 4,151 findings in one file),
+    and no further than each needs: the printer would read the whole file, and a file of 400 MB
+    (refused at 1:1 as too large) then took 840 MB to say so. A line longer than the window
+    around the caret is read only as far as the window, and one character more so the printer
+    still marks it as cut."""
+    from grove.dsl.diagnostics import WINDOW
+
+    wanted: dict[str, dict[int, int]] = {}
+    for d in diags:
+        # IO-READ is about a file grove does not read (a FIFO, a link out of its card set's
+        # folder to /etc/shadow): the printer does not read it either
+        if d.span is None or d.span.line < 1 or d.code == "IO-READ":
+            continue
+        width = max(1, (d.span.end_col or d.span.col) - d.span.col)
+        need = d.span.col + min(width, WINDOW) + WINDOW + 1
+        w = wanted.setdefault(d.span.file, {})
+        w[d.span.line] = max(w.get(d.span.line, 0), need)
+    return {path: _read_lines(path, w) for path, w in wanted.items()}
+
+
+def _read_lines(path: str, wanted: dict[int, int]) -> dict[int, str]:
+    """Lines `wanted` of `path` (number: characters to read of it), in one pass."""
+    if not is_regular(path):  # a FIFO's first line would never come: show none
+        return {}
+    got: dict[int, str] = {}
     try:
-        with open(d.span.file, encoding="utf-8") as fh:
-            for n in range(1, d.span.line + 1):
-                line = fh.readline(need)
+        with open(path, encoding="utf-8") as fh:
+            for n in range(1, max(wanted) + 1):
+                line = fh.readline(wanted.get(n, 1 << 16))
                 if not line:
-                    return {d.span.file: []}
-                if n < d.span.line:
-                    while not line.endswith("\n"):  # the rest of a long line before it
-                        line = fh.readline(1 << 16)
-                        if not line:
-                            return {d.span.file: []}
+                    break
+                if n in wanted:
+                    got[n] = line.rstrip("\n")
+                while not line.endswith("\n"):  # the rest of a long line
+                    line = fh.readline(1 << 16)
+                    if not line:
+                        return got
     except (OSError, UnicodeDecodeError):
-        return {d.span.file: []}
-    return {d.span.file: [""] * (d.span.line - 1) + [line.rstrip("\n")]}
+        return got
+    return got
 
 
 def echo_json(obj: Any) -> None:

@@ -137,6 +137,9 @@ def replayed(record_file: str, roots) -> tuple[Any, Any, Any, list[str], list[in
     from grove.engine import runner
 
     where = Path(record_file)
+    if where.exists() and not where.is_file() and not where.is_dir():  # a read would hang
+        raise DiagnosticError([error("IO-READ", None, f"{record_file}: is not a regular file "
+                                     "(a FIFO, device or socket): grove does not read it")])
     if not where.is_file():  # a file that is not there is a usage error (exit 2), not a bad record
         raise DiagnosticError([error("IO-NOT-FOUND", None, f"{record_file}: " + (
             "is a directory" if where.is_dir() else "no such file"))])

@@ -24,7 +24,10 @@ def score(forest_file: str, explain: bool, as_json: bool, lang: str | None, root
 
     worded = lang is not None
     lang = language(lang or "en")
+    from grove.forest_file import roots_near
+
     record_size(forest_file, record=False)
+    roots = roots_near(forest_file, roots)  # the card set a forest file sits in, found
     result = api.score_file(forest_file, explain=explain, roots=roots)
     if as_json:
         echo_json(result)

@@ -104,9 +104,12 @@ def simulate(edition: str, with_: str, ai: str, games: int, seed: int, rotate: b
                                 f"{summary['games_failed']} games failed in all; summary.json "
                                 "lists the first 100"))
     if outcome.interrupted:
+        kept = ("" if outcome.kept is None else
+                f"; {shown(display(str(outcome.kept)))} keeps the complete run it held, and "
+                f"this one went beside it, to {shown(display(str(outcome.folder)))}")
         diags.append(Diagnostic("SIM-STOPPED", Severity.WARNING, None,
                                 f"the run was stopped and holds the {summary['games']} of "
-                                f"{summary['games_asked']} games that had finished"))
+                                f"{summary['games_asked']} games that had finished{kept}"))
     if as_json:  # the very text of summary.json, names escaped where no UTF-8 can hold them
         click.echo(to_json(summary), nl=False)
     else:

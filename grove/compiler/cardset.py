@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from grove.compiler import cache
+from grove.compiler.loader import duplicate_hint
 from grove.compiler.model import SIDES, EditionDef, HostKind, Setup, SpeciesDef, Symbol
 from grove.compiler.names import NameScope
 from grove.compiler.search_path import Roots, shipped_cards_dir
@@ -363,7 +364,8 @@ def check_edition(edition: EditionDef, universe: Universe) -> CheckedEdition:
     for sd in edition.species:
         if seen_ids[sd.id] is not sd:
             diags.append(error("SPECIES-DUPLICATE", sd.span,
-                               f"species '{sd.id}' is defined twice in edition '{edition.id}'"))
+                               f"species '{sd.id}' is defined twice in edition '{edition.id}'",
+                               duplicate_hint(seen_ids[sd.id].span)))
             continue
         diags.extend(definitions[sd.key])
         kind_known = not any(d.code == "SPECIES-KIND" for d in definitions[sd.key])
@@ -381,7 +383,23 @@ def check_edition(edition: EditionDef, universe: Universe) -> CheckedEdition:
                                  f"{sd.id}: no `score` rule; write `score: 0` if it scores nothing"))
         v = variants.get(sd.key, Counter())
         halves = sum(v.values())
-        if (halves != sd.copies and sd.kind != "cave"  # caves are laid out, not shuffled in
+        if sd.kind == "tree" and sd.symbol is None:
+            diags.append(warning(
+                "SPECIES-NO-SYMBOL", sd.span, f"{sd.id}: a tree without `symbol:`",
+                "every tree shows a tree symbol (its card colour), which rules count: add "
+                "`symbol: ...`, one of the edition's tree symbols"))
+        twins = [t for t in scope.species_by_id.get(sd.id, []) if t.key != sd.key]
+        if (halves == 0 and sd.copies and twins and sd.kind != "cave"
+                and sd.key not in unsure and sd.key not in shaky):
+            # the deck's `red_fox` means the base game's red fox: this one gets no card
+            diags.append(error(
+                "DECK-COPIES", sd.span,
+                f"{sd.id}: edition '{twins[0].edition}' has a species '{sd.id}' too, and the "
+                f"deck's '{sd.id}' cards are that edition's; this one has none of the "
+                f"{sd.copies} its copies say",
+                f"give yours an id of its own (`{edition.id}_{sd.id}`, say) in species.yaml "
+                "and deck.yaml; `" + twins[0].edition + ":" + sd.id + "` names the other"))
+        elif (halves != sd.copies and sd.kind != "cave"  # caves are laid out, not shuffled in
                 and sd.key not in unsure and sd.key not in shaky):
             diags.append(error(
                 "DECK-COPIES", sd.field_spans.get("copies", sd.span),

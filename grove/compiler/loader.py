@@ -74,6 +74,23 @@ Reader = Callable[[Path, str], tuple[Document | None, tuple[Diagnostic, ...]]]
 ENTRY_LISTS = {"cardset": "species", "deck": "cards"}
 
 
+def duplicate_hint(first: Span | None) -> str | None:
+    """Where the first of two species of one id stands, and what to do."""
+    if first is None:
+        return None
+    return f"the first is at {first.display()}; give this one an id of its own"
+
+
+# what each kind of file holds at its top, for a file that holds nothing (or no mapping)
+_TOP_HINT = {
+    "edition": "edition.yaml starts `id: my_set`, `names: {en: ...}` and `standalone: true` (or "
+               "`expansion_of: base`); `grove new NAME` writes one to start from",
+    "deck": "a deck file holds `edition: ID` and `cards:`, a list of the edition's cards",
+    "species": "a species file holds `edition: ID` and `species:`, a list of entries each "
+               "starting `- id: ...`; `grove new NAME` writes one to start from",
+}
+
+
 def read_document(path: Path, schema: str, raw: str | None = None
                   ) -> tuple[Document | None, tuple[Diagnostic, ...]]:
     """One file of an edition read and validated against `schema`: from `raw` where it is
@@ -85,7 +102,10 @@ def read_document(path: Path, schema: str, raw: str | None = None
     except DiagnosticError as exc:
         return None, exc.diagnostics
     if not isinstance(doc.data, CommentedMap):
-        return None, (error("SCHEMA-TYPE", Span(str(path), 1, 1), "expected a mapping at the top"),)
+        return None, (error("SCHEMA-TYPE", Span(str(path), 1, 1),
+                            "expected a mapping at the top" + (
+                                ", and the file is empty" if doc.data is None else ""),
+                            _TOP_HINT.get(schema, _TOP_HINT["species"])),)
     # an old format is upgraded first (FORMAT-OLD warnings), then the schema's findings: a
     # file whose errors all lie inside entries of its list is kept, those entries left out
     upgraded = formats.upgrade(doc, schema)
@@ -382,6 +402,11 @@ def _deck(doc: Document, skip: set[int]) -> list[DeckCard]:
 
 def _not_regular(path: Path) -> Diagnostic:
     """IO-READ for a YAML name of an edition folder that no read may open (`stray_files`)."""
+    if path.is_file():  # a link to a file outside the folder (`links_outside`)
+        return error("IO-READ", Span(str(path), 1, 1),
+                     "a link to a file outside the edition folder: grove does not read it",
+                     "an edition's files live in its folder: copy the file in instead of "
+                     "linking to it, or remove the link")
     return error("IO-READ", Span(str(path), 1, 1),
                  "not a regular file (a FIFO, device or socket): grove does not read it",
                  "an edition's files are plain YAML files: remove it or move it out of the "
@@ -458,7 +483,8 @@ def load_edition(folder: str | Path, read: Reader = read_document) -> Loaded:
                 if sd.key in seen:  # left out; which of the two was meant otherwise is
                     diags.append(error(  # unknown: the names of both stand for it
                         "SPECIES-DUPLICATE", sd.span,
-                        f"species '{sd.id}' is defined twice in edition '{eid}'"))
+                        f"species '{sd.id}' is defined twice in edition '{eid}'",
+                        duplicate_hint(seen[sd.key].span)))
                     for twin in (sd, seen[sd.key]):
                         left_out.update(_meant_ids({"names": dict(twin.names)}) - {""})
                     continue

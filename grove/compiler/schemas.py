@@ -9,6 +9,7 @@ The validator library is imported where it is used: its import alone costs more 
 
 from __future__ import annotations
 
+import copy
 import difflib
 import hashlib
 import json
@@ -130,9 +131,31 @@ def _leaf(err: ValidationError) -> ValidationError:
     return err
 
 
-def _describe(err: ValidationError, doc: Document) -> Diagnostic:
+def _where(path: list[str | int], data: object) -> str:
+    """A finding's place as an author reads it: a list entry by its id where it has one
+    (`species[red_fox].cost`), else counted from 1 (`cards #3`), never from 0 (`species.0`)."""
+    out: list[str] = []
+    node = data
+    for step in path:
+        if isinstance(step, int):
+            item = node[step] if isinstance(node, list) and step < len(node) else None
+            ident = item.get("id") if isinstance(item, dict) else None
+            out[-1:] = [f"{out[-1] if out else ''}"
+                        + (f"[{ident}]" if isinstance(ident, str)
+                           and re.fullmatch(r"[A-Za-z0-9_:]{1,60}", ident)
+                           else f" #{step + 1}")]
+        else:
+            out.append(str(step))
+        node = node[step] if isinstance(node, (dict, list)) else None
+    return ".".join(out) or "document"
+
+
+def _describe(err: ValidationError, doc: Document, data: object) -> Diagnostic:
     path = list(err.absolute_path)
-    where = ".".join(str(p) for p in path) or "document"
+    try:
+        where = _where(path, data)
+    except (KeyError, IndexError, TypeError):
+        where = ".".join(str(p) for p in path) or "document"
     if err.validator == "required":
         missing = err.message.split("'")[1] if "'" in err.message else err.message
         return error(
@@ -227,6 +250,30 @@ def findings(doc: Document, schema: str) -> list[tuple[Path, Diagnostic]]:
     long_names = _long_names(doc, data, schema)
     if long_names:
         return long_names
+    leaves = _leaves(data, schema)
+    renames = _renames(leaves)
+    if renames:  # read again as if each misspelt key were spelt right: its mistake said once
+        fixed = copy.deepcopy(data)
+        for path, (bad, good) in renames.items():
+            node = fixed
+            for step in path:
+                node = node[step]
+            node[good] = node.pop(bad)
+        again = [leaf for leaf in _leaves(fixed, schema)
+                 if not any(tuple(leaf.absolute_path)[:len(p) + 1] == (*p, good)
+                            for p, (_, good) in renames.items())
+                 and not (leaf.validator == "additionalProperties"
+                          and tuple(leaf.absolute_path) in renames)]
+        leaves = sorted([*(leaf for leaf in leaves if leaf.validator == "additionalProperties"
+                           and tuple(leaf.absolute_path) in renames), *again],
+                        key=lambda e: list(map(str, e.path)))
+    flagged = _flagged_keys(leaves, data)
+    return [(tuple(leaf.absolute_path), _describe(leaf, doc, data)) for leaf in leaves
+            if not _misspelt(leaf, flagged)]
+
+
+def _leaves(data: object, schema: str) -> list[ValidationError]:
+    """The schema's findings of `data`, the most specific of each, one a place and kind."""
     seen: set[tuple[str, ...]] = set()
     leaves = []
     for err in sorted(validator(schema).iter_errors(data), key=lambda e: list(map(str, e.path))):
@@ -235,9 +282,24 @@ def findings(doc: Document, schema: str) -> list[tuple[Path, Diagnostic]]:
         if key not in seen:
             seen.add(key)
             leaves.append(leaf)
-    flagged = _flagged_keys(leaves, data)
-    return [(tuple(leaf.absolute_path), _describe(leaf, doc)) for leaf in leaves
-            if not _misspelt(leaf, flagged)]
+    return leaves
+
+
+def _renames(leaves: list[ValidationError]) -> dict[Path, tuple[str, str]]:
+    """Mappings with an unknown key that misspells a known one not there (`expanson_of` for
+    `expansion_of`): what the mapping would say spelt right decides what else is wrong, so an
+    expansion is not told to add `standalone:`. One rename a mapping, the first."""
+    out: dict[Path, tuple[str, str]] = {}
+    for leaf in leaves:
+        if leaf.validator != "additionalProperties" or not isinstance(leaf.instance, dict):
+            continue
+        known = sorted(set(leaf.schema.get("properties", {})) - set(leaf.instance))
+        for key in sorted(k for k in leaf.instance if k not in leaf.schema.get("properties", {})):
+            close = difflib.get_close_matches(str(key), known, n=1, cutoff=0.8)
+            if close:
+                out[tuple(leaf.absolute_path)] = (key, close[0])
+                break
+    return out
 
 
 def _flagged_keys(leaves: list[ValidationError], data: object) -> dict[Path, list[str]]:

@@ -72,17 +72,31 @@ def _has_edition_file(folder: Path) -> bool:
 def edition_files(folder: Path) -> list[Path]:
     """The files an edition is read from: every YAML file of its folder that is a regular file,
     by name (the others are `stray_files`: nothing reads them)."""
-    return sorted(p for p in folder.glob("*.yaml") if p.is_file())
+    return sorted(p for p in folder.glob("*.yaml") if p.is_file() and not links_outside(folder, p))
+
+
+def links_outside(folder: Path, path: Path) -> bool:
+    """Whether `path` in an edition folder is a symbolic link to a file outside the folder
+    (`shadow.yaml -> /etc/shadow`): such a file is refused unread, so no diagnostic quotes a
+    line of a file the card set does not hold."""
+    try:
+        if not path.is_symlink():
+            return False
+        return not os.path.realpath(path).startswith(os.path.realpath(folder) + os.sep)
+    except (OSError, ValueError):
+        return True
 
 
 def stray_files(folder: Path) -> list[Path]:
     """The YAML names of an edition folder that are no regular file and no folder: a FIFO,
-    device or socket (or a link to one), which a read would wait on or never finish. They are
-    reported, not read, and their names are part of the folder's digest (universe.py)."""
+    device or socket (or a link to one), which a read would wait on or never finish, or a link
+    to a file outside the folder (`links_outside`). They are reported, not read, and their
+    names are part of the folder's digest (universe.py)."""
     out = []
     for p in sorted(folder.glob("*.yaml")):
         try:
-            if p.exists() and not p.is_file() and not p.is_dir():
+            if (p.exists() and not p.is_file() and not p.is_dir()) or (
+                    p.is_file() and links_outside(folder, p)):
                 out.append(p)
         except OSError:
             continue

@@ -95,6 +95,10 @@ def _too_little(lines: Sequence[str], line: int) -> str | None:
         return None
     key = _key(lines[line]) or lines[line].strip()
     here = _indent(lines[line])
+    dash = _list_dash(lines, line, here)
+    if dash is not None:  # an entry's dash out of line: the dash is what moves, not its key
+        return (f"the dash of this list entry starts at column {here + 1}, but the entries "
+                f"above start theirs at column {dash + 1}: put `- ` at column {dash + 1}")
     choices = [(c, k) for c, k in _ancestors(lines, p) if c != here]
     inner = [(c, k) for c, k in choices if c > here][-1:]
     outer = [(c, k) for c, k in choices if c < here][:1]
@@ -103,6 +107,24 @@ def _too_little(lines: Sequence[str], line: int) -> str | None:
         return None
     return (f"`{key}` starts at column {here + 1}, which lines up with no key above it: "
             f"put it " + " or ".join(options))
+
+
+def _list_dash(lines: Sequence[str], line: int, here: int) -> int | None:
+    """The column of the dashes of the list a `- ` entry at column `here` of `line` belongs
+    to, where the entry's dash stands elsewhere: the nearest entry above at another column
+    with nothing between that starts left of it."""
+    if not lines[line].lstrip().startswith("- "):
+        return None
+    for i in range(line - 1, -1, -1):
+        text = lines[i]
+        if not _is_content(text):
+            continue
+        col = _indent(text)
+        if text.lstrip().startswith("- ") and col != here and abs(col - here) <= 2:
+            return col
+        if col < min(here, 2) or col == 0:
+            return None
+    return None
 
 
 def _missing_colon(text: str) -> str:

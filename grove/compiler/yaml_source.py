@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,7 +37,7 @@ from ruamel.yaml.scalarstring import (
 from grove.compiler import yaml_hints
 from grove.compiler.limits import MAX_CARD_FILE_BYTES
 from grove.compiler.limits import MAX_FOREST_FILE_BYTES as MAX_FOREST_FILE_BYTES  # as ever
-from grove.dsl.diagnostics import DiagnosticError, Span, error, escape, shorten
+from grove.dsl.diagnostics import Diagnostic, DiagnosticError, Span, error, escape, shorten
 from grove.files.read import NotRegular, is_regular, read_bytes
 
 PathKey = str | int
@@ -455,6 +456,9 @@ def loads(raw: str, path: str = "<string>") -> Document:
     except YAMLError as exc:
         raise DiagnosticError([error("YAML-SYNTAX", Span(path, 1, 1), str(exc))]) from None
     except (AttributeError, TypeError, ValueError, KeyError, IndexError):
+        huge = _huge_integer(raw, path)
+        if huge is not None:  # Python reads no integer of more than 4,300 digits
+            raise DiagnosticError([huge]) from None
         # the round-trip loader builds a tagged value (`!!set base`, `!!omap 3`) without asking
         # whether the tag fits the value, and fails inside itself; the tag is the input's fault
         raise DiagnosticError([error(
@@ -462,6 +466,21 @@ def loads(raw: str, path: str = "<string>") -> Document:
             "leave tags (`!!set`, `!!omap`, `!name`, ...) out: grove reads plain values")]
         ) from None
     return Document(path, data, lines)
+
+
+def _huge_integer(raw: str, path: str) -> Diagnostic | None:
+    """YAML-SYNTAX at an integer too long for Python to read (a 5,000-digit count was "1:1 a
+    value whose tag does not fit it"), or None where the text has none."""
+    limit = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else 4300
+    m = re.search(rf"(?<![\w.])[-+]?\d{{{limit + 1},}}(?![\w.])", raw)
+    if m is None:
+        return None
+    line = raw.count("\n", 0, m.start()) + 1
+    col = m.start() - (raw.rfind("\n", 0, m.start()) + 1) + 1
+    return error("YAML-SYNTAX", Span(path, line, col, line, col + len(m.group())),
+                 f"a number too large: {len(m.group().lstrip('+-'))} digits, where grove reads "
+                 f"at most {limit}", "no count, cost or point value of a card needs more than a "
+                 "few digits")
 
 
 def _first_tag(raw: str, path: str) -> Span:

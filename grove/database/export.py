@@ -364,13 +364,24 @@ def refusal(out: str, fmt: str, force: bool = False) -> str | None:
         return slip
     folder = Path(out)
     if folder.exists() or folder.is_symlink():
-        if folder.is_symlink() or not folder.is_dir():
+        if folder.is_symlink():
+            return ("is a symbolic link" + (" to a folder" if folder.is_dir() else "")
+                    + "; grove writes an export only into a real folder")
+        if not folder.is_dir():
             return "is not a folder"
         ext = ".csv" if fmt == "csv" else ".parquet"
         for table in TABLES:
             why = file_refusal(folder / f"{table.name}{ext}")
             if why is not None:
                 return f"{table.name}{ext} {why}"
+        # the new export takes the folder's place whole: anything else in it would go too
+        foreign = sorted(n for n in os.listdir(folder) if not _is_grove_file(n))
+        if foreign:
+            more = f" and {len(foreign) - 3} more" if len(foreign) > 3 else ""
+            return (f"holds what grove did not write ({', '.join(foreign[:3])}{more}); give a "
+                    "new folder or an earlier export's")
+        if not os.access(folder, os.W_OK | os.X_OK):
+            return "is read-only"
         return None
     parent = folder.parent if str(folder.parent) else Path(".")
     if not parent.is_dir():
@@ -380,20 +391,42 @@ def refusal(out: str, fmt: str, force: bool = False) -> str | None:
     return None
 
 
+def _is_grove_file(name: str) -> bool:
+    """A table file of either folder format, or the temporary name files/write.py gave one (an
+    older grove wrote the tables one by one, and a killed one left `.deck.csv.<hex>.tmp`)."""
+    tables = {t.name for t in TABLES}
+    stem, _, ext = name.rpartition(".")
+    if ext in ("csv", "parquet") and stem in tables:
+        return True
+    m = re.fullmatch(r"\.(\w+)\.(csv|parquet)\.[0-9a-f]{12}\.tmp", name)
+    return m is not None and m.group(1) in tables
+
+
 def write(out: str, fmt: str, made: dict[str, bytes] | bytes) -> list[Path]:
-    """Writes what `render` made; each file whole (grove/files/write.py). The paths written."""
-    from grove.files.write import write_bytes
+    """Writes what `render` made, whole: a file through grove/files/write.py; a folder's tables
+    into a new folder beside it, which takes its place in one step once every table is written
+    (files/folders.py), so an interrupt or a full disk leaves the old export or the new one,
+    never a mix, and no folder where there was none. The paths written."""
+    import shutil
+
+    from grove.files.folders import put_in_place, sweep_new_folders
+    from grove.files.write import new_folder, write_bytes
 
     if isinstance(made, bytes):
         write_bytes(out, made)
         return [Path(out)]
     folder = Path(out)
-    folder.mkdir(exist_ok=True)
-    written = []
-    for name, data in made.items():
-        write_bytes(folder / name, data)
-        written.append(folder / name)
-    return written
+    sweep_new_folders(folder)  # what a killed export left beside it
+    staged = new_folder(folder)
+    try:
+        for name, data in made.items():
+            with open(staged / name, "xb") as fh:  # a fresh folder of grove's own
+                fh.write(data)
+        put_in_place(staged, folder, list(made))
+    except BaseException:
+        shutil.rmtree(staged, ignore_errors=True)
+        raise
+    return [folder / name for name in made]
 
 
 def counts(db: Database) -> Iterable[tuple[str, int]]:

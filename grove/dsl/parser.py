@@ -113,6 +113,20 @@ def _describe(term: str) -> str:
     return term.lower()
 
 
+def _nearest_keyword(exc: Exception, expected: list[str]) -> str | None:
+    """"did you mean `draw`?" where the word the parser stopped at is a keyword misspelt
+    (`drwa 1`, `2 pr insect`): the nearest of the keywords it could take there."""
+    import difflib
+
+    token = str(getattr(exc, "token", "") or "")
+    if not token.isalpha() or getattr(exc.token, "type", "") == "$END":  # type: ignore[attr-defined]
+        return None
+    keywords = {d.strip("`"): d for d in map(_describe, expected) if d.startswith("`")}
+    near = difflib.get_close_matches(token, [k for k in keywords if k.isalpha()], n=1,
+                                     cutoff=0.6)
+    return f"did you mean {keywords[near[0]]}?" if near else None
+
+
 def _shift(span: Span, line: int, col: int) -> Span:
     """`span`, relative to a rule text, moved to where the text starts in its file.
 
@@ -528,7 +542,8 @@ def _syntax_diagnostic(
         message = "the rule ends too early"
     if words:
         message += f"; expected {words}"
-    hint = phrasings.hint(start, text, _offset(text, at_line, at_col))
+    hint = _nearest_keyword(exc, expected) or phrasings.hint(start, text,
+                                                             _offset(text, at_line, at_col))
     try:
         hint = hint or exc.match_examples(
             lambda t: _lark().parse(t, start=start), _EXAMPLES.get(start, {}), use_accepts=True

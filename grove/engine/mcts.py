@@ -37,6 +37,10 @@ from grove.engine.seat import Seat
 from grove.engine.worlds import world
 
 DEFAULT_ITERATIONS = 1000  # about a second a decision on one core of this machine (docs/ai.md)
+MAX_SECONDS = 3600.0  # a decision may take an hour, and no more ...
+# ... by iterations too: at the default's second a thousand, an hour's worth (mcts:10000000 was
+# accepted and took seven hours a decision)
+MAX_ITERATIONS = DEFAULT_ITERATIONS * int(MAX_SECONDS)
 
 
 @dataclass(frozen=True)
@@ -57,18 +61,26 @@ class Budget:
                 value = float(t[:-1])
             else:
                 n = int(t)
-                if not 1 <= n <= 10_000_000:
-                    raise ValueError(t)
+                if not 1 <= n <= MAX_ITERATIONS:
+                    raise ValueError(_too_long(text))
                 return cls(n, None)
-        except ValueError:
+        except ValueError as exc:
+            if str(exc) == _too_long(text):
+                raise
             raise ValueError(f"mcts budget {text!r}: give iterations (mcts:300) or a time "
                              "(mcts:2s, mcts:500ms)") from None
-        if not 0.001 <= value <= 3600 or not math.isfinite(value):
-            raise ValueError(f"mcts budget {text!r}: a time from 1 ms to an hour")
+        if not 0.001 <= value <= MAX_SECONDS or not math.isfinite(value):
+            raise ValueError(_too_long(text))
         return cls(None, value)
 
     def __str__(self) -> str:
         return f"{self.seconds:g}s" if self.seconds is not None else str(self.iterations)
+
+
+def _too_long(text: str) -> str:
+    """The one message for a budget out of bounds, by iterations or by time alike."""
+    return (f"mcts budget {text!r}: at most an hour a decision: 1 to {MAX_ITERATIONS} "
+            "iterations, or a time from 1 ms to an hour")
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from grove.compiler.cardset import CardSet
+from grove.engine import ai
 from grove.files.write import sweep, write_text
 from grove.forest.model import Forest
 
@@ -373,6 +374,9 @@ def _header_problem(h: dict[str, Any]) -> str | None:
         if not (isinstance(p, dict) and isinstance(p.get("name"), str)
                 and isinstance(p.get("ai"), str)):
             return f"the header's player {i} lacks a name or a player kind ({_shown(p)})"
+        why = None if p["ai"] == "human" else ai.problem(p["ai"])
+        if why is not None:  # the record is wrong, not the command line: RECORD-BAD, exit 1
+            return f"the header's player {i} has a player kind grove does not know: {why}"
     return None
 
 

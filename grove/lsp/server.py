@@ -192,6 +192,8 @@ def _withdraw(ls: GroveServer, uri: str) -> None:
                                                                             diagnostics=[]))
 
 
+# How long a change waits before it is checked, for the changes queued behind it to be read.
+DRAIN_S = 0.01
 # How long a change waits, after its first diagnostics, for the next keystroke before the
 # printouts are checked.
 SETTLE_S = 0.05
@@ -228,6 +230,8 @@ def _cursor(ls: GroveServer, uri: str, position: types.Position
         return None
     path, target, lines = opened
     line_no = position.line
+    if not 0 <= line_no <= len(lines) or position.character < 0:
+        return None  # a position outside the text: answered with null
     line = lines[line_no][:MAX_LINE] if line_no < len(lines) else ""
     return path, target, lines, line_no, line, char_col(line, position.character, _enc(ls))
 
@@ -401,10 +405,13 @@ def build_server(session: Session | None = None) -> GroveServer:
         if path is None:
             return
         version = params.text_document.version
-        await asyncio.sleep(0)  # a newer change already read makes this check needless
+        # a burst of changes (3,000 queued by a client were checked 3,000 times): wait a
+        # moment for what is queued to be read; a newer change makes this check needless, so
+        # only the newest text of a burst is checked
+        ls.session.set_text(path, ls.workspace.get_text_document(uri).source)  # for requests
+        await asyncio.sleep(DRAIN_S)
         if _newer(ls, uri, version):
             return
-        ls.session.set_text(path, ls.workspace.get_text_document(uri).source)
         await _check(ls, uri, version)
 
     @on(types.TEXT_DOCUMENT_DID_SAVE)

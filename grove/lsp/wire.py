@@ -133,6 +133,15 @@ def error_message(code: int, text: str) -> dict:
     return {"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": f"grove lsp: {text}"}}
 
 
+def _request_id(body: bytes) -> int | str | None:
+    """The id of the request `body` holds, where it has one a JSON-RPC id may be."""
+    try:
+        found = json.loads(body).get("id")
+    except (ValueError, AttributeError, RecursionError):
+        return None
+    return found if isinstance(found, (int, str)) and not isinstance(found, bool) else None
+
+
 def serve(server: LanguageServer, stdin: BinaryIO, stdout: BinaryIO,
           stall_s: float = STALL_S) -> int:
     """Run `server` on the two streams: 0 when the stream ends, the client's `exit` code, or
@@ -191,8 +200,12 @@ async def _loop(server: LanguageServer, framer: Framer, writer) -> int:
             writer.write(frame(error_message(PARSE_ERROR, f"a message that is not JSON: {exc}")))
             continue
         except Exception as exc:  # noqa: BLE001 - JSON of no message's shape, or nested too deep
-            writer.write(frame(error_message(INVALID_REQUEST, f"a message of no known shape: "
-                                                              f"{type(exc).__name__}")))
+            # a request whose fields are out of range (a hover at line -1) is answered by its
+            # own id, so the client waiting on it is not left waiting for ever
+            answer = error_message(INVALID_REQUEST, f"a message of no known shape: "
+                                                    f"{type(exc).__name__}")
+            answer["id"] = _request_id(item)
+            writer.write(frame(answer))
             continue
         try:
             protocol.handle_message(message)

@@ -12,6 +12,11 @@ A folder that holds anything grove did not write (a file of another name, a subf
 `summary.json` and `report.html` with no `games.parquet` of a grove run beside them) is
 refused and left alone: the swap would take the user's files away with the old run.
 
+A stopped run (Ctrl-C, SIGTERM) holds only the games finished by then: it takes the folder's
+place only when the folder held no complete run. Where it did, the complete run stays, and the
+stopped one goes beside it as `NAME.stopped` (or `NAME.stopped-2`, ...), so a rerun stopped
+three seconds in never costs a finished run of hours.
+
 A run killed outright leaves its hidden folder behind; the next run into the same folder
 removes it once the process that made it is gone.
 """
@@ -209,11 +214,40 @@ def _is_cwd(folder: Path) -> bool:
         return False
 
 
-def commit(staging: Staging) -> None:
-    """Put the run written in `staging.path` in the place of `staging.target`. Every file is
-    flushed to disk first, so a power cut after the swap finds whole files too. `Refused` if
-    the folder came to hold a file of the user's while the run was on (the new run is then
-    discarded and the folder left alone)."""
+def holds_complete_run(folder: Path) -> bool:
+    """Whether `folder` holds a run that played every game it was asked (its summary says so)."""
+    try:
+        with open(folder / SUMMARY_FILE, "rb") as fh:
+            summary = json.loads(fh.read(1 << 24))
+    except (OSError, ValueError):
+        return False
+    return isinstance(summary, dict) and summary.get("complete") is True
+
+
+def beside(staging: Staging) -> Path:
+    """Move the stopped run in `staging.path` to a new folder beside the run's folder, which
+    holds a complete run and keeps it; the path it went to."""
+    target = staging.target
+    for n in range(1, 1000):
+        path = target.with_name(f"{target.name}.stopped" + (f"-{n}" if n > 1 else ""))
+        if os.path.lexists(path):
+            continue
+        try:
+            os.mkdir(path)  # the name taken first, so a rename cannot land in a folder of another
+        except FileExistsError:
+            continue
+        os.rename(staging.path, path)  # over the empty folder just made
+        sync_folder(target.parent)
+        return path
+    raise FileExistsError(f"no free name beside {target}")
+
+
+def commit(staging: Staging, stopped: bool = False) -> Path:
+    """Put the run written in `staging.path` in the place of `staging.target`, or, when it was
+    `stopped` and the folder holds a complete run, beside it (`beside`); the folder it went to.
+    Every file is flushed to disk first, so a power cut after the swap finds whole files too.
+    `Refused` if the folder came to hold a file of the user's while the run was on (the new run
+    is then discarded and the folder left alone)."""
     target, path = staging.target, staging.path
     for name in (GAMES_FILE, CARDS_FILE):  # summary.json and report.html are synced as written
         fd = os.open(path / name, os.O_RDONLY)
@@ -222,11 +256,13 @@ def commit(staging: Staging) -> None:
         finally:
             os.close(fd)
     sync_folder(path)
+    if stopped and holds_complete_run(target):
+        return beside(staging)
     if not os.path.lexists(target):
         try:
             os.rename(path, target)
             sync_folder(target.parent)
-            return
+            return target
         except OSError:  # made in the meantime: replaced as an existing folder below
             if not os.path.isdir(target):
                 raise
@@ -237,7 +273,7 @@ def commit(staging: Staging) -> None:
     if not _is_cwd(target) and exchange(path, target):
         sync_folder(target.parent)
         _remove_run(path)  # the old run, now in the hidden folder
-        return
+        return target
     for name in COMMIT_ORDER:
         os.replace(path / name, target / name)
     sync_folder(target)
@@ -246,3 +282,4 @@ def commit(staging: Staging) -> None:
         if _is_leftover(name) and name not in RUN_FILES:
             with contextlib.suppress(OSError):
                 os.unlink(target / name)
+    return target

@@ -54,6 +54,7 @@ class Outcome:
     summary: dict[str, Any]
     failed: tuple[Failure, ...]
     interrupted: bool
+    kept: Path | None = None  # the folder's complete run, kept where a stopped run went beside
 
 
 def run_facts(plan: Plan, cardset: CardSet) -> dict[str, Any]:
@@ -184,16 +185,19 @@ def simulate(plan: Plan, cardset: CardSet, engine: executors.Engine, staging: St
     """Play the run into `staging` and put it in the place of the run's folder (`commit`).
     On any failure the staged run is discarded and the folder is as it was; a stop (Ctrl-C,
     SIGTERM) ends the games early, and the run of the games finished takes the folder's place
-    as a whole run does."""
+    as a whole run does, unless the folder holds a complete run: it then goes beside it."""
     # the signals only set the flag until the new run has taken its place, so a SIGTERM
     # while the files are renamed cannot cut the renames short
     with stop_on_signals() as stop:
         try:
             outcome = _play(plan, cardset, engine, staging.path, on_progress, stop)
-            commit(staging)
+            went = commit(staging, stopped=outcome.interrupted)
         except BaseException:
             discard(staging)
             raise
+    if went != staging.target:  # a stopped run beside the complete one the folder keeps
+        return Outcome(went, outcome.summary, outcome.failed,
+                       outcome.interrupted, kept=staging.shown)
     return Outcome(staging.shown, outcome.summary, outcome.failed, outcome.interrupted)
 
 

@@ -51,8 +51,10 @@ class LinePlayer:
         self.seen = False  # whether the board was shown: a resumed game may begin mid-turn
 
     def say(self, *lines: str) -> None:
+        # names come from files (a record's players, an author's cards): an ESC, OSC or BEL in
+        # one is shown escaped, never acted on by the terminal
         for line in lines:
-            print(line, file=self.out)
+            print(shown(line), file=self.out)
         self.out.flush()
 
     def choose(self, game: Seat, decision: Decision) -> Action:

@@ -16,6 +16,7 @@ from pathlib import Path
 from grove.compiler.cardset import CardSet
 from grove.dsl.diagnostics import Diagnostic, DiagnosticError, Severity
 from grove.files.output import is_stdout, named_file_refusal
+from grove.files.folders import made_for
 from grove.files.write import refusal, write_bytes
 from grove.printouts.cards import draw, geometry, pdf, raster, tts
 from grove.printouts.cards.faces import PILES, Deck, UnknownSpecies, read_deck
@@ -243,9 +244,9 @@ def write(cs: CardSet, opts: Options, out: str | None, force: bool = False) -> l
         if why is not None:
             raise _fail("IO-WRITE", f"{path}: cannot write the cards: {why}")
     try:
-        for k, path in paths.items():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            write_bytes(path, files[k])  # the old file or the whole new one, never half
+        with made_for(*sorted({str(p.parent) for p in paths.values()})):  # gone if left empty
+            for k, path in paths.items():
+                write_bytes(path, files[k])  # the old file or the whole new one, never half
     except OSError as exc:
         raise _fail("IO-WRITE", f"{exc.filename or out or '.'}: cannot write the cards: "
                     f"{exc.strerror or exc}") from None

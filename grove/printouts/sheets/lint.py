@@ -23,7 +23,7 @@ from grove.compiler.search_path import Roots
 from grove.compiler.universe import Universe, load_universe
 from grove.dsl.diagnostics import Diagnostic, DiagnosticError, Severity
 from grove.printouts import printable
-from grove.printouts.sheets import catalog, fonts, pdf
+from grove.printouts.sheets import catalog, fonts, layout, pdf
 from grove.printouts.sheets.content import build_sheet
 from grove.printouts.sheets.diagrams import LABEL_SIZE
 from grove.printouts.sheets.thai import fine_segments, has_thai
@@ -73,6 +73,12 @@ def _may_overflow(cell: pdf.Cell) -> bool:
     return False
 
 
+# cells this long are wrapped and measured for height: shorter ones fit any page
+LONG_CELL = 300
+# the tallest a table row may be: the shorter paper's frame, less the repeated header row
+_TALLEST = min(layout.page(p).frame_height for p in layout.PAPERS) - 60
+
+
 def check_sheet(cs: CardSet, lang: str) -> list[Diagnostic]:
     """Findings for one card set printed in one language."""
     sheet = build_sheet(cs, lang)
@@ -82,6 +88,16 @@ def check_sheet(cs: CardSet, lang: str) -> list[Diagnostic]:
     hosts = {h.id: h for h in sheet.hosts}
     out: list[Diagnostic] = []
     for cell in story.cells:
+        if len(cell.text) > LONG_CELL:  # a long name wraps to a row no page holds
+            _, height = cell.paragraph().wrap(cell.width, 1e9)
+            if height > _TALLEST:
+                span = spans.get(cell.key or "") or cs.root.span
+                out.append(Diagnostic(
+                    "SHEET-OVERFLOW", Severity.WARNING, span,
+                    f"{where}: '{cell.text[:40]}...' ({len(cell.text)} characters) wraps to "
+                    f"{height:.0f} pt in column {cell.col + 1} of the {cell.table} table, "
+                    f"taller than a page holds ({_TALLEST:.0f} pt)",
+                    "shorten the text: no page can lay out this row"))
         if not _may_overflow(cell):
             continue
         need, word = _widest_word(cell.paragraph())

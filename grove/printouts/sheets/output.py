@@ -8,6 +8,7 @@ from pathlib import Path
 
 from grove.compiler.cardset import CardSet
 from grove.dsl.diagnostics import Diagnostic, DiagnosticError, Severity
+from grove.files.folders import made_for
 from grove.files.write import refusal, write_bytes
 from grove.printouts.sheets import catalog, html, pdf
 from grove.printouts.sheets.content import build_sheet
@@ -41,7 +42,22 @@ def render(cs: CardSet, lang: str, fmt: str, paper: str) -> bytes:
     sheet = build_sheet(cs, lang)
     if fmt == "html":
         return html.render(sheet, paper).encode("utf-8")
-    return pdf.render(sheet, paper)
+    from reportlab.platypus.doctemplate import LayoutError
+
+    try:
+        return pdf.render(sheet, paper)
+    except LayoutError:  # what lint's sheet check finds, said as the reason, not a traceback
+        from dataclasses import replace
+
+        from grove.printouts.sheets.lint import check_sheet
+
+        found = [replace(d, severity=Severity.ERROR) for d in check_sheet(cs, lang)
+                 if d.code == "SHEET-OVERFLOW"]
+        raise DiagnosticError(found or [Diagnostic(
+            "SHEET-OVERFLOW", Severity.ERROR, cs.root.span,
+            f"sheet {lang} ({paper}): a row is taller than a page holds",
+            "shorten the longest names and rules text; `grove lint` lists what may not fit")]
+        ) from None
 
 
 def write_sheets(cs: CardSet, langs: list[str], out: str | None, fmt: str = "pdf",
@@ -68,10 +84,10 @@ def write_sheets(cs: CardSet, langs: list[str], out: str | None, fmt: str = "pdf
     except FontProblem as exc:
         raise _fail("SHEET-SHAPING", str(exc)) from None
     try:
-        if out is not None and paths[0].parent == Path(out):  # `out` is the folder
-            Path(out).mkdir(parents=True, exist_ok=True)
-        for path, data in zip(paths, rendered, strict=True):
-            write_bytes(path, data)  # the old file or the whole new one, never half
+        folder = [out] if out is not None and paths[0].parent == Path(out) else []
+        with made_for(*folder):  # `out` is the folder: made, and removed if nothing lands
+            for path, data in zip(paths, rendered, strict=True):
+                write_bytes(path, data)  # the old file or the whole new one, never half
     except OSError as exc:
         where = exc.filename or out or "."
         raise _fail("IO-WRITE", f"{where}: cannot write the sheet: "
