@@ -128,7 +128,7 @@ def test_the_planted_sweep_finds_its_plants_and_names_nothing_between_unchanged_
     """The benchmark's check at a test's size: two plants of one dweller, greedy players, 100
     games; the full sweep is `python -m benchmarks.planted --against` (docs/simulate.md)."""
     greedy = tuple(p for p in PAIRINGS if p.name == "greedy-greedy")
-    result = against_sweep(tmp_path, ("half", "cheaper"), ["tawny_owl"], games=100,
+    result = against_sweep(tmp_path, ("half", "x3"), ["tawny_owl"], games=100,
                            processes=1, pairings=greedy, apart_seed=4)
     assert result["planted runs"] == 2
     assert result["found"] == 2, result["plants"]

@@ -27,7 +27,8 @@ from grove.dsl.diagnostics import DiagnosticError, echo_text, format_json
 class _QueryCommand(click.Command):
     """A query may start with `-` (`grove find -water`, `grove find -type:fish water`): every
     argument that is not one of the command's options is a word of the query, so it is set
-    after `--` before click reads the options."""
+    after `--` before click reads the options; one that starts with `--` is an option grove
+    lacks (after a `--`, anything is the query's)."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         takes = {o: not p.is_flag for p in self.get_params(ctx) if isinstance(p, click.Option)
@@ -47,6 +48,8 @@ class _QueryCommand(click.Command):
                         raise click.BadOptionUsage(name, f"Option '{name}' requires an argument.",
                                                    ctx=ctx)
                     options += value
+            elif arg.startswith("--"):  # a query negates with one dash: two are a mistyped option
+                raise click.NoSuchOption(name, ctx=ctx)
             else:
                 words.append(arg)
         return super().parse_args(ctx, [*options, "--", *words])
