@@ -15,8 +15,8 @@ from pathlib import Path
 
 from grove.compiler.cardset import CardSet
 from grove.dsl.diagnostics import Diagnostic, DiagnosticError, Severity
-from grove.files.output import is_stdout, named_file_refusal
 from grove.files.folders import made_for
+from grove.files.output import is_stdout, named_file_refusal
 from grove.files.write import refusal, write_bytes
 from grove.printouts.cards import draw, geometry, pdf, raster, tts
 from grove.printouts.cards.faces import PILES, Deck, UnknownSpecies, read_deck
