@@ -7,6 +7,7 @@ off the screen. Skipped, with the reason, where Chromium or Playwright is missin
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -49,8 +50,9 @@ CLICK = r"""
 
 # the page's faces: every card image's face and every face named in an attribute
 FACES = r"""
-() => [...document.querySelectorAll('img')].map((i) => i.getAttribute('src'))
-  .concat([...document.querySelectorAll('[data-face]')].map((e) => 'face:' + e.dataset.face))
+() => ({state: Number(document.body.dataset.state),
+        faces: [...document.querySelectorAll('img')].map((i) => i.getAttribute('src'))
+          .concat([...document.querySelectorAll('[data-face]')].map((e) => 'face:' + e.dataset.face))})
 """
 
 # text boxes that overlap, and boxes that leave the screen sideways
@@ -110,7 +112,7 @@ def _open(browser, url: str, size=(1280, 800)):
     return page, frames
 
 
-def _play_by_clicks(url: str, pages: list, shots: list[list[list[str]]], limit: float = 600):
+def _play_by_clicks(url: str, pages: list, shots: list[list[dict]], limit: float = 600):
     """Click every page's answers until the game's end; each seat's page faces at every
     decision it was asked, in `shots`."""
     import time
@@ -146,9 +148,16 @@ def _cards_named(node) -> list[tuple[int | None, int | None]]:
     return []
 
 
-def _allowed_faces(record: Path, frames: list[dict], seat: int) -> None:
-    """Every card a seat's messages name, and every face, is one it may see at that table:
-    the record played again to each message's state, and the seat's `visible()` there."""
+def _face_of(src: str) -> int | None:
+    """The face an image or attribute names (`/faces/KEY/12.png`, `face:12`); None: a back."""
+    m = re.search(r"(?:/|face:)(\d+)(?:\.png)?$", src)
+    return int(m.group(1)) if m else None
+
+
+def _allowed_faces(record: Path, frames: list[dict], seat: int, shots: list[dict]) -> None:
+    """Every card a seat's messages name, and every face its page shows, is one it may see at
+    that table: the record played again to each message's (and page's) state, and the seat's
+    `visible()` there."""
     r = rec.read(record)
     cset = cs.build(r.header["edition"], r.header["with"])
     faces = Faces(cset, frames[0]["lang"] if frames else "en")
@@ -156,8 +165,9 @@ def _allowed_faces(record: Path, frames: list[dict], seat: int) -> None:
     actions = [a["action"] for a in r.actions]
     done = 0
     checked = 0
-    for msg in frames:
-        if msg.get("type") != "table":
+    pages = [{"type": "page", **shot} for shot in shots]
+    for msg in sorted([*frames, *pages], key=lambda m: m.get("state", -1)):
+        if msg.get("type") not in ("table", "page"):
             continue
         while done < msg["state"]:
             game.apply(actions[done])
@@ -165,6 +175,10 @@ def _allowed_faces(record: Path, frames: list[dict], seat: int) -> None:
         view = game.seats[seat]
         visible = view.visible()
         ok_faces = {faces.of_card(c) for c in visible} | {None}
+        if msg["type"] == "page":
+            shown = {_face_of(src) for src in msg["faces"] if src}
+            assert shown <= ok_faces, (msg["state"], shown - ok_faces)
+            continue
         named = _cards_named(msg)
         for card, face in named:
             assert card is None or card in visible, (msg["state"], card)
@@ -183,7 +197,7 @@ def test_two_people_play_a_whole_base_game_by_clicks(browser, tmp_path):
         assert status == 201
         opened = [_open(browser, server.url + link) for link in game["links"]["seats"]]
         pages = [p for p, _ in opened]
-        shots: list[list[list[str]]] = [[], []]
+        shots: list[list[dict]] = [[], []]
         _play_by_clicks(server.url, pages, shots)
         assert pages[0].locator(".final-cards p").count() > 10
         for page in pages:
@@ -196,8 +210,8 @@ def test_two_people_play_a_whole_base_game_by_clicks(browser, tmp_path):
     _, problems = runner.replay(cset, rec.read(record))
     assert problems == []
     for seat, (_, frames) in enumerate(opened):
-        _allowed_faces(record, frames, seat)
         assert len(shots[seat]) > 20  # the page was read at every decision
+        _allowed_faces(record, frames, seat, shots[seat])
 
 
 def test_three_seats_of_smoky_mountains_with_a_searching_ai(browser, tmp_path):
