@@ -48,10 +48,12 @@ async def _seat(ws_url: str, rng: random.Random, deadline: float) -> int:
     from websockets.asyncio.client import connect
 
     answers = 0
+    seen: list[dict] = []  # tables that came while a request waited for its answer
     async with connect(ws_url, max_size=None) as ws:
         answered = -1
         while time.monotonic() < deadline:
-            msg = json.loads(await ws.recv())
+            msg = seen.pop() if seen else json.loads(await ws.recv())
+            seen.clear()
             if msg.get("type") != "table":
                 continue
             if msg["final"]:
@@ -66,7 +68,7 @@ async def _seat(ws_url: str, rng: random.Random, deadline: float) -> int:
                 actions = [step["action"]]
                 while step["settle"]:
                     await ws.send(json.dumps({"type": "rehearse", "actions": actions}))
-                    reply = await _reply(ws, "rehearsed")
+                    reply = await _reply(ws, "rehearsed", seen)
                     if reply is None or reply.get("kind") == "done":
                         break
                     if reply["kind"] == "pay":
@@ -75,21 +77,23 @@ async def _seat(ws_url: str, rng: random.Random, deadline: float) -> int:
                         break
                     actions.append(_leaves(reply["steps"])[0]["action"])
             await ws.send(json.dumps({"type": "act", "actions": actions, "state": msg["state"]}))
-            if await _reply(ws, "acted") is not None:
+            if await _reply(ws, "acted", seen) is not None:
                 answered = msg["state"]
                 answers += 1
     raise TimeoutError("a game of the serve benchmark did not end in time")
 
 
-async def _reply(ws: Any, kind: str) -> dict | None:
-    """The answer to the request just sent (tables that come meanwhile are passed over: the
-    next one is sent again when it changes); None for an error."""
+async def _reply(ws: Any, kind: str, seen: list[dict]) -> dict | None:
+    """The answer to the request just sent; None for an error. A table that comes meanwhile
+    (the server may send the next table before its answer) is kept in `seen`."""
     while True:
         msg = json.loads(await ws.recv())
         if msg.get("type") == kind:
             return msg
         if msg.get("type") == "error":
             return None
+        if msg.get("type") == "table":
+            seen.append(msg)
 
 
 def bench_serve(opts: Any) -> dict[str, Any]:
@@ -118,8 +122,13 @@ def bench_serve(opts: Any) -> dict[str, Any]:
         # a first game's card set and faces, so the memory counted is the games'
         warm = _post(url + "/api/games", {"edition": "base", "seats": ["human", "human"],
                                           "seed": 0})
-        _get(url + "/api/seat/" + warm["links"]["seats"][0].rsplit("/", 1)[1])
-        time.sleep(2.0)
+        for _ in range(600):  # its first table (503 while it starts)
+            try:
+                _get(url + "/api/seat/" + warm["links"]["seats"][0].rsplit("/", 1)[1])
+                break
+            except OSError:
+                time.sleep(0.1)
+        time.sleep(5.0)  # its faces drawn in the background
         before = server.memory_info().rss
         games = [_post(url + "/api/games", {"edition": "base", "seats": ["human", "human"],
                                             "seed": k + 1}) for k in range(GAMES)]

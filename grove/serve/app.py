@@ -174,8 +174,9 @@ async def rehearse(server: Server, match: Match, seat: int, body: Any) -> dict[s
         nxt = ask_next(wire.seat, actions[0], actions[1:], decision)
         if nxt is None:
             return {"kind": "done"}
+        wire.named.clear()
         out = asked(wire, nxt, actions[0])
-        out["faces"] = wire.faces_text(out)
+        out["faces"] = wire.faces_text()
         return out
 
     out = await _settled(server, match.ask(run))
