@@ -66,8 +66,9 @@ def test_an_export_stopped_at_any_moment_is_old_or_new_never_mixed(tmp_path, fmt
         early = "from grove.cli import main" in err and "KeyboardInterrupt" in err
         assert ("Traceback" not in err or early) and "Aborted" not in err, err
         assert after in (before, whole), sorted(after or ())
-        if proc.returncode == 130:
-            assert "INTERRUPTED" in err and after == before
+        if proc.returncode == 130:  # stopped: the old export, or the new one whole when the
+            # signal came after the swap, as the process was ending (seen on a loaded machine)
+            assert "INTERRUPTED" in err
         seen.add((signal.Signals(signum).name, "new" if after == whole else "old"))
         if after == whole:  # back to the old export for the next try
             assert export(out, fmt, "--edition", "base").returncode == 0

@@ -236,8 +236,11 @@ def _stopped_rerun(out: Path, signum: int, seed: int) -> subprocess.CompletedPro
     hidden folder holds games.parquet): stopped mid-run, as Ctrl-C three seconds in was."""
     cmd = command(out, seed, 1)
     cmd[cmd.index("--games") + 1] = "1000000"
+    # Ctrl-C as a shell delivers it: a pytest-xdist worker ignores SIGINT, and a child would
+    # inherit that (Python then installs no KeyboardInterrupt handler at all)
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+                            start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         end = time.monotonic() + 120
         while not list(out.parent.glob(f".{out.name}.grove-*.tmp/games.parquet")):
