@@ -29,7 +29,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from grove.engine.seat import SPECTATOR
-from grove.serve.matches import LANGS, Match, Matches, Refused, faces_by_key
+from grove.serve.matches import LANGS, Match, Matches, Refused
 from grove.serve.players import MOST_ACTIONS
 
 HERE = Path(__file__).parent
@@ -236,7 +236,7 @@ def build_app(settings: Settings) -> Starlette:
         return page
 
     async def face(request: Request) -> Response:
-        found = faces_by_key(request.path_params["key"])
+        found = server.matches.faces.get(request.path_params["key"])
         name = request.path_params["name"]
         if found is None or not name.endswith(".png"):
             return Response("no such face", status_code=404)

@@ -138,3 +138,21 @@ class Faces:
             return raster.png(images[page])
 
         return cache.cached("face", self._key(k), build)
+
+
+class Shelf:
+    """The faces of one server, by card set and language: every game of the same set shares
+    its images, and an image's URL (`Faces.key`) finds them at once."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._by_key: dict[str, Faces] = {}
+
+    def of(self, cardset: CardSet, lang: str) -> Faces:
+        made = Faces(cardset, lang)
+        with self._lock:
+            return self._by_key.setdefault(made.key, made)
+
+    def get(self, key: str) -> Faces | None:
+        with self._lock:
+            return self._by_key.get(key)

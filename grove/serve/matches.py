@@ -42,7 +42,7 @@ from grove.engine.human import Quit
 from grove.engine.record import Keeper
 from grove.engine.seat import SPECTATOR, Seat
 from grove.seatview.view import View
-from grove.serve.faces import Faces
+from grove.serve.faces import Shelf
 from grove.serve.players import Answer, Ask, RemotePlayer, Stop
 from grove.serve.wire import Wire, table
 
@@ -107,6 +107,7 @@ class Match:
     setup: Setup
     cardset: CardSet
     record: Path
+    shelf: Shelf
     resume: list[str] = field(default_factory=list)
     state: str = "starting"  # "running", "finished", "stopped", "failed"
     turn: int = 0
@@ -169,7 +170,7 @@ class Match:
         for s in [*self.people, SPECTATOR]:
             seat = game.seats[s] if s >= 0 else Seat(game, SPECTATOR)
             lang = self.setup.seats[s].lang if s >= 0 else self.setup.lang
-            self._wires[s] = Wire(View(seat, lang), faces(self.cardset, lang))
+            self._wires[s] = Wire(View(seat, lang), self.shelf.of(self.cardset, lang))
             self._wires[s].faces.warm()
             self._logs[s] = GameLog(seat, lang)
             self._lines[s] = []
@@ -267,26 +268,6 @@ def links(s: Setup) -> dict[str, Any]:
             "spectator": f"/watch/{s.spectator}"}
 
 
-_FACES: dict[tuple[int, str], Faces] = {}
-_FACES_LOCK = threading.Lock()
-
-
-def faces(cardset: CardSet, lang: str) -> Faces:
-    """One `Faces` per card set and language for the whole server: every game of the same set
-    shares its images."""
-    with _FACES_LOCK:
-        key = (id(cardset), lang)
-        found = _FACES.get(key)
-        if found is None or found.cardset is not cardset:
-            found = _FACES[key] = Faces(cardset, lang)
-        return found
-
-
-def faces_by_key(key: str) -> Faces | None:
-    with _FACES_LOCK:
-        return next((f for f in _FACES.values() if f.key == key), None)
-
-
 class Matches:
     """The games of one server: made, found by a seat's token, listed, stopped, and read back
     from the games folder when the server starts."""
@@ -295,6 +276,7 @@ class Matches:
         self.folder, self.roots, self.most = folder, roots, most
         self.by_id: dict[str, Match] = {}
         self.tokens: dict[str, tuple[Match, int]] = {}
+        self.faces = Shelf()  # the card faces of every game here, drawn once a set and language
         self._lock = threading.Lock()
 
     def running(self) -> int:
@@ -310,7 +292,7 @@ class Matches:
         return match
 
     def _add(self, setup: Setup, cardset: CardSet, resume: list[str]) -> Match:
-        match = Match(setup, cardset, self.folder / f"{setup.id}.jsonl", resume)
+        match = Match(setup, cardset, self.folder / f"{setup.id}.jsonl", self.faces, resume)
         with self._lock:
             self.by_id[setup.id] = match
             for i, s in enumerate(setup.seats):
