@@ -10,6 +10,7 @@ import pytest
 
 from grove.files.read import NotRegular, read_bytes, read_text
 from grove.files.write import (
+    Behind,
     Refused,
     new_folder,
     refusal,
@@ -162,3 +163,23 @@ def test_sweep_removes_only_old_leftovers_of_its_target(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
         [target.name, fresh.name, other.name, kept.name])
     assert sweep(tmp_path / "no" / "r.jsonl") == []
+
+
+def test_copies_written_behind_end_with_the_newest_and_say_a_failed_write(tmp_path):
+    """A server's record is written by a thread of its own: whatever copies pile up, the file
+    ends whole with the newest; a write that failed is raised at the next copy or flush."""
+    target = tmp_path / "g.jsonl"
+    behind = Behind(target)
+    for k in range(200):
+        behind.put(f"copy {k}\n" * 50)
+    behind.flush()
+    assert target.read_text() == "copy 199\n" * 50
+    behind.close()
+    assert not behind._thread.is_alive()
+    assert [p.name for p in tmp_path.iterdir()] == ["g.jsonl"]
+    lost = Behind(tmp_path / "no such folder" / "g.jsonl")
+    lost.put("x")
+    with pytest.raises(OSError):
+        lost.flush()
+    lost.close()  # said once; the thread ends
+    assert not lost._thread.is_alive()

@@ -455,3 +455,24 @@ def test_every_copy_of_a_kept_record_is_whole(tmp_path, monkeypatch):
                 record=rec.Keeper(str(path), floor=100, seconds=0))
     assert len(copies) == n - 99 and copies[-1] == path.read_text(encoding="utf-8")
     assert min(text.count('"type": "action"') for text in copies) == 100
+
+
+def test_a_record_kept_behind_is_the_record_kept_in_step(tmp_path):
+    """`Keeper(behind=True)` (the server's games) writes its copies from a thread of its own;
+    the record it leaves at the end, and at a stop, is byte for byte the one kept in step."""
+    from grove.compiler import cardset as cs
+    from grove.engine import runner
+
+    cset = cs.build("base")
+    texts = []
+    for behind in (False, True):
+        path = tmp_path / f"g{behind}.jsonl"
+        runner.play(cset, ["random", "random"], 5,
+                    record=rec.Keeper(str(path), seconds=0, behind=behind))
+        stopped = tmp_path / f"s{behind}.jsonl"
+        keeper = rec.Keeper(str(stopped), seconds=0, behind=behind)
+        for obj in [{"type": "header"}, {"type": "action", "action": "a"}]:
+            keeper.action(obj, over=False, waits=True)
+        assert keeper.stop()
+        texts.append((path.read_text(encoding="utf-8"), stopped.read_text(encoding="utf-8")))
+    assert texts[0] == texts[1]

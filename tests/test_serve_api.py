@@ -85,7 +85,11 @@ def test_a_whole_game_by_the_seats_links_and_its_record_replays(tmp_path):
             r = c.get(f"/faces/{key}/{name}")
             assert r.status_code == status, name
             assert status != 200 or r.content.startswith(b"\x89PNG")
-        assert str(face) in first["faces"]  # its words, for a hover
+        # every face's words, read once for a hover: no table message carries them
+        words = c.get(f"/faces/{key}/words.json")
+        assert words.status_code == 200 and "immutable" in words.headers["cache-control"]
+        assert len(words.json()) > face and words.json()[face]["title"]
+        assert "faces" not in first
         final = _play(c, tokens)
         assert final["final"]["title"].startswith("Endstand")  # the seat's language
         assert len(final["final"]["cards"]) > 10

@@ -183,7 +183,6 @@ def _allowed_faces(record: Path, frames: list[dict], seat: int, shots: list[dict
         for card, face in named:
             assert card is None or card in visible, (msg["state"], card)
             assert face in ok_faces, (msg["state"], face)
-        assert {int(k) for k in msg["faces"]} <= ok_faces
         checked += 1
     assert checked > 20
 

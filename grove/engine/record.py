@@ -24,7 +24,7 @@ from typing import IO, Any
 
 from grove.compiler.cardset import CardSet
 from grove.engine import ai
-from grove.files.write import sweep, write_text
+from grove.files.write import Behind, sweep, write_text
 from grove.forest.model import Forest
 
 # 2: the set-up's redraw of a hand without a tree and a stuck turn that puts exactly its cards
@@ -207,8 +207,12 @@ class Keeper(Sink):
     game replays: no copy with fewer replaces it, so a resume stopped early leaves it as it
     was."""
 
-    def __init__(self, path: str, *, floor: int = 0, seconds: float = CHECKPOINT_SECONDS):
+    def __init__(self, path: str, *, floor: int = 0, seconds: float = CHECKPOINT_SECONDS,
+                 behind: bool = False):
         self.path, self.floor, self.seconds = path, floor, seconds
+        # `behind`: copies written by a thread of their own (a server's games, where the next
+        # table should not wait on the disk); a stop and the end still wait for theirs
+        self.behind = Behind(path) if behind else None
         self.lines: list[str] = []  # the header's and every action's
         self.kept: int | None = None  # the actions of the copy last written; None: none yet
         self.due = time.monotonic() + seconds  # when an action is next followed by a copy
@@ -228,10 +232,21 @@ class Keeper(Sink):
             self._keep()
 
     def stop(self) -> bool:
-        return self._keep()
+        try:
+            return self._keep()
+        finally:
+            self.close()
 
     def end(self, obj: dict[str, Any]) -> None:
-        self._write(line_text(obj))
+        try:
+            self._write(line_text(obj))
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Wait for the copies written behind, if any."""
+        if self.behind is not None:
+            self.behind.close()
 
     def _keep(self) -> bool:
         """A whole copy with a stop line, unless it would hold fewer actions than `floor`."""
@@ -245,9 +260,13 @@ class Keeper(Sink):
         n = self.actions
         if self.kept is None:  # what a SIGKILL during an earlier game's write left beside it
             sweep(self.path)
-        with signals_held():
-            write_text(self.path, "".join(self.lines) + last)
+        if self.behind is not None:
+            self.behind.put("".join(self.lines) + last)
             self.kept = n
+        else:
+            with signals_held():
+                write_text(self.path, "".join(self.lines) + last)
+                self.kept = n
         self.due = time.monotonic() + self.seconds
 
 

@@ -174,10 +174,7 @@ async def rehearse(server: Server, match: Match, seat: int, body: Any) -> dict[s
         nxt = ask_next(wire.seat, actions[0], actions[1:], decision)
         if nxt is None:
             return {"kind": "done"}
-        wire.named.clear()
-        out = asked(wire, nxt, actions[0])
-        out["faces"] = wire.faces_text()
-        return out
+        return asked(wire, nxt, actions[0])
 
     out = await _settled(server, match.ask(run))
     if "error" in out:
@@ -238,6 +235,10 @@ def build_app(settings: Settings) -> Starlette:
     async def face(request: Request) -> Response:
         found = server.matches.faces.get(request.path_params["key"])
         name = request.path_params["name"]
+        if found is not None and name == "words.json":
+            return Response(await asyncio.to_thread(lambda: found.words),
+                            media_type="application/json",
+                            headers={"Cache-Control": "public, max-age=31536000, immutable"})
         if found is None or not name.endswith(".png"):
             return Response("no such face", status_code=404)
         stem = name.removesuffix(".png")

@@ -10,6 +10,7 @@ itself, so a server started again serves them at once.
 
 from __future__ import annotations
 
+import json
 import threading
 from dataclasses import dataclass
 from functools import cached_property
@@ -111,6 +112,14 @@ class Faces:
                            "types": [t.name for t in p.types], "water": p.water,
                            "fields": [[f.label, f.text] for f in p.fields]}
                           for p in face.parts]}
+
+    @cached_property
+    def words(self) -> bytes:
+        """Every face's words, in face order, as the JSON the page reads once: a card set's
+        faces are no secret (its sheet lists them all), and a table names only the faces its
+        seat sees, so no message need carry their words again."""
+        return json.dumps([self.text(k) for k in range(self.count)], ensure_ascii=False,
+                          separators=(",", ":")).encode()
 
     def png(self, k: int | str) -> bytes:
         """Face k's image (`BACK`: the back every card shares), drawn once."""

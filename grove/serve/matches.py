@@ -19,6 +19,7 @@ its record, and the links stay the same.
 from __future__ import annotations
 
 import collections
+import contextlib
 import json
 import logging
 import queue
@@ -145,7 +146,7 @@ class Match:
     def _run(self) -> None:
         kinds = self.setup.kinds
         given = [RemotePlayer(self, i) if k == "human" else None for i, k in enumerate(kinds)]
-        keeper = Keeper(str(self.record), floor=len(self.resume))
+        keeper = Keeper(str(self.record), floor=len(self.resume), behind=True)
         try:
             out = runner.play(self.cardset, kinds, self.setup.seed,
                               names=[s.name for s in self.setup.seats], record=keeper,
@@ -153,6 +154,8 @@ class Match:
                               players=runner.seats(kinds, self.setup.seed, given),
                               resume=self.resume)
         except Exception as exc:  # a game that cannot go on: said on its table, the server goes on
+            with contextlib.suppress(OSError):  # its record as far as it was kept
+                keeper.close()
             self.state, self.error = "failed", f"{type(exc).__name__}: {exc}"
             log.error("game %s stopped: %s", self.setup.id, self.error)
             self._notify()

@@ -11,7 +11,7 @@ has neither, only the host it lies in.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from grove.engine.action import Action, FaceDown, Pick, Play
@@ -31,28 +31,19 @@ class Wire:
 
     view: View
     faces: Faces
-    # the faces named since `shown()` was last read: what a message's `faces` words are for
-    named: set[int] = field(default_factory=set, compare=False)
 
     @property
     def seat(self) -> Seat:
         return self.view.game
 
     def card(self, number: int | None) -> dict[str, Any]:
-        """A card the seat sees: its number, name and face; None: a card face down."""
+        """A card the seat sees: its number, name and face; None: a card face down. A face's
+        rules text is not in the message: the page reads every face's once
+        (`/faces/KEY/words.json`), as it loads their images."""
         if number is None:
             return {"card": None, "face": None, "name": self.view.words("face_down")}
-        face = self.faces.of_card(number)
-        if face is not None:
-            self.named.add(face)
-        return {"card": number, "face": face, "name": self.view.card_name(number)}
-
-    def faces_text(self) -> dict[str, Any]:
-        """The rules text of every face named since the last call, by face: what a hover or a
-        tap reads of the message those faces were named for."""
-        out = {str(k): self.faces.text(k) for k in sorted(self.named)}
-        self.named.clear()
-        return out
+        return {"card": number, "face": self.faces.of_card(number),
+                "name": self.view.card_name(number)}
 
 
 def table(wire: Wire, log: Sequence[str], decision: Decision | None,
@@ -63,7 +54,6 @@ def table(wire: Wire, log: Sequence[str], decision: Decision | None,
     given earlier would find no one to take it)."""
     seat, view = wire.seat, wire.view
     me = seat.seat
-    wire.named.clear()
     sizes = seat.hand_sizes()
     scores = view.scores()
     totals = scores.rows[-1][1:]
@@ -95,7 +85,6 @@ def table(wire: Wire, log: Sequence[str], decision: Decision | None,
         out["waiting"] = shown(seat.players[decision.player].name)
         if decision.player == me and asking:
             out["decision"] = asked(wire, decision)
-    out["faces"] = wire.faces_text()
     return out
 
 

@@ -7,7 +7,8 @@ const token = document.body.dataset.token;
 const $ = (id) => document.getElementById(id);
 let socket = null;
 let table = null;        // the last table the server sent
-let faces = {};          // face -> its words, kept across tables
+let faces = [];          // face -> its words (`loadWords`)
+let facesKey = null;     // ... of this card set and language
 let shownForest = null;  // whose forest the left panel shows
 let picking = null;      // the person's way through the current decision (see `startPicking`)
 let retry = 500;         // ms before reconnecting; doubled up to 8 s
@@ -49,11 +50,10 @@ function receive(msg) {
   if (msg.type === "table") {
     const fresh = !table || table.state !== msg.state || !!table.decision !== !!msg.decision;
     table = msg;
-    Object.assign(faces, msg.faces || {});
+    loadWords(msg.faces_key);
     if (fresh) picking = msg.decision ? startPicking(msg.decision) : null;
     draw();
   } else if (msg.type === "rehearsed") {
-    Object.assign(faces, msg.faces || {});
     settled(msg);
   } else if (msg.type === "hint") {
     if (picking) { picking.hint = msg.lines; drawAsk(); }
@@ -64,6 +64,15 @@ function receive(msg) {
 }
 
 // ---- cards ------------------------------------------------------------------------------------
+// every face's words, read once per card set and language: a table names faces, not their words
+function loadWords(key) {
+  if (facesKey === key) return;
+  facesKey = key;
+  fetch(`/faces/${key}/words.json`).then((r) => r.ok ? r.json() : [])
+    .then((words) => { if (facesKey === key) faces = words; })
+    .catch(() => { facesKey = null; });
+}
+
 function faceUrl(face) {
   return `/faces/${table.faces_key}/${face === null || face === undefined ? "back" : face}.png`;
 }
