@@ -62,17 +62,20 @@ def steps(view: View, decision: Decision) -> tuple[Step, ...]:
                 cards[name].append(a)
         else:
             top.append(Step(view.describe(a, decision.player, decision), a, card=_card(a)))
+    down: dict[str, int] = {}  # a host kind -> what a card laid face down as one gains
     for name, plays in cards.items():
-        places = _places(view, plays, decision.player)
+        places = _places(view, plays, decision.player, down)
         free = not paid_later(decision) and all(isinstance(a, Play) and a.free for a in plays)
         top[at[name][0]] = Step(w("step.free_card" if free else "step.card", card=name),
                              below=places, card=plays[0].card)
     return bounded(view, _unique(top))
 
 
-def _places(view: View, plays: list[Action], player: int) -> tuple[Step, ...]:
+def _places(view: View, plays: list[Action], player: int,
+            down: dict[str, int]) -> tuple[Step, ...]:
     """Where a card may go, each place once, with its points; grouped by the half's side when
-    more than `LIMIT`."""
+    more than `LIMIT`. `down` keeps what a face-down card gains by its host kind: the same for
+    every card of the hand (it shows no species), and each a game copied to find out."""
     w = view.words
     seat = view.game
     tally = seat.tally(player)
@@ -80,7 +83,9 @@ def _places(view: View, plays: list[Action], player: int) -> tuple[Step, ...]:
     out: list[tuple[str | None, Step]] = []  # (the half's side, the place)
     for a in plays:
         if isinstance(a, FaceDown):
-            gain = face_down_points(seat, a, player)
+            if a.kind not in down:
+                down[a.kind] = face_down_points(seat, a, player)
+            gain = down[a.kind]
             out.append((None, Step(w("where.face_down", host=view.host_name(a.kind),
                                      points=w("points", points=f"{gain:+d}", count=gain)), a,
                                    card=a.card, points=gain)))
