@@ -15,6 +15,7 @@ from starlette.testclient import TestClient
 from grove.compiler import cardset as cs
 from grove.engine import record as rec
 from grove.engine import runner
+from grove.engine.seat import SPECTATOR
 from grove.serve.app import Settings, build_app
 from tests.serve_helpers import answer, record_actions
 
@@ -195,3 +196,30 @@ def test_a_server_started_again_goes_on_to_the_same_end(tmp_path):
     assert record_actions(stopped / f"{g2['id']}.jsonl") == record_actions(
         whole / f"{g['id']}.jsonl")
     _replays(stopped / f"{g2['id']}.jsonl")
+
+
+def test_the_spectators_table_is_worded_when_someone_watches(tmp_path):
+    """No spectator, no spectator's table worded at each move (a third of a two-seat game's
+    work); one who asks, by the API or a socket, gets the table where the game stands: while a
+    person decides, while an AI thinks, and after the end."""
+    with _client(tmp_path) as c:
+        game = c.post("/api/games", json={"edition": "base", "seats": ["human", "greedy"],
+                                          "seed": 4}).json()
+        person, spectator = _token(game["links"]["seats"][0]), _token(game["links"]["spectator"])
+        match = c.app.state.server.matches.by_id[game["id"]]
+        t = _play(c, [person], until=6)
+        assert SPECTATOR not in match.views and match.views[0]
+        seen = _table(c, spectator)
+        assert seen["seat"] == -1 and seen["state"] == t["state"] and seen["decision"] is None
+        assert seen["forests"] and seen["hand"] == []
+        with c.websocket_connect(f"/ws/{spectator}") as ws:
+            first = ws.receive_json()
+            assert first["type"] == "table" and first["state"] == t["state"]
+            t = _play(c, [person], until=t["state"] + 4)
+            while (msg := ws.receive_json())["state"] < t["state"]:
+                pass  # a table at every move while watched
+            assert msg["state"] == t["state"]
+        final = _play(c, [person])
+        assert final["final"]
+        seen = _table(c, spectator)
+        assert seen["final"] and seen["state"] == final["state"]

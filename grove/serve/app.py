@@ -281,7 +281,7 @@ def build_app(settings: Settings) -> Starlette:
                 token = request.path_params["token"]
                 match, seat = server.matches.seat(token)
                 if kind == "view":  # a table kept as JSON: free to ask as often as wished
-                    view = match.views.get(seat)
+                    view = await _view(match, seat)
                     if view is None:
                         raise Refused(503, match.error or "the game is starting; ask again")
                     return Response(view, media_type="application/json")
@@ -332,6 +332,8 @@ def build_app(settings: Settings) -> Starlette:
             loop.call_soon_threadsafe(changed.set)
 
         match.listeners.add(listener)
+        if seat == SPECTATOR:
+            match.watchers += 1
         sender = asyncio.create_task(_send_tables(ws, match, seat, changed))
         try:
             while True:
@@ -345,6 +347,8 @@ def build_app(settings: Settings) -> Starlette:
             pass  # the browser left: its seat waits for it to come back
         finally:
             match.listeners.discard(listener)
+            if seat == SPECTATOR:
+                match.watchers -= 1
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await sender
@@ -383,8 +387,38 @@ async def _send_tables(ws: WebSocket, match: Match, seat: int, changed: asyncio.
         elif match.error and sent is None:
             await ws.send_text(json.dumps({"type": "error", "message": match.error}))
             sent = match.error
-        await changed.wait()
+        if view is None and seat == SPECTATOR:  # not worded while no one watched: asked for
+            match.watch()
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(changed.wait(), 1.0)
+        else:
+            await changed.wait()
         changed.clear()
+
+
+async def _view(match: Match, seat: int, wait: float = 10.0) -> str | None:
+    """The seat's table kept as JSON; None while the game starts. The spectator's, not worded
+    while no one watched, is asked for and awaited a while (`Match.watch`)."""
+    view = match.views.get(seat)
+    if view is not None or seat != SPECTATOR:
+        return view
+    loop = asyncio.get_running_loop()
+    changed = asyncio.Event()
+
+    def listener() -> None:
+        loop.call_soon_threadsafe(changed.set)
+
+    match.listeners.add(listener)
+    try:
+        end = loop.time() + wait
+        while (view := match.views.get(seat)) is None and loop.time() < end:
+            match.watch()
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(changed.wait(), 0.5)
+            changed.clear()
+        return view
+    finally:
+        match.listeners.discard(listener)
 
 
 async def _on_message(server: Server, match: Match, seat: int, token: str,

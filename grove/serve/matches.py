@@ -44,7 +44,7 @@ from grove.engine.record import Keeper
 from grove.engine.seat import SPECTATOR, Seat
 from grove.seatview.view import View
 from grove.serve.faces import Shelf
-from grove.serve.players import Answer, Ask, RemotePlayer, Stop
+from grove.serve.players import Answer, Ask, RemotePlayer, Stop, settle
 from grove.serve.wire import Wire, table
 
 log = logging.getLogger("grove.serve")
@@ -127,6 +127,9 @@ class Match:
         self.stopping = threading.Event()
         self.queued: dict[int, list[Action]] = {}
         self.listeners: set[Callable[[], None]] = set()
+        self.watchers = 0  # the spectator's sockets open: its table is worded while there are
+        self._watch_asked = False  # ... or once more, for one who asked (`watch`)
+        self._wording = threading.Lock()  # a finished game's spectator table: worded once
         self.game: Game | None = None
         self._wires: dict[int, Wire] = {}
         self._logs: dict[int, Any] = {}
@@ -201,17 +204,48 @@ class Match:
         assert game is not None
         self.waiting = waiting
         self.asked_state = len(game.history)
-        decision = game.decision
-        state = len(game.history)
-        for s, wire in self._wires.items():
-            self._lines[s].extend(self._logs[s].new_lines())
-            msg = table(wire, self._lines[s], decision, state, self._final.get(s),
-                        asking=waiting is not None and waiting[0] == s)
-            self.views[s] = json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
+        watched = self.watchers > 0 or self._watch_asked
+        self._watch_asked = False
+        for s in self._wires:
+            if s != SPECTATOR or watched:
+                self._word(s)
+            else:  # worded when someone watches (`watch`): most games have no spectator
+                self.views.pop(s, None)
         self.version += 1
         if self.answered_at is not None:
             self.handled.append(time.perf_counter() - self.answered_at)
             self.answered_at = None
+        self._notify()
+
+    def _word(self, s: int) -> None:
+        """Seat s's table as it stands, kept as JSON. In the engine's thread, or once it ended."""
+        game = self.game
+        assert game is not None
+        self._lines[s].extend(self._logs[s].new_lines())
+        msg = table(self._wires[s], self._lines[s], game.decision, len(game.history),
+                    self._final.get(s), asking=self.waiting is not None and self.waiting[0] == s)
+        self.views[s] = json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
+
+    def watch(self) -> Future | None:
+        """Someone watches as the spectator (asked from the event loop): the spectator's table,
+        if it was not kept, is worded where the game stands, by the engine's thread while it
+        waits on a person, or at once in a worker thread (the future) once the game is over;
+        while an AI thinks, with the table its move brings."""
+        if SPECTATOR in self.views or self.game is None:
+            return None
+        self._watch_asked = True
+        if not self.thread.is_alive():
+            fut: Future = Future()
+            threading.Thread(target=settle, args=(Ask(self._watched, fut),), daemon=True).start()
+            return fut
+        if self.waiting is not None:
+            return self.ask(self._watched)
+        return None
+
+    def _watched(self) -> None:
+        with self._wording:
+            if SPECTATOR not in self.views:
+                self._word(SPECTATOR)
         self._notify()
 
     def _notify(self) -> None:

@@ -78,7 +78,7 @@ class RemotePlayer:
             if isinstance(item, Stop):
                 raise Quit("the server stops")
             if isinstance(item, Ask):
-                _run(item)
+                settle(item)
                 continue
             try:
                 actions = taken(seat, decision, item.seat, item.texts, item.state)
@@ -92,7 +92,7 @@ class RemotePlayer:
             return actions[0]
 
 
-def _run(item: Ask) -> None:
+def settle(item: Ask) -> None:
     try:
         item.done.set_result(item.fn())
     except Exception as exc:  # said to the one who asked; the game goes on
