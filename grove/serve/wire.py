@@ -11,7 +11,7 @@ has neither, only the host it lies in.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from grove.engine.action import Action, FaceDown, Pick, Play
@@ -31,6 +31,10 @@ class Wire:
 
     view: View
     faces: Faces
+    # each forest's part of the message, by player, with the forest it was made from: a forest
+    # a move left alone is the same object (`Seat.forest`), and its part is made once
+    forests: dict[int, tuple[object, dict[str, Any]]] = field(default_factory=dict,
+                                                              compare=False)
 
     @property
     def seat(self) -> Seat:
@@ -92,6 +96,9 @@ def forest(wire: Wire, j: int) -> dict[str, Any]:
     """Player j's forest: a host a row, each slot with its cards; face-down cards as such."""
     seat, view = wire.seat, wire.view
     f = seat.forest(j)
+    kept = wire.forests.get(j)
+    if kept is not None and kept[0] is f:
+        return kept[1]
     mine = j == seat.seat
     hosts = []
     for h in f.hosts:
@@ -113,8 +120,10 @@ def forest(wire: Wire, j: int) -> dict[str, Any]:
                       "beneath": [wire.card(b.number if (mine or b.species is not None) else None)
                                   for b in h.beneath],
                       "slots": slots})
-    return {"player": j, "name": shown(seat.players[j].name), "hosts": hosts,
-            "sides": [view.side_name(s) for s in view.forest_sides()]}
+    out = {"player": j, "name": shown(seat.players[j].name), "hosts": hosts,
+           "sides": [view.side_name(s) for s in view.forest_sides()]}
+    wire.forests[j] = (f, out)
+    return out
 
 
 def step_json(wire: Wire, s: Step, decision: Decision) -> dict[str, Any]:
