@@ -31,6 +31,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from grove.engine.seat import SPECTATOR
 from grove.serve.matches import LANGS, Match, Matches, Refused
 from grove.serve.players import MOST_ACTIONS
+from grove.serve.wire import dumps
 
 HERE = Path(__file__).parent
 FONTS = HERE.parent / "printouts" / "fonts"
@@ -301,12 +302,14 @@ def build_app(settings: Settings) -> Starlette:
         import statistics
 
         times = sorted(t for m in list(server.matches.by_id.values()) for t in list(m.handled))
+        cpu = sorted(t for m in list(server.matches.by_id.values()) for t in list(m.handled_cpu))
         q = statistics.quantiles(times, n=20) if len(times) >= 20 else []
         return JSONResponse({
             "games": len(server.matches.by_id), "running": server.matches.running(),
             "answers": len(times),
             "p50_ms": round(statistics.median(times) * 1e3, 2) if times else None,
-            "p95_ms": round(q[-1] * 1e3, 2) if q else None})
+            "p95_ms": round(q[-1] * 1e3, 2) if q else None,
+            "cpu_p50_ms": round(statistics.median(cpu) * 1e3, 2) if cpu else None})
 
     async def editions(request: Request) -> Response:
         from grove import api
@@ -342,7 +345,7 @@ def build_app(settings: Settings) -> Starlette:
                     break
                 reply = await _on_message(server, match, seat, token, message)
                 if reply is not None:
-                    await ws.send_text(json.dumps(reply, ensure_ascii=False))
+                    await ws.send_text(dumps(reply))
         except (WebSocketDisconnect, RuntimeError):
             pass  # the browser left: its seat waits for it to come back
         finally:
@@ -385,7 +388,7 @@ async def _send_tables(ws: WebSocket, match: Match, seat: int, changed: asyncio.
             await ws.send_text(view)
             sent = view
         elif match.error and sent is None:
-            await ws.send_text(json.dumps({"type": "error", "message": match.error}))
+            await ws.send_text(dumps({"type": "error", "message": match.error}))
             sent = match.error
         if view is None and seat == SPECTATOR:  # not worded while no one watched: asked for
             match.watch()

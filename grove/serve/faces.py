@@ -10,10 +10,11 @@ itself, so a server started again serves them at once.
 
 from __future__ import annotations
 
-import json
 import threading
 from dataclasses import dataclass
 from functools import cached_property
+
+import orjson
 
 from grove.compiler.cardset import CardSet
 from grove.printouts.cards.faces import Deck, Face, read_deck
@@ -118,8 +119,7 @@ class Faces:
         """Every face's words, in face order, as the JSON the page reads once: a card set's
         faces are no secret (its sheet lists them all), and a table names only the faces its
         seat sees, so no message need carry their words again."""
-        return json.dumps([self.text(k) for k in range(self.count)], ensure_ascii=False,
-                          separators=(",", ":")).encode()
+        return orjson.dumps([self.text(k) for k in range(self.count)])
 
     def png(self, k: int | str) -> bytes:
         """Face k's image (`BACK`: the back every card shares), drawn once."""

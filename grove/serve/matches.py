@@ -45,7 +45,7 @@ from grove.engine.seat import SPECTATOR, Seat
 from grove.seatview.view import View
 from grove.serve.faces import Shelf
 from grove.serve.players import Answer, Ask, RemotePlayer, Stop, settle
-from grove.serve.wire import Wire, table
+from grove.serve.wire import Wire, dumps, table
 
 log = logging.getLogger("grove.serve")
 
@@ -123,6 +123,10 @@ class Match:
         # what `GET /api/stats` and `python -m benchmarks --only serve` read
         self.handled: collections.deque[float] = collections.deque(maxlen=10_000)
         self.answered_at: float | None = None
+        # ... and the engine thread's CPU for it (its own work, which a busy machine does not
+        # stretch as it stretches the time)
+        self.handled_cpu: collections.deque[float] = collections.deque(maxlen=10_000)
+        self.answered_cpu = 0.0
         self.inbox: queue.Queue[Any] = queue.Queue()
         self.stopping = threading.Event()
         self.queued: dict[int, list[Action]] = {}
@@ -214,6 +218,7 @@ class Match:
         self.version += 1
         if self.answered_at is not None:
             self.handled.append(time.perf_counter() - self.answered_at)
+            self.handled_cpu.append(time.thread_time() - self.answered_cpu)
             self.answered_at = None
         self._notify()
 
@@ -224,7 +229,7 @@ class Match:
         self._lines[s].extend(self._logs[s].new_lines())
         msg = table(self._wires[s], self._lines[s], game.decision, len(game.history),
                     self._final.get(s), asking=self.waiting is not None and self.waiting[0] == s)
-        self.views[s] = json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
+        self.views[s] = dumps(msg)
 
     def watch(self) -> Future | None:
         """Someone watches as the spectator (asked from the event loop): the spectator's table,

@@ -11,6 +11,7 @@ the seat's queue and answer the decisions that follow, as the terminal's confirm
 from __future__ import annotations
 
 import queue
+import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -52,6 +53,7 @@ class Host(Protocol):
     queued: dict[int, list[Action]]
     waiting: tuple[int, Decision] | None
     answered_at: float | None
+    answered_cpu: float
 
     def publish(self, waiting: tuple[int, Decision] | None = None) -> None: ...
 
@@ -86,7 +88,7 @@ class RemotePlayer:
                 item.done.set_result(str(exc))
                 continue
             queued[:] = actions[1:]
-            match.answered_at = item.at
+            match.answered_at, match.answered_cpu = item.at, time.thread_time()
             match.waiting = None
             item.done.set_result(None)
             return actions[0]

@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from grove.engine.action import Action, FaceDown, Pick, Play
 from grove.engine.decision import Decision
 from grove.engine.seat import SPECTATOR, Seat
@@ -23,6 +25,11 @@ from grove.seatview.view import View
 from grove.serve.faces import Faces
 
 LOG_LINES = 120  # the log lines a view carries: the newest
+
+
+def dumps(msg: Any) -> str:
+    """A message as the JSON text a socket or a response carries."""
+    return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 @dataclass(frozen=True)
