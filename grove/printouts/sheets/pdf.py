@@ -24,6 +24,7 @@ from reportlab.platypus import (
     Flowable,
     Frame,
     KeepTogether,
+    LayoutError,
     ListFlowable,
     ListItem,
     NextPageTemplate,
@@ -91,7 +92,7 @@ class _Canvas(canvas_mod.Canvas):
     def icon_form(self, symbol: str, icon, x: float, y: float, size: float) -> None:
         """Draw `icon` `size` points square at (x, y), as the form of its symbol (made on
         first use). A slot diagram's icons are drawn so too: every icon of the sheet is a form
-        object in the PDF, which is how tests/test_sheets_overlap.py finds their boxes."""
+        object in the PDF, which is how tests/test_sheets_printed.py finds their boxes."""
         forms = self.__dict__.setdefault("_icon_forms", set())
         name = "icon_" + re.sub(r"[^A-Za-z0-9]", "_", symbol)
         if name not in forms:
@@ -468,7 +469,10 @@ def _build(sheet: Sheet, paper: str) -> _Built:
     for _ in range(4):
         if even >= height:
             break
-        tried = _laid_out(sheet, paper, even)
+        try:
+            tried = _laid_out(sheet, paper, even)
+        except LayoutError:  # a row taller than the shorter page: the pages stay whole
+            break
         if tried.count == full.count:
             return tried
         even = (even + height) / 2
