@@ -20,7 +20,7 @@ import pytest
 from reportlab.platypus import SimpleDocTemplate, Table
 
 from grove.compiler import cardset as cs
-from grove.printouts.sheets import layout, pdf
+from grove.printouts.sheets import catalog, layout, pdf
 from grove.printouts.sheets.content import build_sheet
 from grove.printouts.sheets.thai import SegmentedParagraph
 
@@ -72,12 +72,12 @@ def _icons(page) -> list[tuple[float, float, float, float]]:
     return [o.get_bounds() for o in page.get_objects() if o.type == pdfium.raw.FPDF_PAGEOBJ_FORM]
 
 
-def last_page_share(doc: pdfium.PdfDocument, paper: str) -> float:
-    """How far down its frame the last page prints, as a share of the frame's height; the
-    running foot (edition and page number, under the frame) left out."""
+def last_page_share(doc: pdfium.PdfDocument, paper: str, page: int = -1) -> float:
+    """How far down its frame the last page (or `page`) prints, as a share of the frame's
+    height; the running foot (edition and page number, under the frame) left out."""
     frame = layout.page(paper)
     top = frame.height - layout.MARGIN
-    bottoms = [box[1] for _, box in _chars(doc[len(doc) - 1]) if box[3] > layout.MARGIN]
+    bottoms = [box[1] for _, box in _chars(doc[page % len(doc)]) if box[3] > layout.MARGIN]
     return (top - min(bottoms)) / frame.frame_height if bottoms else 0.0
 
 
@@ -103,6 +103,26 @@ def test_no_last_page_holds_a_few_rows(printed, case):
     doc, _ = printed[case]
     share = last_page_share(doc, case[2])
     assert len(doc) == 1 or share >= LEAST, f"{len(doc)} pages, the last {share:.0%} full"
+
+
+# Letter's page is 50 pt shorter than A4's: the German Smoky Mountains rules run 4 lines onto
+# a second page (9% of it) before the species table's page; not laid out tighter yet
+SPILLS = {("smoky_mountains", "de", "letter")}
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.xfail(
+    strict=True, reason="the rules spill a few lines onto a page")) if c in SPILLS else c
+    for c in CASES], ids=_id)
+def test_the_rules_end_on_no_page_of_a_few_lines(printed, case):
+    """The rules' last page (the page before the species table's heading starts a page),
+    where the rules take more than one, holds a third of a page too."""
+    doc, _ = printed[case]
+    heading = catalog.translations(case[1]).gettext("All species")
+    starts = [n for n in range(len(doc)) if heading in
+              [ln.strip() for ln in doc[n].get_textpage().get_text_range().splitlines()]]
+    assert starts, heading
+    rules = starts[0]
+    assert rules == 1 or last_page_share(doc, case[2], rules - 1) >= LEAST
 
 
 @pytest.mark.parametrize("case", CASES, ids=_id)
