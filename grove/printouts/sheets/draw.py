@@ -68,8 +68,11 @@ class DiagramFlowable(Flowable):
             c.roundRect(0.5 + b.x, y, b.w, b.h, _radius(b), stroke=1, fill=0)
             icon = self.icons.get(b.icon) if b.icon else None
             if icon is not None:
-                draw_icon(c, icon[0], 0.5 + b.x + (b.w - ICON_SIZE) / 2,
-                          y + b.h - ICON_TOP - ICON_SIZE, ICON_SIZE)
+                at = (0.5 + b.x + (b.w - ICON_SIZE) / 2, y + b.h - ICON_TOP - ICON_SIZE, ICON_SIZE)
+                if hasattr(c, "icon_form"):  # the sheet's canvas: one form per icon
+                    c.icon_form(b.icon, icon[0], *at)
+                else:
+                    draw_icon(c, icon[0], *at)
             c.setFillColor(INK)
             c.setFont(self.font, LABEL_SIZE)
             first = y + b.h - b.label_middle() + (len(b.lines) - 1) * b.leading / 2 - LABEL_SIZE * 0.35

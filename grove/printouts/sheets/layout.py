@@ -22,6 +22,10 @@ GUTTER = 14.0
 CELL_PAD = 2.5  # left and right padding inside a table cell
 ICON_SCALE = 1.2  # an inline icon's size, in font sizes
 ICON_ROOM = 1.2  # the width it takes on its line, in icon sizes
+# the species table's last page holds at least this share of a page, or its pages are made
+# shorter so that the rows spread evenly (pdf._build), with room for the row a page break moves
+LEAST_LAST_PAGE = 0.4
+BALANCE_ROOM = 24.0
 INK = colors.HexColor("#1f2a1f")
 ACCENT = colors.HexColor("#2e5d34")
 RULE = colors.HexColor("#9fb59a")

@@ -24,6 +24,7 @@ from reportlab.platypus import (
     Flowable,
     Frame,
     KeepTogether,
+    LayoutError,
     ListFlowable,
     ListItem,
     NextPageTemplate,
@@ -85,19 +86,25 @@ class _Canvas(canvas_mod.Canvas):
         icon = self.icons.get(symbol) if symbol else None
         if icon is None:
             return super().drawImage(image, x, y, width, height, *args, **kw)
+        self.icon_form(symbol, icon[0], x, y, height)
+        return (width, height)
+
+    def icon_form(self, symbol: str, icon, x: float, y: float, size: float) -> None:
+        """Draw `icon` `size` points square at (x, y), as the form of its symbol (made on
+        first use). A slot diagram's icons are drawn so too: every icon of the sheet is a form
+        object in the PDF, which is how tests/test_sheets_printed.py finds their boxes."""
         forms = self.__dict__.setdefault("_icon_forms", set())
         name = "icon_" + re.sub(r"[^A-Za-z0-9]", "_", symbol)
         if name not in forms:
             self.beginForm(name, 0, 0, 24, 24)
-            draw_icon(self, icon[0], 0, 0, 24)
+            draw_icon(self, icon, 0, 0, 24)
             self.endForm()
             forms.add(name)
         self.saveState()
         self.translate(x, y)
-        self.scale(height / 24, height / 24)
+        self.scale(size / 24, size / 24)
         self.doForm(name)
         self.restoreState()
-        return (width, height)
 
 
 class GroupedTable(Table):
@@ -376,6 +383,8 @@ def story(sheet: Sheet, paper: str = "a4", measure_only: bool = False) -> Story:
             b.at = None
         else:
             out += b.blocks(part, page.column_width)
+    while out and isinstance(out[-1], Spacer):  # room after the last table, where nothing
+        out.pop()  # follows, began a blank page when that table filled its last (base it)
     return Story(tuple(out), tuple(b.cells), tuple(b.diagrams), page, xhtml, b.rows_drawn,
                  b.blocks_drawn)
 
@@ -397,7 +406,7 @@ def _footer(sheet: Sheet, page: layout.Page):
 
 def render(sheet: Sheet, paper: str = "a4") -> bytes:
     """The PDF of one sheet. Invariant mode: the same sheet gives the same bytes."""
-    return _build(sheet, paper)[0]
+    return _build(sheet, paper).data
 
 
 @dataclass(frozen=True)
@@ -421,23 +430,69 @@ def _starts(drawn: list) -> frozenset:
 
 
 def page_starts(sheet: Sheet, paper: str = "a4") -> Pages:
-    _, count, rows, blocks = _build(sheet, paper)
-    return Pages(count, _starts(rows), _starts(blocks))
+    built = _build(sheet, paper)
+    return Pages(built.count, _starts(built.rows), _starts(built.blocks))
 
 
-def _build(sheet: Sheet, paper: str) -> tuple[bytes, int, list, list]:
+class _Doc(BaseDocTemplate):
+    """A document that notes how far down its frame the last flowable ended."""
+
+    used: float = 0.0  # points of the last page's frame taken, from its top
+
+    def afterFlowable(self, flowable) -> None:  # noqa: N802 - reportlab's name
+        frame = self.frame  # None after a page break, before the next page begins
+        if frame is not None:
+            self.used = frame._y2 - frame._topPadding - frame._y
+
+
+@dataclass(frozen=True)
+class _Built:
+    data: bytes
+    count: int
+    rows: list
+    blocks: list
+    used: float  # of the last page's frame, in points
+
+
+def _build(sheet: Sheet, paper: str) -> _Built:
+    """The PDF, its page count and where its pages start. The species table's pages are made
+    shorter, all alike, where its last page would hold only a few rows (issue 44: Dartmoor de
+    printed 2 rows on a fifth page): the same pages, the rows spread evenly over them."""
+    full = _laid_out(sheet, paper, None)
+    height = layout.page(paper).frame_height
+    first = min((p for _, p in full.rows), default=full.count)
+    k = full.count - first + 1  # the species table's pages
+    if k < 2 or full.used >= layout.LEAST_LAST_PAGE * height:
+        return full
+    # an even share of what the table takes, and a row's room for where its pages break
+    even = ((k - 1) * height + full.used) / k + layout.BALANCE_ROOM
+    for _ in range(4):
+        if even >= height:
+            break
+        try:
+            tried = _laid_out(sheet, paper, even)
+        except LayoutError:  # a row taller than the shorter page: the pages stay whole
+            break
+        if tried.count == full.count:
+            return tried
+        even = (even + height) / 2
+    return full
+
+
+def _laid_out(sheet: Sheet, paper: str, wide: float | None) -> _Built:
+    """The PDF with the species table's frames `wide` points high (None: the whole page)."""
     require_shaping()
     s = story(sheet, paper)
     page = s.page
     buf = BytesIO()
-    doc = BaseDocTemplate(buf, pagesize=(page.width, page.height), invariant=1,
-                          leftMargin=layout.MARGIN, rightMargin=layout.MARGIN,
-                          topMargin=layout.MARGIN, bottomMargin=layout.MARGIN,
-                          title=sheet.edition, author="grove", creator="grove", producer="grove",
-                          subject="quick reference", lang=sheet.lang,
-                          # the canvas starts each page in this font; reportlab's default,
-                          # Helvetica, was named in every PDF without being embedded
-                          initialFontName=layout.register().regular)
+    doc = _Doc(buf, pagesize=(page.width, page.height), invariant=1,
+               leftMargin=layout.MARGIN, rightMargin=layout.MARGIN,
+               topMargin=layout.MARGIN, bottomMargin=layout.MARGIN,
+               title=sheet.edition, author="grove", creator="grove", producer="grove",
+               subject="quick reference", lang=sheet.lang,
+               # the canvas starts each page in this font; reportlab's default,
+               # Helvetica, was named in every PDF without being embedded
+               initialFontName=layout.register().regular)
     x, y, h = layout.MARGIN, layout.MARGIN, page.frame_height
     cw = page.column_width
     on_page = _footer(sheet, page)
@@ -445,12 +500,12 @@ def _build(sheet: Sheet, paper: str) -> tuple[bytes, int, list, list]:
         PageTemplate("rules", [Frame(x, y, cw, h, id="left", leftPadding=0, rightPadding=0),
                                Frame(x + cw + layout.GUTTER, y, cw, h, id="right",
                                      leftPadding=0, rightPadding=0)], onPage=on_page),
-        PageTemplate("wide", [Frame(x, y, page.frame_width, h, id="wide", leftPadding=0,
-                                    rightPadding=0)], onPage=on_page),
+        PageTemplate("wide", [Frame(x, y + h - (wide or h), page.frame_width, wide or h,
+                                    id="wide", leftPadding=0, rightPadding=0)], onPage=on_page),
     ])
     canvas_class = type("SheetCanvas", (_Canvas,), {"icons": dict(sheet.icons or {})})
     try:
         doc.build(list(s.flowables), canvasmaker=canvas_class)
     finally:
         textlayer.forget()
-    return buf.getvalue(), doc.page, s.rows_drawn, s.blocks_drawn
+    return _Built(buf.getvalue(), doc.page, s.rows_drawn, s.blocks_drawn, doc.used)
