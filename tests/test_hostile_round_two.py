@@ -236,13 +236,22 @@ def test_a_misspelt_dsl_keyword_hints_the_nearest(woods):
 
 
 def test_a_misspelt_expansion_of_is_one_error_at_the_key(tmp_path):
+    """One mistake, one error: the example forest's `with: [th]` no longer adds "'th' does not
+    combine with 'base'" (FOREST-EDITION), and score and play name the same key."""
     assert grove("new", "th", "--expansion-of", "base", cwd=tmp_path).returncode == 0
     _edit(tmp_path / "th" / "edition.yaml", "expansion_of:", "expanson_of:")
-    err = grove("lint", "th", cwd=tmp_path).stderr
-    edition = [line for line in err.splitlines() if line.startswith("th/edition.yaml")]
-    assert edition == ["th/edition.yaml:8:1: error SCHEMA-UNKNOWN-FIELD: document: unknown "
-                       "field 'expanson_of'"], err
-    assert "did you mean 'expansion_of'?" in err and "standalone" not in err
+    key = "th/edition.yaml:8:1: error SCHEMA-UNKNOWN-FIELD: document: unknown field 'expanson_of'"
+    lint = grove("lint", "th", cwd=tmp_path)
+    errors = [line for line in lint.stderr.splitlines() if ": error " in line]
+    assert lint.returncode == 1 and errors == [key], lint.stderr
+    assert "did you mean 'expansion_of'?" in lint.stderr and "standalone" not in lint.stderr
+    assert "1 error(s), 0 warning(s)" in lint.stderr
+    for args in (["score", "th/forests/example.yaml"],
+                 ["play", "--cards", "th", "--edition", "base", "--with", "th", "--quiet"]):
+        proc = grove(*args, cwd=tmp_path)
+        errors = [line for line in proc.stderr.splitlines() if " error " in line]
+        assert proc.returncode == 1 and errors == [key], proc.stderr
+        assert "did you mean 'expansion_of'?" in proc.stderr
 
 
 def test_an_empty_species_file_says_what_it_holds(woods):

@@ -18,7 +18,7 @@ from grove.compiler import cache
 from grove.compiler.loader import duplicate_hint
 from grove.compiler.model import SIDES, EditionDef, HostKind, Setup, SpeciesDef, Symbol
 from grove.compiler.names import NameScope
-from grove.compiler.search_path import Roots, shipped_cards_dir
+from grove.compiler.search_path import EDITION_FILE, Roots, shipped_cards_dir
 from grove.compiler.universe import Universe, load_universe
 from grove.dsl.diagnostics import Diagnostic, DiagnosticError, Span, error, sort_key, warning
 
@@ -572,6 +572,33 @@ def nearest_edition(name: str, known: Iterable[str]) -> str:
     return f"did you mean '{close[0]}'? " if close else ""
 
 
+def _edition_file_errors(universe: Universe, edition: str) -> list[Diagnostic]:
+    """The errors loading found in the edition.yaml that declares `edition`, loaded or not (a
+    misspelt `expansion_of` keeps it from loading): what it says there, whether and which
+    edition it expands, is not to be trusted while they stand, so they are the mistake to name
+    rather than an edition unknown or combining with nothing."""
+    from grove.compiler.yaml_source import load
+
+    by_file: dict[Path, list[Diagnostic]] = {}
+    for d in universe.diagnostics:
+        if d.is_error and d.span and Path(d.span.file).name == EDITION_FILE:
+            by_file.setdefault(Path(d.span.file), []).append(d)
+    ed = universe.editions.get(edition)
+    if ed is not None:
+        return sorted(by_file.get(Path(ed.folder) / EDITION_FILE, ()), key=sort_key)
+    loaded = {Path(e.folder) / EDITION_FILE for e in universe.editions.values()}
+    for path, found in sorted(by_file.items()):
+        if path in loaded:
+            continue
+        try:  # only on the way to an error: the file is small and read once more for its id
+            data = load(path).data
+        except DiagnosticError:
+            continue
+        if isinstance(data, dict) and str(data.get("id")) == edition:
+            return sorted(found, key=sort_key)
+    return []
+
+
 def build(edition: str, expansions: Iterable[str] = (), roots: Roots | None = None, *,
           programs: bool = True, universe: Universe | None = None) -> CardSet:
     """The compiled card set of an edition with expansions; `DiagnosticError` if it is broken.
@@ -583,6 +610,9 @@ def build(edition: str, expansions: Iterable[str] = (), roots: Roots | None = No
     universe = universe if universe is not None else load_universe(roots)
     eds = universe.editions
     if edition not in eds:
+        blame = _edition_file_errors(universe, edition)
+        if blame:
+            raise DiagnosticError(blame)
         raise DiagnosticError([error("EDITION-UNKNOWN", None, f"unknown edition '{edition}'",
                                      f"{nearest_edition(edition, eds)}editions: "
                                      f"{', '.join(sorted(eds))}; {_FIND_HINT}")])
@@ -596,6 +626,9 @@ def build(edition: str, expansions: Iterable[str] = (), roots: Roots | None = No
     known = universe.expansions_of(edition)
     for x in exps:
         if x not in known:
+            blame = _edition_file_errors(universe, x)
+            if blame:  # its edition.yaml is wrong (a misspelt `expansion_of`): that is the mistake
+                raise DiagnosticError(blame)
             raise DiagnosticError([error(
                 "EDITION-COMBINATION", None, f"'{x}' does not combine with '{edition}'",
                 f"'{edition}' combines with: {', '.join(known) or 'nothing'}; {_FIND_HINT}")])
