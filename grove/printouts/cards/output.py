@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import difflib
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from PIL import Image
 
 from grove.compiler.cardset import CardSet
 from grove.dsl.diagnostics import Diagnostic, DiagnosticError, Severity
@@ -19,7 +22,7 @@ from grove.files.folders import made_for
 from grove.files.output import is_stdout, named_file_refusal
 from grove.files.write import refusal, write_bytes
 from grove.printouts.cards import draw, geometry, pdf, raster, tts
-from grove.printouts.cards.faces import PILES, Deck, UnknownSpecies, read_deck
+from grove.printouts.cards.faces import PILES, Card, Deck, Face, UnknownSpecies, read_deck
 from grove.printouts.cards.words import word
 from grove.printouts.sheets import catalog
 from grove.printouts.sheets.fonts import FontProblem
@@ -154,43 +157,67 @@ def face_png(cs: CardSet, number: int, lang: str, size: str = "63x88", dpi: floa
     card = deck.cards[0]
     _check(cs, deck, w, h)
     try:
-        img = next(raster.images(pdf.single(deck, [card.face], w, h, 0.0, stamps=[
-            f"{deck.stamp} {card.number}/{deck.total}"]), dpi / 72))
+        img = next(raster.images(pdf.single(deck, [card.face], w, h, 0.0,
+                                            stamps=[deck.stamp_of(card)]), dpi / 72))
         img = raster.exact(img, (round(w * dpi / 72), round(h * dpi / 72)))
     except FontProblem as exc:
         raise _fail("SHEET-SHAPING", str(exc)) from None
     return raster.png(img, dpi)
 
 
+def _marks(deck: Deck, cards: Sequence[Card], w: float, h: float, bleed: float, scale: float
+           ) -> tuple[dict[Card, Image.Image], int]:
+    """Each card's stamp as a clear image of the lower left corner of its face's image (bleed
+    included), `scale` pixels to the point, and the pixel row where that corner starts."""
+    bw, bh = draw.stamp_box(w)
+    corner = (bleed + bw, bleed + bh)
+    marks = raster.images(pdf.stamps(deck, [deck.stamp_of(c) for c in cards], w, h, bleed),
+                          scale, corner=corner)
+    return (dict(zip(cards, marks, strict=True)),
+            raster.corner_top(h + 2 * bleed, corner[1], scale))
+
+
 def _pngs(deck: Deck, w: float, h: float, bleed: float, unique: bool) -> dict[str, bytes]:
+    """An image per card (or per face, `unique`) and the back. Each face is drawn and
+    rasterised once; each card that shows it is that image with the card's own stamp laid
+    over it, as the PDF places the face's form and stamps each card."""
     shown = deck.unique()
     faces = [f for f, _ in shown]
     counts = [n for _, n in shown] if unique else []
     scale = DPI / 72
     px = (round((w + 2 * bleed) * scale), round((h + 2 * bleed) * scale))
-    rendered = [raster.png(raster.exact(img, px), DPI) for img in raster.images(
-        pdf.single(deck, faces, w, h, bleed, counts), scale)]
-    by_face = dict(zip(faces, rendered, strict=False))
-    out = {}
-    if unique:
-        for i, face in enumerate(faces):
-            out[f"{i + 1:03d}-{face.stem}.png"] = by_face[face]
+    rendered = (raster.exact(img, px) for img in raster.images(
+        pdf.single(deck, faces, w, h, bleed, counts), scale))
+    out: dict[str, bytes] = {}
+    if unique:  # a face for several cards: no card number to stamp, as in the PDF
+        for i, (face, img) in enumerate(zip(faces, rendered, strict=False)):
+            out[f"{i + 1:03d}-{face.stem}.png"] = raster.png(img, DPI)
     else:
+        marks, top = _marks(deck, deck.cards, w, h, bleed, scale)
+        by_face: dict[Face, list[Card]] = {}
         for card in deck.cards:
-            out[f"{card.number:03d}-{card.face.stem}.png"] = by_face[card.face]
-    out["back.png"] = rendered[-1]
+            by_face.setdefault(card.face, []).append(card)
+        images: dict[int, bytes] = {}
+        for face, img in zip(faces, rendered, strict=False):  # one face's pixels at a time
+            for card in by_face[face]:
+                images[card.number] = raster.png(raster.stamped(img, marks[card], top), DPI)
+        out = {f"{c.number:03d}-{c.face.stem}.png": images[c.number] for c in deck.cards}
+    out["back.png"] = raster.png(next(rendered), DPI)
+    rendered.close()
     return out
 
 
 def _tts(cs: CardSet, deck: Deck, w: float, h: float, url_base: str) -> dict[str, bytes]:
     """The sheets of each pile (the forest deck, the caves, the winter cards) apart, so the
-    saved object sets each out as its own deck and none is shuffled into another."""
+    saved object sets each out as its own deck and none is shuffled into another. Each card
+    carries its stamp, laid over its face's image as the sheet is pasted together."""
     px = tts.card_px(w, h)
     faces = [f for f, _ in deck.unique()]
     # each face kept as PNG bytes (a tenth of its pixels) until a sheet is pasted together
     kept = [raster.png(raster.exact(img, px)) for img in raster.images(
         pdf.single(deck, faces, w, h, 0.0), px[0] / w)]
     by_face = dict(zip(faces, kept, strict=False))
+    marks, top = _marks(deck, deck.cards, w, h, 0.0, px[0] / w)
     out: dict[str, bytes] = {}
     piles = []
     for pile in PILES:
@@ -201,8 +228,9 @@ def _tts(cs: CardSet, deck: Deck, w: float, h: float, url_base: str) -> dict[str
         first, start = len(out), 0
         for i, g in enumerate(grids):
             n = min(g.cols * g.rows, len(cards) - start)
+            part = cards[start:start + n]
             out[tts.sheet_name(first + i)] = raster.png(tts.paste(
-                [by_face[c.face] for c in cards[start:start + n]], g))
+                [by_face[c.face] for c in part], g, [marks[c] for c in part], top))
             start += n
         title = deck.edition if pile == "forest" else (
             f"{deck.edition}: {word(deck.lang, 'print.cave' if pile == 'caves' else 'print.winter')}")
