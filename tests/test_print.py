@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -373,13 +374,30 @@ def test_thai_marks_never_touch_the_line_above(edition, species):
     assert touching == []
 
 
-@pytest.mark.parametrize("size", ["20x20", "25x30", "30x35"])
-def test_too_small_a_card_is_print_overflow_not_a_traceback(tmp_path, size):
+@pytest.mark.parametrize("size", ["20x20", "30x35", "20x200"])
+def test_too_small_a_card_is_one_usage_error_naming_the_size_that_works(base, tmp_path, size):
+    """Far too small a card was a PRINT-OVERFLOW for each of a hundred faces: it is the size,
+    not the texts (they fit a poker card), so one usage error says the smallest card of the
+    proportions asked that holds every face, and one a millimetre narrower does not."""
+    from grove.printouts.cards.output import _overflowing
+
     out = tmp_path / "x.pdf"
     res = CliRunner().invoke(main, ["print", "--edition", "base", "--lang", "th", "--size", size,
                                     "-o", str(out)])
-    assert res.exit_code == 1 and "PRINT-OVERFLOW" in res.output, res.output
+    assert res.exit_code == 2 and "error USAGE-CARD-TOO-SMALL: --size " + size in res.output
+    assert res.output.count("error ") == 1 and "PRINT-OVERFLOW" not in res.output, res.output
     assert "Traceback" not in res.output and not out.exists()
+    deck = faces.read_deck(base, "th")
+    w, h = geometry.parse_size(size)
+    m = re.search(r"proportions that holds them all is (\d+)x(\d+) mm", res.output)
+    if m is None:  # no card this shape within --size's bounds holds them: the poker card does
+        assert "a poker card, 63x88, does" in res.output and "--size 63x88" in res.output
+        assert not _overflowing(deck, geometry.POKER)
+        return
+    least = (int(m[1]), int(m[2]))
+    assert least[1] == math.ceil(least[0] * h / w) and f"--size {m[1]}x{m[2]} or larger" in res.output
+    assert not _overflowing(deck, least)
+    assert _overflowing(deck, (least[0] - 1, math.ceil((least[0] - 1) * h / w)))
 
 
 def test_the_last_page_marks_only_the_rows_its_cards_fill(base):

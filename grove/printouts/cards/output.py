@@ -9,6 +9,7 @@ the saved object).
 from __future__ import annotations
 
 import difflib
+import math
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -57,11 +58,55 @@ def overflow_diagnostic(cs: CardSet, exc: draw.Overflow) -> Diagnostic:
                       str(exc), "shorten the text or print a larger card (--size)")
 
 
-def _check(cs: CardSet, deck: Deck, w: float, h: float) -> None:
-    found = [overflow_diagnostic(cs, o) for face, _ in deck.unique()
-             for o in draw.check(face, deck, w, h)]
-    if found:
-        raise DiagnosticError(list(dict.fromkeys(found)))
+def _overflowing(deck: Deck, size_mm: tuple[float, float]) -> list[tuple[Face, draw.Overflow]]:
+    w, h = (v * geometry.MM for v in size_mm)
+    return [(face, o) for face, _ in deck.unique() for o in draw.check(face, deck, w, h)]
+
+
+def _least_size(deck: Deck, size_mm: tuple[float, float]) -> tuple[int, int] | None:
+    """The smallest card of the proportions of `size_mm`, in whole mm, on which every face of
+    `deck` fits: searched between the size asked and the one of those proportions that covers
+    a poker card (a taller or wider card only gives a text more room), or the largest that
+    `--size` allows. None where that one does not hold them either."""
+    w, h = size_mm
+
+    def size(width: int) -> tuple[int, int]:
+        return width, math.ceil(width * h / w - 1e-9)
+
+    top = math.ceil(max(geometry.POKER[0] / w, geometry.POKER[1] / h, 1.0) * w)
+    while top > w and max(size(top)) > geometry.MAX_SIDE:
+        top -= 1
+    if top <= w or _overflowing(deck, size(top)):
+        return None
+    low, high = math.floor(w), top  # fits at `high`, not at the size asked
+    while high - low > 1:
+        mid = (low + high) // 2
+        low, high = (low, mid) if not _overflowing(deck, size(mid)) else (mid, high)
+    return size(high)
+
+
+def _check(cs: CardSet, deck: Deck, size_mm: tuple[float, float]) -> None:
+    """PRINT-OVERFLOW for each text that fits its box at no type size; but a card smaller
+    than a poker card that is too small for its faces, where a larger one holds them all, is
+    one USAGE-CARD-TOO-SMALL naming the smallest size that does, not an overflow per face."""
+    found = _overflowing(deck, size_mm)
+    if not found:
+        return
+    poker = tuple(int(v) for v in geometry.POKER)
+    smaller = size_mm[0] < poker[0] or size_mm[1] < poker[1]
+    least = _least_size(deck, size_mm) if smaller else None
+    if least is not None or (smaller and not _overflowing(deck, poker)):
+        asked = "x".join(f"{v:g}" for v in size_mm)
+        faces = f"{len({face for face, _ in found})} of the {len(deck.unique())} faces"
+        said = (f"the smallest card of these proportions that holds them all is "
+                f"{least[0]}x{least[1]} mm" if least is not None else
+                f"no card of these proportions up to {geometry.MAX_SIDE} mm holds them all; "
+                f"a poker card, {poker[0]}x{poker[1]}, does")
+        least = least or poker
+        raise _fail("USAGE-CARD-TOO-SMALL",
+                    f"--size {asked}: a card this small cannot hold {faces}; {said}",
+                    f"print with --size {least[0]}x{least[1]} or larger")
+    raise DiagnosticError(list(dict.fromkeys(overflow_diagnostic(cs, o) for _, o in found)))
 
 
 CUTS = ("marks", "lines")
@@ -124,7 +169,7 @@ def render(cs: CardSet, opts: Options) -> dict[str, bytes]:
                     f"did you mean '{close[0]}'?" if close else "`grove cards` lists them"
                     ) from None
     w, h, bleed = sheet.card_w, sheet.card_h, sheet.bleed
-    _check(cs, deck, w, h)
+    _check(cs, deck, size)
     try:
         if opts.fmt == "pdf":
             return {"": pdf.sheets(deck, sheet, opts.backs, opts.unique, opts.cut,
@@ -148,14 +193,15 @@ def face_png(cs: CardSet, number: int, lang: str, size: str = "63x88", dpi: floa
         raise _fail("USAGE-LANGUAGE", f"unknown language {lang!r}; cards print in "
                     f"{', '.join(catalog.languages())}")
     try:
-        w, h = (v * geometry.MM for v in geometry.parse_size(size))
+        size_mm = geometry.parse_size(size)
+        w, h = (v * geometry.MM for v in size_mm)
         deck = read_deck(cs, lang, [str(number)], stamp(cs, version))
     except UnknownSpecies:
         raise _fail("USAGE-SPECIES", f"no card {number} in this card set") from None
     except ValueError as exc:
         raise _fail("USAGE-CARD-SIZE", str(exc)) from None
     card = deck.cards[0]
-    _check(cs, deck, w, h)
+    _check(cs, deck, size_mm)
     try:
         img = next(raster.images(pdf.single(deck, [card.face], w, h, 0.0,
                                             stamps=[deck.stamp_of(card)]), dpi / 72))
