@@ -21,6 +21,7 @@ from grove.compiler.model import (
     EditionDef,
     Half,
     HostKind,
+    Placeholder,
     RemovedRow,
     RuleText,
     Setup,
@@ -54,6 +55,25 @@ def provisional_marks(doc: Document) -> Iterator[tuple[Span, str]]:
             for k, v in node.items():
                 if k == "provisional" and isinstance(v, str):
                     yield doc.span([*path, k], key=True), str(v)
+                else:
+                    yield from walk(v, [*path, k])
+        elif isinstance(node, CommentedSeq):
+            for i, v in enumerate(node):
+                yield from walk(v, [*path, i])
+
+    yield from walk(doc.data, [])
+
+
+def placeholder_marks(doc: Document, langs: frozenset[str]) -> Iterator[Placeholder]:
+    """Every word of a language in `langs` that is the English word of its mapping (`names`,
+    `plural`, a scorepad row's names ...), wherever it sits: a placeholder still to translate."""
+
+    def walk(node: Any, path: list[Any]) -> Iterator[Placeholder]:
+        if isinstance(node, CommentedMap):
+            en = node.get("en")
+            for k, v in node.items():
+                if k in langs and isinstance(en, str) and v == en:
+                    yield Placeholder(doc.span([*path, k]), str(k), en)
                 else:
                     yield from walk(v, [*path, k])
         elif isinstance(node, CommentedSeq):
@@ -134,7 +154,8 @@ def read_document(path: Path, schema: str, raw: str | None = None
 # of them leaves the set loadable, so it is reported alone and the rest of the set is read and
 # checked as usual, not dropped with it. Where they stand: at the top, in a symbol, a host, a
 # scorepad row (the index of the key in a finding's path).
-_WORD_KEYS = frozenset({"names", "plural", "article", "classifier", "notes", "provisional"})
+_WORD_KEYS = frozenset({"names", "plural", "article", "classifier", "notes", "provisional",
+                        "placeholders"})
 _WORD_AT = {"symbols": 3, "hosts": 2, "scorepad": 2}
 
 
@@ -430,6 +451,9 @@ def load_edition(folder: str | Path, read: Reader = read_document) -> Loaded:
         return Loaded(None, diags)
     eid = str(doc.data["id"])
     marks = list(provisional_marks(doc))
+    said = doc.data.get("placeholders")
+    langs = frozenset(str(x) for x in said) - {"en"} if isinstance(said, list) else frozenset()
+    placeholders = list(placeholder_marks(doc, langs))
     edition = EditionDef(
         id=eid,
         names=_names(doc.data.get("names")),
@@ -474,6 +498,7 @@ def load_edition(folder: str | Path, read: Reader = read_document) -> Loaded:
                 left_out.update(n for e in entries for n in _meant_ids(e))
             continue
         marks.extend(provisional_marks(d))
+        placeholders.extend(placeholder_marks(d, langs))
         if schema == "deck":
             deck_left_out = deck_left_out or bool(skip)  # what it held is not known
             deck.extend(_deck(d, skip))
@@ -495,5 +520,7 @@ def load_edition(folder: str | Path, read: Reader = read_document) -> Loaded:
                            f"edition '{eid}' has no {DECK_FILE}",
                            "list the physical cards of the edition in deck.yaml"))
     edition = replace(edition, species=tuple(species), deck=tuple(deck), provisional=tuple(marks),
+                      placeholders=tuple(placeholders),
+                      placeholders_at=doc.span(["placeholders"], key=True) if langs else None,
                       left_out=frozenset(left_out), deck_left_out=deck_left_out)
     return Loaded(edition, diags)
