@@ -47,40 +47,31 @@ def _names(value: Any) -> MappingProxyType:
     return MappingProxyType({str(k): str(v) for k, v in (value or {}).items()})
 
 
+def _items(node: Any, path: list[Any]) -> Iterator[tuple[list[Any], CommentedMap, Any, Any]]:
+    """Every key of every mapping in a document, depth first in file order: (the mapping's
+    path, the mapping, the key, its value)."""
+    if isinstance(node, CommentedMap):
+        for k, v in node.items():
+            yield path, node, k, v
+            yield from _items(v, [*path, k])
+    elif isinstance(node, CommentedSeq):
+        for i, v in enumerate(node):
+            yield from _items(v, [*path, i])
+
+
 def provisional_marks(doc: Document) -> Iterator[tuple[Span, str]]:
     """Every `provisional:` key in a document, wherever it sits."""
-
-    def walk(node: Any, path: list[Any]) -> Iterator[tuple[Span, str]]:
-        if isinstance(node, CommentedMap):
-            for k, v in node.items():
-                if k == "provisional" and isinstance(v, str):
-                    yield doc.span([*path, k], key=True), str(v)
-                else:
-                    yield from walk(v, [*path, k])
-        elif isinstance(node, CommentedSeq):
-            for i, v in enumerate(node):
-                yield from walk(v, [*path, i])
-
-    yield from walk(doc.data, [])
+    for path, _, k, v in _items(doc.data, []):
+        if k == "provisional" and isinstance(v, str):
+            yield doc.span([*path, k], key=True), str(v)
 
 
 def placeholder_marks(doc: Document, langs: frozenset[str]) -> Iterator[Placeholder]:
     """Every word of a language in `langs` that is the English word of its mapping (`names`,
     `plural`, a scorepad row's names ...), wherever it sits: a placeholder still to translate."""
-
-    def walk(node: Any, path: list[Any]) -> Iterator[Placeholder]:
-        if isinstance(node, CommentedMap):
-            en = node.get("en")
-            for k, v in node.items():
-                if k in langs and isinstance(en, str) and v == en:
-                    yield Placeholder(doc.span([*path, k]), str(k), en)
-                else:
-                    yield from walk(v, [*path, k])
-        elif isinstance(node, CommentedSeq):
-            for i, v in enumerate(node):
-                yield from walk(v, [*path, i])
-
-    yield from walk(doc.data, [])
+    for path, words, k, v in _items(doc.data, []):
+        if k in langs and isinstance(v, str) and v == words.get("en"):
+            yield Placeholder(doc.span([*path, k]), str(k), v)
 
 
 # How the files of an edition are read: (path, schema) -> the document, if it is fit to use,
