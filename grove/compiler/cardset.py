@@ -573,23 +573,21 @@ def nearest_edition(name: str, known: Iterable[str]) -> str:
 
 
 def _edition_file_errors(universe: Universe, edition: str) -> list[Diagnostic]:
-    """The errors loading found in the edition.yaml that declares `edition`, loaded or not (a
-    misspelt `expansion_of` keeps it from loading): what it says there, whether and which
-    edition it expands, is not to be trusted while they stand, so they are the mistake to name
-    rather than an edition unknown or combining with nothing."""
+    """The errors of an edition.yaml on the path that declares `edition` but did not load (a
+    misspelt `expansion_of` keeps it from loading): they are the mistake to name, rather than
+    an edition unknown or combining with nothing. An edition that loaded read what it says
+    of itself, so its combinations stand as they are."""
     from grove.compiler.yaml_source import load
 
+    if edition in universe.editions:
+        return []
+    loaded = {Path(e.folder) / EDITION_FILE for e in universe.editions.values()}
     by_file: dict[Path, list[Diagnostic]] = {}
     for d in universe.diagnostics:
-        if d.is_error and d.span and Path(d.span.file).name == EDITION_FILE:
-            by_file.setdefault(Path(d.span.file), []).append(d)
-    ed = universe.editions.get(edition)
-    if ed is not None:
-        return sorted(by_file.get(Path(ed.folder) / EDITION_FILE, ()), key=sort_key)
-    loaded = {Path(e.folder) / EDITION_FILE for e in universe.editions.values()}
+        path = Path(d.span.file) if d.is_error and d.span else None
+        if path is not None and path.name == EDITION_FILE and path not in loaded:
+            by_file.setdefault(path, []).append(d)
     for path, found in sorted(by_file.items()):
-        if path in loaded:
-            continue
         try:  # only on the way to an error: the file is small and read once more for its id
             data = load(path).data
         except DiagnosticError:
