@@ -17,6 +17,7 @@ from grove.dsl.diagnostics import Diagnostic, DiagnosticError, Severity, error, 
 
 if TYPE_CHECKING:
     from grove.compiler.cardset import CardSet
+    from grove.compiler.model import EditionDef
     from grove.compiler.universe import Universe
     from grove.engine.scoring import PlayerScore
 
@@ -179,13 +180,14 @@ def _lint_forest(path: Path, roots: Roots | None, explicit: bool) -> list[Diagno
         return list(exc.diagnostics)
 
 
-def lint(paths: list[str], provisional: bool = False, roots: Roots | None = None
-         ) -> list[Diagnostic]:
+def lint(paths: list[str], provisional: bool = False, roots: Roots | None = None,
+         strict: bool = False) -> list[Diagnostic]:
     """Lint card-set folders, edition folders, single card files and forest files.
 
     A folder may hold editions, forest files, or both: every forest file below it (outside its
     edition folders) is checked as `grove score` would read it. The folders linted go first on
-    the search path, ahead of `roots`, so their editions are the ones checked."""
+    the search path, ahead of `roots`, so their editions are the ones checked. Placeholder
+    words (TEXT-PLACEHOLDER) are counted, or with `strict` listed one by one."""
     from grove.compiler import cache
     from grove.compiler.universe import load_universe
 
@@ -223,7 +225,30 @@ def lint(paths: list[str], provisional: bool = False, roots: Roots | None = None
                 for span, reason in universe.editions[eid].provisional:
                     out.append(Diagnostic("PROVISIONAL", Severity.INFO, span,
                                           f"provisional: {reason}"))
+        for eid in wanted:
+            out += _placeholders(universe.editions[eid], each=strict)
     return sorted(dict.fromkeys(out), key=sort_key)
+
+
+def _placeholders(ed: EditionDef, each: bool) -> list[Diagnostic]:
+    """The words still English in the languages an edition lists under `placeholders:`, as
+    `grove new` writes them: one note counting them, or with `each` (`--strict`) one at each
+    word. Notes, not warnings: a fresh set lints clean and plays in every language, and the
+    words are the author's to write when they will."""
+    if not ed.placeholders:
+        return []
+    if each:
+        return [Diagnostic("TEXT-PLACEHOLDER", Severity.INFO, p.span,
+                           f"placeholder: the {p.lang} word is the English '{p.word}'",
+                           f"write the {p.lang} word here; a language all of whose words are "
+                           "written comes out of `placeholders:` in edition.yaml")
+                for p in ed.placeholders]
+    n = len(ed.placeholders)
+    langs = ", ".join(sorted({p.lang for p in ed.placeholders}))
+    counted = "1 word in {} is a placeholder" if n == 1 else f"{n} words in {{}} are placeholders"
+    return [Diagnostic("TEXT-PLACEHOLDER", Severity.INFO, ed.placeholders_at,
+                       f"{counted.format(langs)}: the English word stands in",
+                       "`grove lint --strict` lists each; writing the word clears it")]
 
 
 def _lint_key(universe: Universe, wanted: list[str], asked: list[str], files: list[str]) -> str:

@@ -236,13 +236,25 @@ def test_a_misspelt_dsl_keyword_hints_the_nearest(woods):
 
 
 def test_a_misspelt_expansion_of_is_one_error_at_the_key(tmp_path):
+    """One mistake, one error: the example forest's `with: [th]` no longer adds "'th' does not
+    combine with 'base'" (FOREST-EDITION), and score and play name the same key."""
     assert grove("new", "th", "--expansion-of", "base", cwd=tmp_path).returncode == 0
     _edit(tmp_path / "th" / "edition.yaml", "expansion_of:", "expanson_of:")
-    err = grove("lint", "th", cwd=tmp_path).stderr
-    edition = [line for line in err.splitlines() if line.startswith("th/edition.yaml")]
-    assert edition == ["th/edition.yaml:8:1: error SCHEMA-UNKNOWN-FIELD: document: unknown "
-                       "field 'expanson_of'"], err
-    assert "did you mean 'expansion_of'?" in err and "standalone" not in err
+    line = (tmp_path / "th" / "edition.yaml").read_text(encoding="utf-8").splitlines().index(
+        "expanson_of: base") + 1
+    key = (f"th/edition.yaml:{line}:1: error SCHEMA-UNKNOWN-FIELD: document: unknown field "
+           "'expanson_of'")
+    lint = grove("lint", "th", cwd=tmp_path)
+    errors = [line for line in lint.stderr.splitlines() if ": error " in line]
+    assert lint.returncode == 1 and errors == [key], lint.stderr
+    assert "did you mean 'expansion_of'?" in lint.stderr and "standalone" not in lint.stderr
+    assert "1 error(s), 0 warning(s)" in lint.stderr
+    for args in (["score", "th/forests/example.yaml"],
+                 ["play", "--cards", "th", "--edition", "base", "--with", "th", "--quiet"]):
+        proc = grove(*args, cwd=tmp_path)
+        errors = [line for line in proc.stderr.splitlines() if " error " in line]
+        assert proc.returncode == 1 and errors == [key], proc.stderr
+        assert "did you mean 'expansion_of'?" in proc.stderr
 
 
 def test_an_empty_species_file_says_what_it_holds(woods):
@@ -319,3 +331,41 @@ def test_a_list_dash_one_column_too_far_names_the_dash(woods):
     err = grove("lint", "woods", cwd=woods.parent).stderr
     assert ("hint: the dash of this list entry starts at column 4, but the entries above start "
             "theirs at column 3: put `- ` at column 3") in err, err
+
+
+def _placeholders(proc: subprocess.CompletedProcess) -> list[str]:
+    return [line.split(": info ")[0] for line in proc.stderr.splitlines()
+            if ": info TEXT-PLACEHOLDER: " in line]
+
+
+def test_new_marks_its_placeholder_words_and_strict_lists_them(woods, tmp_path):
+    """`grove new` wrote the English name into every language (`de: Woods`) and `--strict`
+    took it: the languages are listed as `placeholders:`, lint counts the words still English
+    in one note and `--strict` names each at its place. Notes, not warnings: a fresh set still
+    lints with 0 warnings (README's tour, docs/authoring.md). Writing the word clears it; a
+    set without the key lints as before."""
+    edition = woods / "edition.yaml"
+    lines = edition.read_text(encoding="utf-8").splitlines()
+    names = lines.index("names: {en: Woods, de: Woods, it: Woods, th: Woods}") + 1
+    key = next(i for i, line in enumerate(lines) if line.startswith("placeholders:")) + 1
+    plain = grove("lint", "woods", cwd=tmp_path)
+    assert plain.returncode == 0 and "0 error(s), 0 warning(s)" in plain.stderr
+    assert _placeholders(plain) == [f"woods/edition.yaml:{key}:1"]
+    assert "3 words in de, it, th are placeholders: the English word stands in" in plain.stderr
+    strict = grove("lint", "woods", "--strict", cwd=tmp_path)
+    assert strict.returncode == 0 and "0 error(s), 0 warning(s)" in strict.stderr
+    cols = [lines[names - 1].index(f"{lang}: Woods") + 5 for lang in ("de", "it", "th")]
+    assert _placeholders(strict) == [f"woods/edition.yaml:{names}:{c}" for c in cols]
+    assert "placeholder: the th word is the English 'Woods'" in strict.stderr
+    _edit(edition, "de: Woods,", "de: Wäldchen,")
+    strict = grove("lint", "woods", "--strict", cwd=tmp_path)
+    assert [int(p.rsplit(":", 1)[1]) for p in _placeholders(strict)] == [
+        c + len("Wäldchen") - len("Woods") for c in cols[1:]], strict.stderr
+    assert "2 words in it, th are placeholders" in grove("lint", "woods", cwd=tmp_path).stderr
+    _edit(edition, lines[key - 1] + "\n", "")  # a set written before the key
+    for args in (["lint", "woods"], ["lint", "woods", "--strict"]):
+        proc = grove(*args, cwd=tmp_path)
+        assert proc.returncode == 0 and _placeholders(proc) == [], proc.stderr
+    assert grove("new", "hedge", "--expansion-of", "base", cwd=tmp_path).returncode == 0
+    strict = grove("lint", "hedge", "--strict", cwd=tmp_path)  # its name and its symbol's
+    assert strict.returncode == 0 and len(_placeholders(strict)) == 9, strict.stderr

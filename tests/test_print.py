@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -373,13 +374,30 @@ def test_thai_marks_never_touch_the_line_above(edition, species):
     assert touching == []
 
 
-@pytest.mark.parametrize("size", ["20x20", "25x30", "30x35"])
-def test_too_small_a_card_is_print_overflow_not_a_traceback(tmp_path, size):
+@pytest.mark.parametrize("size", ["20x20", "30x35", "20x200"])
+def test_too_small_a_card_is_one_usage_error_naming_the_size_that_works(base, tmp_path, size):
+    """Far too small a card was a PRINT-OVERFLOW for each of a hundred faces: it is the size,
+    not the texts (they fit a poker card), so one usage error says the smallest card of the
+    proportions asked that holds every face, and one a millimetre narrower does not."""
+    from grove.printouts.cards.output import _overflowing
+
     out = tmp_path / "x.pdf"
     res = CliRunner().invoke(main, ["print", "--edition", "base", "--lang", "th", "--size", size,
                                     "-o", str(out)])
-    assert res.exit_code == 1 and "PRINT-OVERFLOW" in res.output, res.output
+    assert res.exit_code == 2 and "error USAGE-CARD-TOO-SMALL: --size " + size in res.output
+    assert res.output.count("error ") == 1 and "PRINT-OVERFLOW" not in res.output, res.output
     assert "Traceback" not in res.output and not out.exists()
+    deck = faces.read_deck(base, "th")
+    w, h = geometry.parse_size(size)
+    m = re.search(r"proportions that holds them all is (\d+)x(\d+) mm", res.output)
+    if m is None:  # no card this shape within --size's bounds holds them: the poker card does
+        assert "a poker card, 63x88, does" in res.output and "--size 63x88" in res.output
+        assert not _overflowing(deck, geometry.POKER)
+        return
+    least = (int(m[1]), int(m[2]))
+    assert least[1] == math.ceil(least[0] * h / w) and f"--size {m[1]}x{m[2]} or larger" in res.output
+    assert not _overflowing(deck, least)
+    assert _overflowing(deck, (least[0] - 1, math.ceil((least[0] - 1) * h / w)))
 
 
 def test_the_last_page_marks_only_the_rows_its_cards_fill(base):
@@ -472,3 +490,67 @@ def test_one_card_face_as_png():
         assert img.size == (round(63 * MM), round(88 * MM))  # 72 dpi: a pixel a point
     with pytest.raises(api.DiagnosticError):
         api.card_png("base", [], 999, "en")
+
+
+def _rgb(data: bytes) -> Image.Image:
+    with Image.open(io.BytesIO(data)) as img:
+        return img.convert("RGB")
+
+
+def _most(diff: Image.Image) -> int:
+    return max(hi for _, hi in diff.getextrema())
+
+
+def test_png_and_tts_images_carry_each_cards_stamp(base):
+    """Faces are rasterised once, and each card's image is its face with its own stamp laid
+    over it: the same pixels (to a few levels of antialiasing) as the face and stamp drawn in
+    one PDF page, copies of one face differing in the stamp's corner alone."""
+    from PIL import ImageChops
+
+    from grove.printouts.cards import raster
+    from grove.printouts.cards.output import face_png
+
+    cards = faces.read_deck(base, "en", ["oak"]).cards
+    assert len(cards) >= 3 and len({c.face for c in cards}) == 1  # copies of one face
+    bw, bh = draw.stamp_box(63 * MM)
+    files = render(base, Options("en", "png", only=("oak",), version="9.9"))
+    images = {int(k[:3]): _rgb(v) for k, v in files.items() if k != "back.png"}
+    assert sorted(images) == [c.number for c in cards]
+    for n, img in images.items():
+        drawn = _rgb(face_png(base, n, "en", dpi=300, version="9.9"))
+        assert _most(ImageChops.difference(img, drawn)) <= 4, n
+    first, second = (images[c.number] for c in cards[:2])
+    left, top, right, bottom = ImageChops.difference(first, second).getbbox()
+    assert right <= bw * 300 / 72 + 1 and top >= first.height - bh * 300 / 72 - 1
+    # the sheets of Tabletop Simulator: each cell its face, stamped with its card's number
+    files = render(base, Options("en", "tts", only=("oak",), version="9.9"))
+    px = tts.card_px(63 * MM, 88 * MM)
+    plain = raster.exact(next(raster.images(pdf.single(
+        faces.read_deck(base, "en", ["oak"]), [cards[0].face], 63 * MM, 88 * MM, 0.0),
+        px[0] / (63 * MM))), px)
+    sheet = _rgb(files["deck-1.png"])
+    cells = [sheet.crop((i * px[0], 0, (i + 1) * px[0], px[1])) for i in range(len(cards))]
+    corners = set()
+    for cell in cells:
+        box = ImageChops.difference(cell, plain).getbbox()
+        assert box is not None, "a card without its stamp"
+        assert box[2] <= bw * px[0] / (63 * MM) + 1 and box[1] >= px[1] - bh * px[0] / (63 * MM) - 1
+        corners.add(cell.crop(box).tobytes())
+    assert len(corners) == len(cards)  # each its own number
+
+
+def test_serve_faces_carry_no_stamp(base):
+    """The browser's faces name no card: a face is one image for every copy, drawn without
+    the stamp `grove print` gives each card (a deck number would tell a seat which copy it
+    sees)."""
+    from grove.printouts.cards import raster
+    from grove.serve.faces import MM as SERVE_MM
+    from grove.serve.faces import SCALE, Faces
+
+    shown = Faces(base, "en")
+    k = shown.of_card(0)
+    assert k is not None and sum(shown.of_card(n) == k for n in range(len(base.deck))) > 1
+    w, h = (v * SERVE_MM for v in geometry.POKER)
+    plain = next(raster.images(pdf.single(shown.deck, [shown.deck.cards[0].face], w, h, 0.0),
+                               SCALE))
+    assert _rgb(shown.png(k)).tobytes() == plain.tobytes()

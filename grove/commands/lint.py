@@ -45,7 +45,7 @@ def lint(paths: tuple[str, ...], fmt: str, strict: bool, provisional: bool, root
     diags = unread
     if readable or not paths:
         diags = sorted([*unread, *api.lint(readable or list(roots), provisional=provisional,
-                                           roots=roots)], key=sort_key)
+                                           roots=roots, strict=strict)], key=sort_key)
     print_diagnostics(diags, fmt, err=fmt == "text")  # as JSON, the findings are the result
     errors = sum(d.is_error for d in diags)
     warnings = sum(d.severity is Severity.WARNING for d in diags)

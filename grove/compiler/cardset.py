@@ -18,7 +18,7 @@ from grove.compiler import cache
 from grove.compiler.loader import duplicate_hint
 from grove.compiler.model import SIDES, EditionDef, HostKind, Setup, SpeciesDef, Symbol
 from grove.compiler.names import NameScope
-from grove.compiler.search_path import Roots, shipped_cards_dir
+from grove.compiler.search_path import EDITION_FILE, Roots, shipped_cards_dir
 from grove.compiler.universe import Universe, load_universe
 from grove.dsl.diagnostics import Diagnostic, DiagnosticError, Span, error, sort_key, warning
 
@@ -572,6 +572,31 @@ def nearest_edition(name: str, known: Iterable[str]) -> str:
     return f"did you mean '{close[0]}'? " if close else ""
 
 
+def _edition_file_errors(universe: Universe, edition: str) -> list[Diagnostic]:
+    """The errors of an edition.yaml on the path that declares `edition` but did not load (a
+    misspelt `expansion_of` keeps it from loading): they are the mistake to name, rather than
+    an edition unknown or combining with nothing. An edition that loaded read what it says
+    of itself, so its combinations stand as they are."""
+    from grove.compiler.yaml_source import load
+
+    if edition in universe.editions:
+        return []
+    loaded = {Path(e.folder) / EDITION_FILE for e in universe.editions.values()}
+    by_file: dict[Path, list[Diagnostic]] = {}
+    for d in universe.diagnostics:
+        path = Path(d.span.file) if d.is_error and d.span else None
+        if path is not None and path.name == EDITION_FILE and path not in loaded:
+            by_file.setdefault(path, []).append(d)
+    for path, found in sorted(by_file.items()):
+        try:  # only on the way to an error: the file is small and read once more for its id
+            data = load(path).data
+        except DiagnosticError:
+            continue
+        if isinstance(data, dict) and str(data.get("id")) == edition:
+            return sorted(found, key=sort_key)
+    return []
+
+
 def build(edition: str, expansions: Iterable[str] = (), roots: Roots | None = None, *,
           programs: bool = True, universe: Universe | None = None) -> CardSet:
     """The compiled card set of an edition with expansions; `DiagnosticError` if it is broken.
@@ -583,6 +608,9 @@ def build(edition: str, expansions: Iterable[str] = (), roots: Roots | None = No
     universe = universe if universe is not None else load_universe(roots)
     eds = universe.editions
     if edition not in eds:
+        blame = _edition_file_errors(universe, edition)
+        if blame:
+            raise DiagnosticError(blame)
         raise DiagnosticError([error("EDITION-UNKNOWN", None, f"unknown edition '{edition}'",
                                      f"{nearest_edition(edition, eds)}editions: "
                                      f"{', '.join(sorted(eds))}; {_FIND_HINT}")])
@@ -596,6 +624,9 @@ def build(edition: str, expansions: Iterable[str] = (), roots: Roots | None = No
     known = universe.expansions_of(edition)
     for x in exps:
         if x not in known:
+            blame = _edition_file_errors(universe, x)
+            if blame:  # its edition.yaml is wrong (a misspelt `expansion_of`): that is the mistake
+                raise DiagnosticError(blame)
             raise DiagnosticError([error(
                 "EDITION-COMBINATION", None, f"'{x}' does not combine with '{edition}'",
                 f"'{edition}' combines with: {', '.join(known) or 'nothing'}; {_FIND_HINT}")])

@@ -21,6 +21,7 @@ from grove.compiler.model import (
     EditionDef,
     Half,
     HostKind,
+    Placeholder,
     RemovedRow,
     RuleText,
     Setup,
@@ -46,21 +47,31 @@ def _names(value: Any) -> MappingProxyType:
     return MappingProxyType({str(k): str(v) for k, v in (value or {}).items()})
 
 
+def _items(node: Any, path: list[Any]) -> Iterator[tuple[list[Any], CommentedMap, Any, Any]]:
+    """Every key of every mapping in a document, depth first in file order: (the mapping's
+    path, the mapping, the key, its value)."""
+    if isinstance(node, CommentedMap):
+        for k, v in node.items():
+            yield path, node, k, v
+            yield from _items(v, [*path, k])
+    elif isinstance(node, CommentedSeq):
+        for i, v in enumerate(node):
+            yield from _items(v, [*path, i])
+
+
 def provisional_marks(doc: Document) -> Iterator[tuple[Span, str]]:
     """Every `provisional:` key in a document, wherever it sits."""
+    for path, _, k, v in _items(doc.data, []):
+        if k == "provisional" and isinstance(v, str):
+            yield doc.span([*path, k], key=True), str(v)
 
-    def walk(node: Any, path: list[Any]) -> Iterator[tuple[Span, str]]:
-        if isinstance(node, CommentedMap):
-            for k, v in node.items():
-                if k == "provisional" and isinstance(v, str):
-                    yield doc.span([*path, k], key=True), str(v)
-                else:
-                    yield from walk(v, [*path, k])
-        elif isinstance(node, CommentedSeq):
-            for i, v in enumerate(node):
-                yield from walk(v, [*path, i])
 
-    yield from walk(doc.data, [])
+def placeholder_marks(doc: Document, langs: frozenset[str]) -> Iterator[Placeholder]:
+    """Every word of a language in `langs` that is the English word of its mapping (`names`,
+    `plural`, a scorepad row's names ...), wherever it sits: a placeholder still to translate."""
+    for path, words, k, v in _items(doc.data, []):
+        if k in langs and isinstance(v, str) and v == words.get("en"):
+            yield Placeholder(doc.span([*path, k]), str(k), v)
 
 
 # How the files of an edition are read: (path, schema) -> the document, if it is fit to use,
@@ -134,7 +145,8 @@ def read_document(path: Path, schema: str, raw: str | None = None
 # of them leaves the set loadable, so it is reported alone and the rest of the set is read and
 # checked as usual, not dropped with it. Where they stand: at the top, in a symbol, a host, a
 # scorepad row (the index of the key in a finding's path).
-_WORD_KEYS = frozenset({"names", "plural", "article", "classifier", "notes", "provisional"})
+_WORD_KEYS = frozenset({"names", "plural", "article", "classifier", "notes", "provisional",
+                        "placeholders"})
 _WORD_AT = {"symbols": 3, "hosts": 2, "scorepad": 2}
 
 
@@ -430,6 +442,9 @@ def load_edition(folder: str | Path, read: Reader = read_document) -> Loaded:
         return Loaded(None, diags)
     eid = str(doc.data["id"])
     marks = list(provisional_marks(doc))
+    said = doc.data.get("placeholders")
+    langs = frozenset(str(x) for x in said) - {"en"} if isinstance(said, list) else frozenset()
+    placeholders = list(placeholder_marks(doc, langs))
     edition = EditionDef(
         id=eid,
         names=_names(doc.data.get("names")),
@@ -474,6 +489,7 @@ def load_edition(folder: str | Path, read: Reader = read_document) -> Loaded:
                 left_out.update(n for e in entries for n in _meant_ids(e))
             continue
         marks.extend(provisional_marks(d))
+        placeholders.extend(placeholder_marks(d, langs))
         if schema == "deck":
             deck_left_out = deck_left_out or bool(skip)  # what it held is not known
             deck.extend(_deck(d, skip))
@@ -495,5 +511,7 @@ def load_edition(folder: str | Path, read: Reader = read_document) -> Loaded:
                            f"edition '{eid}' has no {DECK_FILE}",
                            "list the physical cards of the edition in deck.yaml"))
     edition = replace(edition, species=tuple(species), deck=tuple(deck), provisional=tuple(marks),
+                      placeholders=tuple(placeholders),
+                      placeholders_at=doc.span(["placeholders"], key=True) if langs else None,
                       left_out=frozenset(left_out), deck_left_out=deck_left_out)
     return Loaded(edition, diags)

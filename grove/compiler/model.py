@@ -166,6 +166,17 @@ class DeckCard:
 
 
 @dataclass(frozen=True)
+class Placeholder:
+    """A word that is still the English one beside it, in a language the edition lists under
+    `placeholders:` (`grove new` writes the English name into every language and lists them):
+    lint counts these, `--strict` lists each; writing the word clears it."""
+
+    span: Span  # the word
+    lang: str
+    word: str  # the English word standing in
+
+
+@dataclass(frozen=True)
 class EditionDef:
     id: str
     names: Any
@@ -182,6 +193,8 @@ class EditionDef:
     species: tuple[SpeciesDef, ...] = ()
     deck: tuple[DeckCard, ...] = ()
     provisional: tuple[tuple[Span, str], ...] = ()
+    placeholders: tuple[Placeholder, ...] = ()
+    placeholders_at: Span | None = None  # edition.yaml's `placeholders:` key, where it has one
     scorepad_names: Any = field(default_factory=no_words)  # row id -> {lang: row name}
     removed: tuple[RemovedRow, ...] = ()  # the rows of `setup.removed` this edition declares
     digest: str = ""  # of its files' names and contents: what a game record pins

@@ -484,6 +484,14 @@ def draw_count(c, count: int, w: float) -> None:
 
 
 STAMP = colors.HexColor("#6b6b6b")
+STAMP_AT = (2.0 * MM, 1.0 * MM)  # the stamp's baseline starts here, from the card's lower left
+STAMP_PT = 4.5  # its largest type size
+
+
+def stamp_box(w: float) -> tuple[float, float]:
+    """The lower left corner of a card of width `w` that holds its stamp, whatever its text:
+    what a card image drawn without one is stamped with (`pdf.stamps`)."""
+    return STAMP_AT[0] + w * 0.24 + 1.0 * MM, STAMP_AT[1] + STAMP_PT * 1.4
 
 
 def draw_stamp(c, text: str, w: float) -> None:
@@ -492,14 +500,14 @@ def draw_stamp(c, text: str, w: float) -> None:
     tab; set smaller for a long stamp, and only the number where even that is too long."""
     room = w * 0.24
     font = register().regular
-    size = min(4.5, 4.5 * room / max(stringWidth(text, font, 4.5), 1e-6))
+    size = min(STAMP_PT, STAMP_PT * room / max(stringWidth(text, font, STAMP_PT), 1e-6))
     if size < 3.0:
         text = text.rsplit(" ", 1)[-1]
-        size = min(4.5, 4.5 * room / max(stringWidth(text, font, 4.5), 1e-6))
+        size = min(STAMP_PT, STAMP_PT * room / max(stringWidth(text, font, STAMP_PT), 1e-6))
     c.saveState()
     c.setFillColor(STAMP)
     c.setFont(font, size)
-    c.drawString(2.0 * MM, 1.0 * MM, text)
+    c.drawString(*STAMP_AT, text)
     c.restoreState()
 
 

@@ -98,6 +98,10 @@ class Deck:
     total: int = 0  # cards in the whole deck, of which `cards` may be a part
     # compared and hashed by identity (its icons are a dict): a fit is kept per deck read
 
+    def stamp_of(self, card: Card) -> str:
+        """What card `card`'s stamp says: "base v0.1.0 67/166"."""
+        return f"{self.stamp} {card.number}/{self.total}"
+
     def unique(self) -> tuple[tuple[Face, int], ...]:
         """Each face once, with how many physical cards show it, in order of first card."""
         counts: dict[Face, int] = {}

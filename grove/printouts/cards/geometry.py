@@ -15,6 +15,7 @@ from dataclasses import dataclass
 MM = 72 / 25.4
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}  # mm
 POKER = (63.0, 88.0)  # mm
+MIN_SIDE, MAX_SIDE = 20, 300  # mm: the sides `--size` may give
 MARK_GAP = 1.0 * MM  # between the grid's edge and a mark
 MARK_LENGTH = 5.0 * MM
 MIN_MARK = 1.5 * MM  # shorter than this, a mark is left out
@@ -130,8 +131,8 @@ def parse_size(text: str) -> tuple[float, float]:
     if len(parts) != 2:
         raise ValueError(f"card size {text!r}: write it as WIDTHxHEIGHT in mm, as 63x88")
     w, h = (float(p) for p in parts)
-    if not (20 <= w <= 300 and 20 <= h <= 300):
-        raise ValueError(f"card size {text!r}: each side must be 20 to 300 mm")
+    if not (MIN_SIDE <= w <= MAX_SIDE and MIN_SIDE <= h <= MAX_SIDE):
+        raise ValueError(f"card size {text!r}: each side must be {MIN_SIDE} to {MAX_SIDE} mm")
     return w, h
 
 

@@ -9,9 +9,13 @@ the saved object).
 from __future__ import annotations
 
 import difflib
+import math
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from PIL import Image
 
 from grove.compiler.cardset import CardSet
 from grove.dsl.diagnostics import Diagnostic, DiagnosticError, Severity
@@ -19,7 +23,7 @@ from grove.files.folders import made_for
 from grove.files.output import is_stdout, named_file_refusal
 from grove.files.write import refusal, write_bytes
 from grove.printouts.cards import draw, geometry, pdf, raster, tts
-from grove.printouts.cards.faces import PILES, Deck, UnknownSpecies, read_deck
+from grove.printouts.cards.faces import PILES, Card, Deck, Face, UnknownSpecies, read_deck
 from grove.printouts.cards.words import word
 from grove.printouts.sheets import catalog
 from grove.printouts.sheets.fonts import FontProblem
@@ -54,11 +58,55 @@ def overflow_diagnostic(cs: CardSet, exc: draw.Overflow) -> Diagnostic:
                       str(exc), "shorten the text or print a larger card (--size)")
 
 
-def _check(cs: CardSet, deck: Deck, w: float, h: float) -> None:
-    found = [overflow_diagnostic(cs, o) for face, _ in deck.unique()
-             for o in draw.check(face, deck, w, h)]
-    if found:
-        raise DiagnosticError(list(dict.fromkeys(found)))
+def _overflowing(deck: Deck, size_mm: tuple[float, float]) -> list[tuple[Face, draw.Overflow]]:
+    w, h = (v * geometry.MM for v in size_mm)
+    return [(face, o) for face, _ in deck.unique() for o in draw.check(face, deck, w, h)]
+
+
+def _least_size(deck: Deck, size_mm: tuple[float, float]) -> tuple[int, int] | None:
+    """The smallest card of the proportions of `size_mm`, in whole mm, on which every face of
+    `deck` fits: searched between the size asked and the one of those proportions that covers
+    a poker card (a taller or wider card only gives a text more room), or the largest that
+    `--size` allows. None where that one does not hold them either."""
+    w, h = size_mm
+
+    def size(width: int) -> tuple[int, int]:
+        return width, math.ceil(width * h / w - 1e-9)
+
+    top = math.ceil(max(geometry.POKER[0] / w, geometry.POKER[1] / h, 1.0) * w)
+    while top > w and max(size(top)) > geometry.MAX_SIDE:
+        top -= 1
+    if top <= w or _overflowing(deck, size(top)):
+        return None
+    low, high = math.floor(w), top  # fits at `high`, not at the size asked
+    while high - low > 1:
+        mid = (low + high) // 2
+        low, high = (low, mid) if not _overflowing(deck, size(mid)) else (mid, high)
+    return size(high)
+
+
+def _check(cs: CardSet, deck: Deck, size_mm: tuple[float, float]) -> None:
+    """PRINT-OVERFLOW for each text that fits its box at no type size; but a card smaller
+    than a poker card that is too small for its faces, where a larger one holds them all, is
+    one USAGE-CARD-TOO-SMALL naming the smallest size that does, not an overflow per face."""
+    found = _overflowing(deck, size_mm)
+    if not found:
+        return
+    poker = tuple(int(v) for v in geometry.POKER)
+    smaller = size_mm[0] < poker[0] or size_mm[1] < poker[1]
+    least = _least_size(deck, size_mm) if smaller else None
+    if least is not None or (smaller and not _overflowing(deck, poker)):
+        asked = "x".join(f"{v:g}" for v in size_mm)
+        faces = f"{len({face for face, _ in found})} of the {len(deck.unique())} faces"
+        said = (f"the smallest card of these proportions that holds them all is "
+                f"{least[0]}x{least[1]} mm" if least is not None else
+                f"no card of these proportions up to {geometry.MAX_SIDE} mm holds them all; "
+                f"a poker card, {poker[0]}x{poker[1]}, does")
+        least = least or poker
+        raise _fail("USAGE-CARD-TOO-SMALL",
+                    f"--size {asked}: a card this small cannot hold {faces}; {said}",
+                    f"print with --size {least[0]}x{least[1]} or larger")
+    raise DiagnosticError(list(dict.fromkeys(overflow_diagnostic(cs, o) for _, o in found)))
 
 
 CUTS = ("marks", "lines")
@@ -121,7 +169,7 @@ def render(cs: CardSet, opts: Options) -> dict[str, bytes]:
                     f"did you mean '{close[0]}'?" if close else "`grove cards` lists them"
                     ) from None
     w, h, bleed = sheet.card_w, sheet.card_h, sheet.bleed
-    _check(cs, deck, w, h)
+    _check(cs, deck, size)
     try:
         if opts.fmt == "pdf":
             return {"": pdf.sheets(deck, sheet, opts.backs, opts.unique, opts.cut,
@@ -145,52 +193,77 @@ def face_png(cs: CardSet, number: int, lang: str, size: str = "63x88", dpi: floa
         raise _fail("USAGE-LANGUAGE", f"unknown language {lang!r}; cards print in "
                     f"{', '.join(catalog.languages())}")
     try:
-        w, h = (v * geometry.MM for v in geometry.parse_size(size))
+        size_mm = geometry.parse_size(size)
+        w, h = (v * geometry.MM for v in size_mm)
         deck = read_deck(cs, lang, [str(number)], stamp(cs, version))
     except UnknownSpecies:
         raise _fail("USAGE-SPECIES", f"no card {number} in this card set") from None
     except ValueError as exc:
         raise _fail("USAGE-CARD-SIZE", str(exc)) from None
     card = deck.cards[0]
-    _check(cs, deck, w, h)
+    _check(cs, deck, size_mm)
     try:
-        img = next(raster.images(pdf.single(deck, [card.face], w, h, 0.0, stamps=[
-            f"{deck.stamp} {card.number}/{deck.total}"]), dpi / 72))
+        img = next(raster.images(pdf.single(deck, [card.face], w, h, 0.0,
+                                            stamps=[deck.stamp_of(card)]), dpi / 72))
         img = raster.exact(img, (round(w * dpi / 72), round(h * dpi / 72)))
     except FontProblem as exc:
         raise _fail("SHEET-SHAPING", str(exc)) from None
     return raster.png(img, dpi)
 
 
+def _marks(deck: Deck, cards: Sequence[Card], w: float, h: float, bleed: float, scale: float
+           ) -> tuple[dict[Card, Image.Image], int]:
+    """Each card's stamp as a clear image of the lower left corner of its face's image (bleed
+    included), `scale` pixels to the point, and the pixel row where that corner starts."""
+    bw, bh = draw.stamp_box(w)
+    corner = (bleed + bw, bleed + bh)
+    marks = raster.images(pdf.stamps(deck, [deck.stamp_of(c) for c in cards], w, h, bleed),
+                          scale, corner=corner)
+    return (dict(zip(cards, marks, strict=True)),
+            raster.corner_top(h + 2 * bleed, corner[1], scale))
+
+
 def _pngs(deck: Deck, w: float, h: float, bleed: float, unique: bool) -> dict[str, bytes]:
+    """An image per card (or per face, `unique`) and the back. Each face is drawn and
+    rasterised once; each card that shows it is that image with the card's own stamp laid
+    over it, as the PDF places the face's form and stamps each card."""
     shown = deck.unique()
     faces = [f for f, _ in shown]
     counts = [n for _, n in shown] if unique else []
     scale = DPI / 72
     px = (round((w + 2 * bleed) * scale), round((h + 2 * bleed) * scale))
-    rendered = [raster.png(raster.exact(img, px), DPI) for img in raster.images(
-        pdf.single(deck, faces, w, h, bleed, counts), scale)]
-    by_face = dict(zip(faces, rendered, strict=False))
-    out = {}
-    if unique:
-        for i, face in enumerate(faces):
-            out[f"{i + 1:03d}-{face.stem}.png"] = by_face[face]
+    rendered = (raster.exact(img, px) for img in raster.images(
+        pdf.single(deck, faces, w, h, bleed, counts), scale))
+    out: dict[str, bytes] = {}
+    if unique:  # a face for several cards: no card number to stamp, as in the PDF
+        for i, (face, img) in enumerate(zip(faces, rendered, strict=False)):
+            out[f"{i + 1:03d}-{face.stem}.png"] = raster.png(img, DPI)
     else:
+        marks, top = _marks(deck, deck.cards, w, h, bleed, scale)
+        by_face: dict[Face, list[Card]] = {}
         for card in deck.cards:
-            out[f"{card.number:03d}-{card.face.stem}.png"] = by_face[card.face]
-    out["back.png"] = rendered[-1]
+            by_face.setdefault(card.face, []).append(card)
+        images: dict[int, bytes] = {}
+        for face, img in zip(faces, rendered, strict=False):  # one face's pixels at a time
+            for card in by_face[face]:
+                images[card.number] = raster.png(raster.stamped(img, marks[card], top), DPI)
+        out = {f"{c.number:03d}-{c.face.stem}.png": images[c.number] for c in deck.cards}
+    out["back.png"] = raster.png(next(rendered), DPI)
+    rendered.close()
     return out
 
 
 def _tts(cs: CardSet, deck: Deck, w: float, h: float, url_base: str) -> dict[str, bytes]:
     """The sheets of each pile (the forest deck, the caves, the winter cards) apart, so the
-    saved object sets each out as its own deck and none is shuffled into another."""
+    saved object sets each out as its own deck and none is shuffled into another. Each card
+    carries its stamp, laid over its face's image as the sheet is pasted together."""
     px = tts.card_px(w, h)
     faces = [f for f, _ in deck.unique()]
     # each face kept as PNG bytes (a tenth of its pixels) until a sheet is pasted together
     kept = [raster.png(raster.exact(img, px)) for img in raster.images(
         pdf.single(deck, faces, w, h, 0.0), px[0] / w)]
     by_face = dict(zip(faces, kept, strict=False))
+    marks, top = _marks(deck, deck.cards, w, h, 0.0, px[0] / w)
     out: dict[str, bytes] = {}
     piles = []
     for pile in PILES:
@@ -201,8 +274,9 @@ def _tts(cs: CardSet, deck: Deck, w: float, h: float, url_base: str) -> dict[str
         first, start = len(out), 0
         for i, g in enumerate(grids):
             n = min(g.cols * g.rows, len(cards) - start)
+            part = cards[start:start + n]
             out[tts.sheet_name(first + i)] = raster.png(tts.paste(
-                [by_face[c.face] for c in cards[start:start + n]], g))
+                [by_face[c.face] for c in part], g, [marks[c] for c in part], top))
             start += n
         title = deck.edition if pile == "forest" else (
             f"{deck.edition}: {word(deck.lang, 'print.cave' if pile == 'caves' else 'print.winter')}")

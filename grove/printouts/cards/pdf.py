@@ -85,7 +85,7 @@ def sheets(deck: Deck, sheet: Sheet, backs: bool = False, unique: bool = False,
             if count:
                 draw.draw_count(c, count, sheet.card_w)
             if card is not None:
-                draw.draw_stamp(c, f"{deck.stamp} {card.number}/{deck.total}", sheet.card_w)
+                draw.draw_stamp(c, deck.stamp_of(card), sheet.card_w)
             c.restoreState()
         pages += 1
         _cuts(c, sheet, len(chunk), cut)
@@ -151,6 +151,21 @@ def single(deck: Deck, faces: Sequence[Face], w: float, h: float, bleed: float,
         if i < len(stamps) and stamps[i]:
             draw.draw_stamp(c, stamps[i], w)
         c.restoreState()
+        c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+def stamps(deck: Deck, texts: Sequence[str], w: float, h: float, bleed: float) -> bytes:
+    """A page per stamp, of a page of `single`'s size (bleed included), blank but for the
+    stamp drawn where `single` draws it. A face rasterised once is stamped per card with its
+    lower left corner (`draw.stamp_box`; `raster.images(..., corner=...)`), so a deck's images
+    stay one raster per face."""
+    buf = BytesIO()
+    c = _canvas(buf, (w + 2 * bleed, h + 2 * bleed), deck, "card stamps")
+    for text in texts:
+        c.translate(bleed, bleed)
+        draw.draw_stamp(c, text, w)
         c.showPage()
     c.save()
     return buf.getvalue()

@@ -7,6 +7,7 @@ the same bytes; each carries its resolution (pHYs) so an image program prints it
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from io import BytesIO
 
@@ -14,18 +15,44 @@ import pypdfium2 as pdfium
 from PIL import Image
 
 
-def images(pdf_bytes: bytes, scale: float) -> Iterator[Image.Image]:
-    """Each page of a PDF as an RGB image, `scale` pixels to the point."""
+def images(pdf_bytes: bytes, scale: float, *, corner: tuple[float, float] | None = None
+           ) -> Iterator[Image.Image]:
+    """Each page of a PDF as an RGB image, `scale` pixels to the point. With `corner` (width
+    and height in points), only each page's lower left corner of that size, as RGBA,
+    transparent where nothing is drawn (a stamp to lay over a card): its pixels are those a
+    render of the whole page has there, from the row `corner_top` says."""
     doc = pdfium.PdfDocument(pdf_bytes)
     try:
         for i in range(len(doc)):
             page = doc[i]
             try:
-                yield page.render(scale=scale, draw_annots=False).to_pil().convert("RGB")
+                if corner is None:
+                    yield page.render(scale=scale, draw_annots=False).to_pil().convert("RGB")
+                    continue
+                pw, ph = page.get_size()
+                # cut at bitmap level (pypdfium2 rounds each cut up to a pixel): the corner
+                # stays on the whole page's pixel grid
+                crop = (0, 0, max(0.0, pw - corner[0]), max(0.0, ph - corner[1]))
+                yield page.render(scale=scale, draw_annots=False, crop=crop,
+                                  fill_color=(255, 255, 255, 0)).to_pil().convert("RGBA")
             finally:
                 page.close()
     finally:
         doc.close()
+
+
+def corner_top(page_h: float, corner_h: float, scale: float) -> int:
+    """The pixel row of a page's image at which its lower left corner of `corner_h` points,
+    as `images(..., corner=...)` renders it, starts."""
+    return math.ceil(max(0.0, page_h - corner_h) * scale)
+
+
+def stamped(img: Image.Image, mark: Image.Image, top: int) -> Image.Image:
+    """`img` with `mark` (RGBA, from `images(..., corner=...)`) laid over its left edge from
+    pixel row `top`; `img` itself is left as it was."""
+    out = img.copy()
+    out.paste(mark, (0, top), mark)
+    return out
 
 
 def exact(img: Image.Image, size: tuple[int, int]) -> Image.Image:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from io import BytesIO
 
@@ -56,13 +57,19 @@ def sheet_name(i: int) -> str:
     return f"deck-{i + 1}.png"
 
 
-def paste(cards: list[bytes], grid: Grid) -> Image.Image:
-    """One sheet of card images (PNG bytes, each `grid.card_px`), row by row."""
+def paste(cards: list[bytes], grid: Grid, marks: Sequence[Image.Image] = (), top: int = 0
+          ) -> Image.Image:
+    """One sheet of card images (PNG bytes, each `grid.card_px`), row by row; each card's
+    mark (its stamp, RGBA), where given, laid over its left edge from pixel row `top`."""
     out = Image.new("RGB", grid.size, "white")
     for i, data in enumerate(cards):
         row, col = divmod(i, grid.cols)
+        x, y = col * grid.card_px[0], row * grid.card_px[1]
         with Image.open(BytesIO(data)) as img:
-            out.paste(img, (col * grid.card_px[0], row * grid.card_px[1]))
+            out.paste(img, (x, y))
+        if i < len(marks):  # kept inside its cell: a face's image may round a row taller
+            mark = marks[i].crop((0, 0, marks[i].width, max(1, grid.card_px[1] - top)))
+            out.paste(mark, (x, y + top), mark)
     return out
 
 
