@@ -31,7 +31,7 @@ from textual.widgets import ContentSwitcher, DataTable, OptionList, Static
 
 from grove.compiler.cardset import CardSet
 from grove.engine import runner
-from grove.engine.action import Action, Pick, Play
+from grove.engine.action import Action
 from grove.engine.decision import Decision
 from grove.engine.game import Game
 from grove.engine.human import Quit
@@ -39,7 +39,8 @@ from grove.engine.record import Sink
 from grove.engine.seat import Seat
 from grove.game_log import GameLog
 from grove.report import final_words
-from grove.seatview.steps import Step, confirmed, rehearse, rehearsed, steps
+from grove.seatview.picking import Answer, Listing, Move, Paying, Picker, Refused, Typed
+from grove.seatview.steps import Step
 from grove.seatview.view import (
     HAND_GAP,
     Grid,
@@ -236,17 +237,7 @@ class GameScreen(App[runner.Outcome | None]):
         self.game: Seat | None = None
         self.view: View | None = None
         self.decision: Decision | None = None
-        # the lists of the decision, the first at the bottom: Escape goes back one
-        self.lists: list[tuple[Step, ...]] = []
-        self.path: list[str] = []  # the lines picked on the way to the list shown
-        self.settling: Action | None = None  # a paid play being settled before it is taken
-        self.settled: list[Action] = []  # ... and its answers so far (a river card)
-        # a play that is taken once confirmed (one with nothing to pay), with its answers
-        self.confirming: list[Action] | None = None
-        self.payment: Payment | None = None  # while paying: the payment, its cards, the picks
-        self.pay_decision: Decision | None = None
-        self.pay_cards: list[int] = []
-        self.picked: list[int] = []
+        self.picker: Picker | None = None  # the steps of the decision's answer, while asked
         self.shown = 0  # whose forest is shown
         self.hand_need: int | None = None  # the columns the hand shown needs
         self.hand_rows = 0  # ... and its rows
@@ -256,13 +247,29 @@ class GameScreen(App[runner.Outcome | None]):
         self.log_lines: list[str] = []
         self._gamelog: GameLog | None = None
         self._logged = 0  # log lines shown
-        self._digits = ""  # a number being typed
         self._digit_timer: Any = None
 
+    # what the picker holds, read by the drawing code and the tests; nothing while waiting
     @property
     def options(self) -> tuple[Step, ...]:
         """The list shown now (empty while paying or waiting)."""
-        return self.lists[-1] if self.lists and self.payment is None else ()
+        return self.picker.options if self.picker is not None else ()
+
+    @property
+    def lists(self) -> list[tuple[Step, ...]]:
+        return self.picker.lists if self.picker is not None else []
+
+    @property
+    def payment(self) -> Payment | None:
+        return self.picker.payment if self.picker is not None else None
+
+    @property
+    def picked(self) -> list[int]:
+        return self.picker.picked if self.picker is not None else []
+
+    @property
+    def confirming(self) -> list[Action] | None:
+        return self.picker.confirming if self.picker is not None else None
 
     # ---- layout --------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -389,32 +396,26 @@ class GameScreen(App[runner.Outcome | None]):
         """Show the table and what `decision` asks; the answer goes on `answers`."""
         self.game, self.decision = game, decision
         self.view = view = View(game, self.lang)
-        self.settling, self.settled, self.confirming = None, [], None
-        self.lists, self.path = [], []  # the question names no line of an earlier decision
+        # a picker of its own: the question names no line of an earlier decision
+        self.picker = Picker(view, decision)
         self._show_log()
         if decision.player != self.shown and self.kinds[self.shown] != "human":
             self.shown = decision.player
         self._draw(view)
-        self._ask(decision)
-        if decision.kind == "pay":  # an effect's further play, paid as the engine asks
-            self.lists = []
-            self._start_pay(decision, None)
-            return
-        self.lists, self.path = [steps(view, decision)], []
-        self._show_list()
+        # an effect's further play starts at its payment, paid as the engine asks
+        self._follow(self.picker.start())
 
-    def _ask(self, decision: Decision) -> None:
+    def _ask(self, decision: Decision, path: tuple[str, ...] = ()) -> None:
         """The question, and the lines chosen on the way to the list shown (`play Oak › `)."""
         assert self.game is not None and self.view is not None
         ask = self.words("ask", player=self.game.players[decision.player].name,
                          ask=self.view.ask(decision))
-        if decision is self.decision and self.path:
-            ask += " › " + " › ".join(self.path[:len(self.lists) - 1])
+        if path:
+            ask += " › " + " › ".join(path)
         self.query_one("#ask", Static).update(Text(ask, style="bold"))
 
     def _show_list(self) -> None:
         """The list on top, numbered, the highlighted line's card shown beside."""
-        self.payment = None
         self.query_one("#pay").display = False
         options = self.query_one("#options", OptionList)
         options.clear_options()
@@ -433,8 +434,9 @@ class GameScreen(App[runner.Outcome | None]):
             return
         k = found.first(OptionList).highlighted
         card = None
-        if self.payment is not None and k is not None and 0 <= k < len(self.pay_cards):
-            card = self.pay_cards[k]
+        paying = self.picker.pay_cards if self.payment is not None and self.picker else []
+        if paying and k is not None and 0 <= k < len(paying):
+            card = paying[k]
         elif k is not None and 0 <= k < len(self.options):
             card = self.options[k].card
         text = "\n".join(view.card_text(card)) if card is not None else self.words("card_none")
@@ -473,74 +475,35 @@ class GameScreen(App[runner.Outcome | None]):
         self.query_one("#foresttext", Static).update(Text(self.forest_text))
         self._size_choices()
 
-    # ---- picking -------------------------------------------------------------------------------
+    # ---- picking (grove/seatview/picking.py holds the steps; the screen draws them) -----------
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if event.option_list.id == "options":
             self._pick(event.option_index)
 
     def _pick(self, index: int) -> None:
-        if self._digit_timer is not None:  # a line taken otherwise: the number typed is void
-            self._digit_timer.stop()
-            self._digit_timer = None
-        self._digits = ""
-        if self.decision is None:
-            return
-        if self.payment is not None:
-            self._toggle(index)
-            return
-        if not 0 <= index < len(self.options):
-            return
-        step = self.options[index]
-        if self.confirming is not None:  # the confirmation's one line
-            self._answer(self.confirming)
-            return
-        if step.action is None:
-            self.lists.append(step.below)
-            self.path.append(step.label)
-            self._ask(self.decision)
-            self._show_list()
-            return
-        if self.settling is not None:  # a river card of the play being settled
-            self.settled.append(step.action)
-            self._settle()
-            return
-        if rehearsed(self.decision, step.action):
-            self.settling, self.settled = step.action, []
-            self._settle()
-            return
-        if confirmed(step.action):
-            self._confirm([step.action], step.card)
-            return
-        self._answer([step.action])
+        self._stop_digits()  # a line taken otherwise: the number typed is void
+        if self.picker is not None:
+            self._follow(self.picker.pick(index))
 
-    def _confirm(self, actions: list[Action], card: int | None) -> None:
-        """A play with nothing (more) to pay, asked once more before it is taken, as a paid
-        one is (`c`, or Enter on its one line); Escape goes back to the place."""
-        assert self.view is not None and self.decision is not None
-        self.confirming = actions
-        self.lists.append((Step(self.words("step.confirm", play=self.view.describe(
-            actions[0], self.decision.player, self.decision)), actions[0], card=card),))
-        self._ask(self.decision)
-        self._show_list()
-
-    def _settle(self) -> None:
-        """The next thing the play being settled asks (`steps.rehearse`): a river card (a list
-        of its own), the payment, or nothing more: then it is taken, with its answers."""
-        assert self.game is not None and self.settling is not None
-        d = rehearse(self.game, self.settling, self.settled, self.decision)
-        if d is None:  # nothing to pay (a card of cost 0): confirmed as a payment is
-            card = self.settling.place.card if isinstance(self.settling, Play) else None
-            self._confirm([self.settling, *self.settled], card)
-        elif d.kind == "pay":
-            self._start_pay(d, self.settling)
-        else:
-            self._ask(d)
-            self.lists.append(steps(View(self.game, self.lang), d))
-            self._show_list()
+    def _follow(self, move: Move) -> None:
+        """Draw what a step of the picker answers, or hand its actions to the engine."""
+        match move:
+            case Listing(items=_, asked=asked, path=path):
+                self._ask(asked, path)
+                self._show_list()
+            case Paying(asked=asked, at=at):
+                self._ask(asked)
+                self._pay_list(at)
+            case Answer(actions=actions):
+                self._answer(list(actions))
+            case Refused(key=key, values=values):
+                self.notify(self.words(key, **values), severity="warning")
+            case Typed(index=index):
+                self.query_one("#options", OptionList).highlighted = index
+                self._digit_timer = self.set_timer(self.DIGIT_WAIT, self._digit_done)
 
     def _answer(self, actions: list[Action]) -> None:
-        self.decision, self.lists, self.path, self.payment = None, [], [], None
-        self.settling, self.settled, self.confirming = None, [], None
+        self.decision, self.picker = None, None
         self.query_one("#options", OptionList).clear_options()
         self.query_one("#pay").display = False
         self.query_one("#ask", Static).update(Text(self.words("waiting")))
@@ -550,158 +513,75 @@ class GameScreen(App[runner.Outcome | None]):
     def action_digit(self, digit: int) -> None:
         """A typed number picks its line: at once where no longer number could follow, else
         after a second digit, Enter or a second's wait (10 to 25 are two digits)."""
-        if self.decision is None:
+        if self.picker is None:
             return
-        count = len(self.pay_cards) if self.payment is not None else len(self.options)
         if self._digit_timer is not None:
             self._digit_timer.stop()
             self._digit_timer = None
-        self._digits += str(digit)
-        n = int(self._digits)
-        if not 1 <= n <= count:  # "1", "3" on a list of 12 is 13, not 3: refused, said why
-            self._digits = ""
-            self.notify(self.words("line.range", number=n, count=count), severity="warning")
-            return
-        self.query_one("#options", OptionList).highlighted = n - 1
-        if n * 10 > count:
-            self._digits = ""
-            self._pick(n - 1)
-        else:
-            self._digit_timer = self.set_timer(self.DIGIT_WAIT, self._digit_done)
+        self._follow(self.picker.digit(digit))
 
     def _digit_done(self) -> None:
         self._digit_timer = None
-        if self._digits:
-            n, self._digits = int(self._digits), ""
-            self._pick(n - 1)
+        if self.picker is not None:
+            self._follow(self.picker.typed_out())
+
+    def _stop_digits(self) -> None:
+        if self._digit_timer is not None:
+            self._digit_timer.stop()
+            self._digit_timer = None
+        if self.picker is not None:
+            self.picker.typed = ""
 
     def on_key(self, event: Any) -> None:
-        if event.key == "enter" and self._digits:  # Enter takes the number typed
-            if self._digit_timer is not None:
-                self._digit_timer.stop()
-                self._digit_timer = None
-            self._digits = ""
+        if event.key == "enter":  # Enter takes the line of the number typed, highlighted
+            self._stop_digits()
 
     def action_back(self) -> None:
         """A step back: from the payment to the river or the places, from a list to the one
         it came from. Nothing is taken before the payment is confirmed."""
-        if self.decision is None:
-            return
-        self._digits = ""
-        if self.confirming is not None:  # back to the place, or the river card, or the list
-            self.confirming = None
-            self.lists.pop()
-            if self.settled:  # the river card is asked again
-                self.settled.pop()
-                asked = rehearse(self.game, self.settling, self.settled, self.decision)
-                self._ask(asked if asked is not None else self.decision)
-            else:
-                self.settling = None
-                self._ask(self.decision)
-            self._show_list()
-            return
-        if self.payment is not None:
-            if self.settling is None:
-                return  # an effect's play, already taken: its payment is owed
-            self.payment, self.picked = None, []
-            if self.settled:  # back to the river card, asked again
-                self.settled.pop()
-                asked = rehearse(self.game, self.settling, self.settled, self.decision)
-                if asked is not None:
-                    self._ask(asked)
-            else:
-                self.settling = None
-                self._ask(self.decision)
-            self._show_list()
-            return
-        if self.settling is not None:  # the river list: back to the places
-            self.settling, self.settled = None, []
-            self.lists.pop()
-            self._ask(self.decision)
-            self._show_list()
-            return
-        if len(self.lists) > 1:
-            self.lists.pop()
-            del self.path[len(self.lists) - 1:]
-            self._ask(self.decision)
-            self._show_list()
+        if self.picker is not None:
+            self._stop_digits()
+            self._follow(self.picker.back())
 
     # ---- paying --------------------------------------------------------------------------------
-    def _start_pay(self, decision: Decision, play: Action | None) -> None:
-        assert self.view is not None
-        self._ask(decision)
-        self.pay_decision = decision
-        self.payment = self.view.payment(decision, play)
-        self.pay_cards = self.view.hand(decision.player, decision)
-        self.picked = []
+    def _pay_list(self, at: int | None) -> None:
+        """The cards to pay with, each marked `[x]` picked or `[ ]` not (not by colour only);
+        `at`: the line just picked, else (the payment shown first) the first."""
+        picker, view = self.picker, self.view
+        assert picker is not None and view is not None
         self.query_one("#pay").display = True
-        self._pay_list()
         options = self.query_one("#options", OptionList)
-        options.highlighted = 0
-        options.focus()
-        self._show_card()
-
-    def _pay_list(self) -> None:
-        """The cards to pay with, each marked `[x]` picked or `[ ]` not (not by colour only)."""
-        assert self.view is not None
-        options = self.query_one("#options", OptionList)
-        at = options.highlighted
         options.clear_options()
-        options.add_options([Text(f"{k:>2}. [{'x' if c in self.picked else ' '}] "
-                                  f"{self.view.card_details(c)}",
-                                  style="bold" if c in self.picked else "")
-                             for k, c in enumerate(self.pay_cards, 1)])
+        options.add_options([Text(f"{k:>2}. [{'x' if c in picker.picked else ' '}] "
+                                  f"{view.card_details(c)}",
+                                  style="bold" if c in picker.picked else "")
+                             for k, c in enumerate(picker.pay_cards, 1)])
         options.highlighted = at if at is not None else 0
         self._pay_note()
+        if at is None:
+            options.focus()
+            self._show_card()
 
     def _pay_note(self) -> None:
-        pay, view = self.payment, self.view
-        if pay is None or view is None:
+        picker, view = self.picker, self.view
+        if picker is None or picker.payment is None or view is None:
             return
-        w = self.words
+        pay, w = picker.payment, self.words
         lines = [w("pay_title", card=pay.card, count=pay.count),
-                 w("pay_picked", picked=len(self.picked), count=pay.count) + " · "
+                 w("pay_picked", picked=len(picker.picked), count=pay.count) + " · "
                  + w("pay_keys") + " · " + w("pay_mark"),
-                 view.bonus_note(pay, self.picked)]
+                 view.bonus_note(pay, picker.picked)]
         self.query_one("#pay", Static).update(Text("\n".join(lines)))
 
-    def _toggle(self, index: int) -> None:
-        """Pick a card to pay with, or put it back; no more than the cost."""
-        pay = self.payment
-        if pay is None or not 0 <= index < len(self.pay_cards):
-            return
-        card = self.pay_cards[index]
-        if card in self.picked:
-            self.picked.remove(card)
-        elif len(self.picked) >= pay.count:
-            self.notify(self.words("pay_full", count=pay.count))
-            return
-        else:
-            self.picked.append(card)
-        self.query_one("#options", OptionList).highlighted = index
-        self._pay_list()
-
     def action_toggle_pay(self) -> None:
-        if self.payment is not None:
+        if self.picker is not None and self.picker.payment is not None:
             k = self.query_one("#options", OptionList).highlighted
             if k is not None:
-                self._toggle(k)
+                self._follow(self.picker.toggle(k))
 
     def action_confirm_pay(self) -> None:
-        if self.confirming is not None and self.decision is not None:
-            self._answer(self.confirming)
-            return
-        pay, decision = self.payment, self.pay_decision
-        if pay is None or decision is None:
-            return
-        if len(self.picked) != pay.count:
-            self.notify(self.words("pay_need", count=pay.count))
-            return
-        pays = [decision.read(Pick("pay", c).text) for c in self.picked]
-        if self.settling is not None:
-            self._answer([self.settling, *self.settled, *pays])
-        else:
-            self._answer(pays)
+        if self.picker is not None:
+            self._follow(self.picker.confirm())
 
     # ---- the rest of the keys ------------------------------------------------------------------
     def action_next_forest(self) -> None:
@@ -776,7 +656,7 @@ class GameScreen(App[runner.Outcome | None]):
             return
         seat = out.game.seats[self.kinds.index("human")]
         view = View(seat, self.lang)
-        self.decision, self.lists, self.payment = None, [], None
+        self.decision, self.picker = None, None
         self._draw(view)
         self._show_log()
         self.query_one("#options", OptionList).clear_options()
