@@ -7,19 +7,15 @@ with keys in a test (no terminal faked), so a whole game through the screen is a
 
 How the game and the screen meet: the engine plays a game as a loop that asks each player to
 `choose` (engine/runner.py). The loop runs unchanged in a worker thread; a human seat's
-`ScreenPlayer.choose` hands the decision to the screen (`call_from_thread`, which waits until the
-screen has drawn it) and then waits on a queue for the player's answer. The screen reads the game
-only while the engine waits on it: when a decision is offered, and at the end; the `on_action`
-hook gathers the game log's lines in the engine's thread meanwhile. Stopping puts `QUIT` on the
-queue, or, while an AI is choosing, is seen by the hook after that action; either raises
-`engine.human.Quit` in the engine's thread, which ends the record with its stop line. So nothing
-of the engine changes for the screen, and the same runner writes the same record whoever plays.
+`ScreenPlayer` (handoff.py) hands the decision to the screen and waits for the player's answer.
+The screen reads the game only while the engine waits on it: when a decision is offered, and at
+the end; the `on_action` hook gathers the game log's lines in the engine's thread meanwhile. So
+nothing of the engine changes for the screen, and the same runner writes the same record whoever
+plays. The steps of a play are grove/seatview/picking.py's; this module draws them.
 """
 
 from __future__ import annotations
 
-import queue
-import threading
 from typing import IO, Any
 
 from rich.text import Text
@@ -34,7 +30,6 @@ from grove.engine import runner
 from grove.engine.action import Action
 from grove.engine.decision import Decision
 from grove.engine.game import Game
-from grove.engine.human import Quit
 from grove.engine.record import Sink
 from grove.engine.seat import Seat
 from grove.game_log import GameLog
@@ -51,35 +46,13 @@ from grove.seatview.view import (
     grid_width,
 )
 from grove.seatview.words import Words
+from grove.terminal.handoff import Handoff, ScreenPlayer
 
-QUIT = object()  # the answer that stops the game
 LOG_LINES = 200  # game log lines the log panel keeps
 LEFT = 0.7  # the part of the screen's width the hand and the scores take, at least
 RIGHT_MIN = 28  # ... and the right column's columns at least, where the hand needs more
 CHOICES_MIN = 11  # the options' pane's lines at least (its title, the question, 9 options)
 CARD_MIN = 10  # the card text's lines at least (a species is 6 to 9), below the clearing and the keys
-
-
-class ScreenPlayer:
-    """A human seat on the screen: each decision is shown and the player's answer awaited."""
-
-    def __init__(self, app: GameScreen):
-        self.app = app
-
-    def choose(self, game: Seat, decision: Decision) -> Action:
-        if self.app.stopping.is_set():
-            raise Quit("the player stopped the game")
-        queued = self.app.queued
-        if queued:  # the rest of a confirmed play: its river and its payment
-            action = queued.pop(0)
-            if action.text in decision.options:
-                return action
-            queued.clear()
-        self.app.call_from_thread(self.app.offer, game, decision)
-        answer = self.app.answers.get()
-        if answer is QUIT:
-            raise Quit("the player stopped the game")
-        return answer
 
 
 class HelpScreen(ModalScreen[None]):
@@ -231,9 +204,7 @@ class GameScreen(App[runner.Outcome | None]):
         self.record, self.lang, self.resume = record, lang, list(resume or ())
         self.legacy = legacy  # a resumed record of format 1 goes on by its rules
         self.words = Words(lang)
-        self.answers: queue.Queue[Any] = queue.Queue()
-        self.stopping = threading.Event()
-        self.queued: list[Action] = []  # the rest of a confirmed play, handed over one by one
+        self.handoff = Handoff()  # what the engine's thread and the screen's share
         self.game: Seat | None = None
         self.view: View | None = None
         self.decision: Decision | None = None
@@ -367,7 +338,8 @@ class GameScreen(App[runner.Outcome | None]):
 
     # ---- the engine's side (the worker thread) -------------------------------------------------
     def _play(self) -> None:
-        seats = [ScreenPlayer(self) if k == "human" else None for k in self.kinds]
+        seats = [ScreenPlayer(self.handoff, self.offer, self.call_from_thread)
+                 if k == "human" else None for k in self.kinds]
         out = runner.play(self.cardset, self.kinds, self.seed, names=self.names,
                           record=self.record, on_action=self._acted,
                           players=runner.seats(self.kinds, self.seed, seats), resume=self.resume,
@@ -380,8 +352,7 @@ class GameScreen(App[runner.Outcome | None]):
         # shown with the next decision or the end: an AI's turn takes a moment, and a redraw
         # per action would cost more than the turn
         self.log_lines.extend(self._gamelog.new_lines())
-        if self.stopping.is_set():
-            raise Quit("the player stopped the game")
+        self.handoff.check()
 
     # ---- the screen's side ---------------------------------------------------------------------
     def _show_log(self) -> None:
@@ -393,7 +364,7 @@ class GameScreen(App[runner.Outcome | None]):
         self.query_one("#log", VerticalScroll).scroll_end(animate=False)
 
     def offer(self, game: Seat, decision: Decision) -> None:
-        """Show the table and what `decision` asks; the answer goes on `answers`."""
+        """Show the table and what `decision` asks; the answer goes to the handoff."""
         self.game, self.decision = game, decision
         self.view = view = View(game, self.lang)
         # a picker of its own: the question names no line of an earlier decision
@@ -507,8 +478,7 @@ class GameScreen(App[runner.Outcome | None]):
         self.query_one("#options", OptionList).clear_options()
         self.query_one("#pay").display = False
         self.query_one("#ask", Static).update(Text(self.words("waiting")))
-        self.queued[:] = actions[1:]
-        self.answers.put(actions[0])
+        self.handoff.answer(actions)
 
     def action_digit(self, digit: int) -> None:
         """A typed number picks its line: at once where no longer number could follow, else
@@ -646,8 +616,7 @@ class GameScreen(App[runner.Outcome | None]):
         if self.outcome is not None:
             self.exit(self.outcome)
             return
-        self.stopping.set()
-        self.answers.put(QUIT)
+        self.handoff.stop()
 
     def _over(self, out: runner.Outcome) -> None:
         self.outcome = out
@@ -676,8 +645,7 @@ class GameScreen(App[runner.Outcome | None]):
             "over", winners=", ".join(out.winners)) + "  " + margin, style="bold"))
 
     def on_unmount(self) -> None:
-        self.stopping.set()
-        self.answers.put(QUIT)  # a worker still waiting on the player ends
+        self.handoff.stop()  # a worker still waiting on the player ends
 
 
 ARROWS = {"top": "↑", "left": "←", "right": "→", "bottom": "↓"}  # a side in a narrow pane
