@@ -7,23 +7,19 @@ with keys in a test (no terminal faked), so a whole game through the screen is a
 
 How the game and the screen meet: the engine plays a game as a loop that asks each player to
 `choose` (engine/runner.py). The loop runs unchanged in a worker thread; a human seat's
-`ScreenPlayer.choose` hands the decision to the screen (`call_from_thread`, which waits until the
-screen has drawn it) and then waits on a queue for the player's answer. The screen reads the game
-only while the engine waits on it: when a decision is offered, and at the end; the `on_action`
-hook gathers the game log's lines in the engine's thread meanwhile. Stopping puts `QUIT` on the
-queue, or, while an AI is choosing, is seen by the hook after that action; either raises
-`engine.human.Quit` in the engine's thread, which ends the record with its stop line. So nothing
-of the engine changes for the screen, and the same runner writes the same record whoever plays.
+`ScreenPlayer` (handoff.py) hands the decision to the screen and waits for the player's answer.
+The screen reads the game only while the engine waits on it: when a decision is offered, and at
+the end; the `on_action` hook gathers the game log's lines in the engine's thread meanwhile. So
+nothing of the engine changes for the screen, and the same runner writes the same record whoever
+plays. The steps of a play are grove/seatview/picking.py's; this module draws them.
 """
 
 from __future__ import annotations
 
-import queue
-import threading
 from typing import IO, Any
 
 from rich.text import Text
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
@@ -31,54 +27,19 @@ from textual.widgets import ContentSwitcher, DataTable, OptionList, Static
 
 from grove.compiler.cardset import CardSet
 from grove.engine import runner
-from grove.engine.action import Action, Pick, Play
+from grove.engine.action import Action
 from grove.engine.decision import Decision
 from grove.engine.game import Game
-from grove.engine.human import Quit
 from grove.engine.record import Sink
 from grove.engine.seat import Seat
 from grove.game_log import GameLog
 from grove.report import final_words
-from grove.seatview.steps import Step, confirmed, rehearse, rehearsed, steps
-from grove.seatview.view import (
-    HAND_GAP,
-    Grid,
-    Payment,
-    View,
-    edition_name,
-    final_result,
-    grid_width,
-)
+from grove.seatview.picking import Answer, Listing, Move, Paying, Picker, Refused, Typed
+from grove.seatview.steps import Step
+from grove.seatview.view import Payment, View, edition_name, final_result
 from grove.seatview.words import Words
-
-QUIT = object()  # the answer that stops the game
-LOG_LINES = 200  # game log lines the log panel keeps
-LEFT = 0.7  # the part of the screen's width the hand and the scores take, at least
-RIGHT_MIN = 28  # ... and the right column's columns at least, where the hand needs more
-CHOICES_MIN = 11  # the options' pane's lines at least (its title, the question, 9 options)
-CARD_MIN = 10  # the card text's lines at least (a species is 6 to 9), below the clearing and the keys
-
-
-class ScreenPlayer:
-    """A human seat on the screen: each decision is shown and the player's answer awaited."""
-
-    def __init__(self, app: GameScreen):
-        self.app = app
-
-    def choose(self, game: Seat, decision: Decision) -> Action:
-        if self.app.stopping.is_set():
-            raise Quit("the player stopped the game")
-        queued = self.app.queued
-        if queued:  # the rest of a confirmed play: its river and its payment
-            action = queued.pop(0)
-            if action.text in decision.options:
-                return action
-            queued.clear()
-        self.app.call_from_thread(self.app.offer, game, decision)
-        answer = self.app.answers.get()
-        if answer is QUIT:
-            raise Quit("the player stopped the game")
-        return answer
+from grove.terminal.handoff import Handoff, ScreenPlayer
+from grove.terminal.panels import Panels
 
 
 class HelpScreen(ModalScreen[None]):
@@ -166,7 +127,7 @@ class QuitScreen(ModalScreen[bool]):
         self.dismiss(yes)
 
 
-class GameScreen(App[runner.Outcome | None]):
+class GameScreen(Panels):
     """The table, the player's forest and the others', the scores, the log and the choices."""
 
     # Two columns: the hand and the scores on the left, wide enough for every column of any
@@ -230,23 +191,11 @@ class GameScreen(App[runner.Outcome | None]):
         self.record, self.lang, self.resume = record, lang, list(resume or ())
         self.legacy = legacy  # a resumed record of format 1 goes on by its rules
         self.words = Words(lang)
-        self.answers: queue.Queue[Any] = queue.Queue()
-        self.stopping = threading.Event()
-        self.queued: list[Action] = []  # the rest of a confirmed play, handed over one by one
+        self.handoff = Handoff()  # what the engine's thread and the screen's share
         self.game: Seat | None = None
         self.view: View | None = None
         self.decision: Decision | None = None
-        # the lists of the decision, the first at the bottom: Escape goes back one
-        self.lists: list[tuple[Step, ...]] = []
-        self.path: list[str] = []  # the lines picked on the way to the list shown
-        self.settling: Action | None = None  # a paid play being settled before it is taken
-        self.settled: list[Action] = []  # ... and its answers so far (a river card)
-        # a play that is taken once confirmed (one with nothing to pay), with its answers
-        self.confirming: list[Action] | None = None
-        self.payment: Payment | None = None  # while paying: the payment, its cards, the picks
-        self.pay_decision: Decision | None = None
-        self.pay_cards: list[int] = []
-        self.picked: list[int] = []
+        self.picker: Picker | None = None  # the steps of the decision's answer, while asked
         self.shown = 0  # whose forest is shown
         self.hand_need: int | None = None  # the columns the hand shown needs
         self.hand_rows = 0  # ... and its rows
@@ -256,13 +205,29 @@ class GameScreen(App[runner.Outcome | None]):
         self.log_lines: list[str] = []
         self._gamelog: GameLog | None = None
         self._logged = 0  # log lines shown
-        self._digits = ""  # a number being typed
         self._digit_timer: Any = None
 
+    # what the picker holds, read by the drawing code and the tests; nothing while waiting
     @property
     def options(self) -> tuple[Step, ...]:
         """The list shown now (empty while paying or waiting)."""
-        return self.lists[-1] if self.lists and self.payment is None else ()
+        return self.picker.options if self.picker is not None else ()
+
+    @property
+    def lists(self) -> list[tuple[Step, ...]]:
+        return self.picker.lists if self.picker is not None else []
+
+    @property
+    def payment(self) -> Payment | None:
+        return self.picker.payment if self.picker is not None else None
+
+    @property
+    def picked(self) -> list[int]:
+        return self.picker.picked if self.picker is not None else []
+
+    @property
+    def confirming(self) -> list[Action] | None:
+        return self.picker.confirming if self.picker is not None else None
 
     # ---- layout --------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -296,52 +261,6 @@ class GameScreen(App[runner.Outcome | None]):
         self._size_left()
         self._size_choices()
 
-    def show_hand(self, grid: Grid) -> None:
-        """The hand's table, and the left column as wide as it needs (`_size_left`)."""
-        _fill(self.query_one("#hand", DataTable), grid, gap=HAND_GAP)
-        self.hand_need = grid_width(grid, HAND_GAP)
-        self.hand_rows = len(grid.rows)
-        self._size_left()
-        self._size_choices()
-
-    def _size_left(self) -> None:
-        """The left column as wide as the hand shown needs, where the screen leaves the right
-        column `RIGHT_MIN` columns; else 70% (and a narrow screen's hand scrolls sideways).
-        Every hand of English, German and Thai fits in 70% of 120 columns, and Italian's but
-        Dartmoor's with its rabbit, a 'Coniglio nero del Dartmoor' of the types 'Coniglio,
-        Animale con zampe', whose row alone takes 86 columns; the column narrows again once
-        no such card is held, for the forests' pane wraps more lines in fewer columns."""
-        if self.hand_need is None:
-            return
-        self.query_one("#left").styles.width = self._left_width()
-
-    def _left_width(self) -> int:
-        width = self.size.width
-        return max(int(width * LEFT), min(self.hand_need or 0, width - RIGHT_MIN))
-
-    def _size_choices(self) -> None:
-        """The options' pane as tall as the table above leaves it: the table takes what the
-        hand and the scores need, or the clearing whole and some card text, whichever is more,
-        and the options the rest (at 120 x 40 a hand of six leaves them 20 lines, ten split
-        cards 13), where a fixed pane showed 9 options above 15 blank lines. Below 40 lines
-        the screen's CSS sizes them (`-small`)."""
-        choices = self.query_one("#choices")
-        height = self.size.height
-        if height < 40 or self.hand_need is None:
-            choices.styles.height = None
-            return
-        panes = self.query_one("#panes", ContentSwitcher).current
-        if panes == "forest":  # the forests span the table: as many lines as the one shown
-            width = self.size.width
-            clearing = len(Text(self.clearing_text).wrap(self.console, width))
-            table = clearing + 2 + 1 + len(Text(self.forest_text).wrap(self.console, width - 2))
-        else:
-            right = max(1, self.size.width - self._left_width())
-            clearing = len(Text(self.clearing_text).wrap(self.console, right))
-            left = self.hand_rows + 2 + len(self.kinds) + 2  # rows, heading, title; the scores
-            table = max(left, clearing + 2 + CARD_MIN)
-        choices.styles.height = max(CHOICES_MIN, height - 1 - table)
-
     def on_mount(self) -> None:
         w = self.words
         self.title = f"grove · {edition_name(self.cardset, self.lang)}"
@@ -360,7 +279,8 @@ class GameScreen(App[runner.Outcome | None]):
 
     # ---- the engine's side (the worker thread) -------------------------------------------------
     def _play(self) -> None:
-        seats = [ScreenPlayer(self) if k == "human" else None for k in self.kinds]
+        seats = [ScreenPlayer(self.handoff, self.offer, self.call_from_thread)
+                 if k == "human" else None for k in self.kinds]
         out = runner.play(self.cardset, self.kinds, self.seed, names=self.names,
                           record=self.record, on_action=self._acted,
                           players=runner.seats(self.kinds, self.seed, seats), resume=self.resume,
@@ -373,335 +293,102 @@ class GameScreen(App[runner.Outcome | None]):
         # shown with the next decision or the end: an AI's turn takes a moment, and a redraw
         # per action would cost more than the turn
         self.log_lines.extend(self._gamelog.new_lines())
-        if self.stopping.is_set():
-            raise Quit("the player stopped the game")
+        self.handoff.check()
 
     # ---- the screen's side ---------------------------------------------------------------------
-    def _show_log(self) -> None:
-        """The game log's lines not yet shown (the panel keeps the last `LOG_LINES`)."""
-        if self._logged == len(self.log_lines):
-            return
-        self._logged = len(self.log_lines)
-        self.query_one("#logtext", Static).update(Text("\n".join(self.log_lines[-LOG_LINES:])))
-        self.query_one("#log", VerticalScroll).scroll_end(animate=False)
-
     def offer(self, game: Seat, decision: Decision) -> None:
-        """Show the table and what `decision` asks; the answer goes on `answers`."""
+        """Show the table and what `decision` asks; the answer goes to the handoff."""
         self.game, self.decision = game, decision
         self.view = view = View(game, self.lang)
-        self.settling, self.settled, self.confirming = None, [], None
-        self.lists, self.path = [], []  # the question names no line of an earlier decision
+        # a picker of its own: the question names no line of an earlier decision
+        self.picker = Picker(view, decision)
         self._show_log()
         if decision.player != self.shown and self.kinds[self.shown] != "human":
             self.shown = decision.player
         self._draw(view)
-        self._ask(decision)
-        if decision.kind == "pay":  # an effect's further play, paid as the engine asks
-            self.lists = []
-            self._start_pay(decision, None)
-            return
-        self.lists, self.path = [steps(view, decision)], []
-        self._show_list()
-
-    def _ask(self, decision: Decision) -> None:
-        """The question, and the lines chosen on the way to the list shown (`play Oak › `)."""
-        assert self.game is not None and self.view is not None
-        ask = self.words("ask", player=self.game.players[decision.player].name,
-                         ask=self.view.ask(decision))
-        if decision is self.decision and self.path:
-            ask += " › " + " › ".join(self.path[:len(self.lists) - 1])
-        self.query_one("#ask", Static).update(Text(ask, style="bold"))
-
-    def _show_list(self) -> None:
-        """The list on top, numbered, the highlighted line's card shown beside."""
-        self.payment = None
-        self.query_one("#pay").display = False
-        options = self.query_one("#options", OptionList)
-        options.clear_options()
-        options.add_options([Text(f"{k:>2}. {s.label}" + (" …" if s.action is None else ""))
-                             for k, s in enumerate(self.options, 1)])
-        options.highlighted = 0
-        options.focus()
-        self._show_card()
-
-    def _show_card(self) -> None:
-        """The highlighted line's card in full: each half's kind, cost, types, symbols and
-        rules in words (`View.card_text`), or what the line names no card."""
-        view = self.view
-        found = self.query("#options")
-        if view is None or not found:  # the screen is closing
-            return
-        k = found.first(OptionList).highlighted
-        card = None
-        if self.payment is not None and k is not None and 0 <= k < len(self.pay_cards):
-            card = self.pay_cards[k]
-        elif k is not None and 0 <= k < len(self.options):
-            card = self.options[k].card
-        text = "\n".join(view.card_text(card)) if card is not None else self.words("card_none")
-        self.query_one("#cardtext", Static).update(Text(text))
-        self.query_one("#card", VerticalScroll).scroll_home(animate=False)
+        # an effect's further play starts at its payment, paid as the engine asks
+        self._follow(self.picker.start())
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         self._show_card()
 
-    def _draw(self, view: View) -> None:
-        game = view.game
-        w = self.words
-        me = self.decision.player if self.decision is not None else game.seat
-        # one line at 120 columns with four players and three editions: the hands are counted
-        # in the score panel, the keys named above the options
-        status = " · ".join((view.title(), game.players[me].name, view.table_line(hands=False)))
-        self.query_one("#status", Static).update(Text(status))
-        hand = view.hand(me, self.decision)
-        grid = view.hand_grid(hand)
-        self.show_hand(grid if grid.rows else Grid(grid.columns, ((w("empty"), "", "", "", ""),)))
-        self.clearing_text = ", ".join(view.card_name(c) for c in view.clearing()) or w("empty")
-        self.query_one("#clearing", Static).update(Text(self.clearing_text))
-        self._draw_forest(view)
-        _fill(self.query_one("#scores", DataTable), view.scores_by_player())
-        self._size_choices()
-
-    def _draw_forest(self, view: View) -> None:
-        p = view.game.players[self.shown]
-        box = self.query_one("#forest", VerticalScroll)
-        box.border_title = self.words("forest", player=p.name)
-        # the cave on a line of its own: the pane's title is cut where the pane is narrow
-        self.forest_text = "\n".join((
-            self.words("cave", count=p.cave_size),
-            *(forest_lines(view.forest(self.shown), view.forest_sides())
-              if p.forest.hosts else [self.words("empty")])))
-        self.query_one("#foresttext", Static).update(Text(self.forest_text))
-        self._size_choices()
-
-    # ---- picking -------------------------------------------------------------------------------
+    # ---- picking (grove/seatview/picking.py holds the steps; the screen draws them) -----------
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if event.option_list.id == "options":
             self._pick(event.option_index)
 
     def _pick(self, index: int) -> None:
-        if self._digit_timer is not None:  # a line taken otherwise: the number typed is void
-            self._digit_timer.stop()
-            self._digit_timer = None
-        self._digits = ""
-        if self.decision is None:
-            return
-        if self.payment is not None:
-            self._toggle(index)
-            return
-        if not 0 <= index < len(self.options):
-            return
-        step = self.options[index]
-        if self.confirming is not None:  # the confirmation's one line
-            self._answer(self.confirming)
-            return
-        if step.action is None:
-            self.lists.append(step.below)
-            self.path.append(step.label)
-            self._ask(self.decision)
-            self._show_list()
-            return
-        if self.settling is not None:  # a river card of the play being settled
-            self.settled.append(step.action)
-            self._settle()
-            return
-        if rehearsed(self.decision, step.action):
-            self.settling, self.settled = step.action, []
-            self._settle()
-            return
-        if confirmed(step.action):
-            self._confirm([step.action], step.card)
-            return
-        self._answer([step.action])
+        self._stop_digits()  # a line taken otherwise: the number typed is void
+        if self.picker is not None:
+            self._follow(self.picker.pick(index))
 
-    def _confirm(self, actions: list[Action], card: int | None) -> None:
-        """A play with nothing (more) to pay, asked once more before it is taken, as a paid
-        one is (`c`, or Enter on its one line); Escape goes back to the place."""
-        assert self.view is not None and self.decision is not None
-        self.confirming = actions
-        self.lists.append((Step(self.words("step.confirm", play=self.view.describe(
-            actions[0], self.decision.player, self.decision)), actions[0], card=card),))
-        self._ask(self.decision)
-        self._show_list()
-
-    def _settle(self) -> None:
-        """The next thing the play being settled asks (`steps.rehearse`): a river card (a list
-        of its own), the payment, or nothing more: then it is taken, with its answers."""
-        assert self.game is not None and self.settling is not None
-        d = rehearse(self.game, self.settling, self.settled, self.decision)
-        if d is None:  # nothing to pay (a card of cost 0): confirmed as a payment is
-            card = self.settling.place.card if isinstance(self.settling, Play) else None
-            self._confirm([self.settling, *self.settled], card)
-        elif d.kind == "pay":
-            self._start_pay(d, self.settling)
-        else:
-            self._ask(d)
-            self.lists.append(steps(View(self.game, self.lang), d))
-            self._show_list()
+    def _follow(self, move: Move) -> None:
+        """Draw what a step of the picker answers, or hand its actions to the engine."""
+        match move:
+            case Listing(items=_, asked=asked, path=path):
+                self._ask(asked, path)
+                self._show_list()
+            case Paying(asked=asked, at=at):
+                self._ask(asked)
+                self._pay_list(at)
+            case Answer(actions=actions):
+                self._answer(list(actions))
+            case Refused(key=key, values=values):
+                self.notify(self.words(key, **values), severity="warning")
+            case Typed(index=index):
+                self.query_one("#options", OptionList).highlighted = index
+                self._digit_timer = self.set_timer(self.DIGIT_WAIT, self._digit_done)
 
     def _answer(self, actions: list[Action]) -> None:
-        self.decision, self.lists, self.path, self.payment = None, [], [], None
-        self.settling, self.settled, self.confirming = None, [], None
+        self.decision, self.picker = None, None
         self.query_one("#options", OptionList).clear_options()
         self.query_one("#pay").display = False
         self.query_one("#ask", Static).update(Text(self.words("waiting")))
-        self.queued[:] = actions[1:]
-        self.answers.put(actions[0])
+        self.handoff.answer(actions)
 
     def action_digit(self, digit: int) -> None:
         """A typed number picks its line: at once where no longer number could follow, else
         after a second digit, Enter or a second's wait (10 to 25 are two digits)."""
-        if self.decision is None:
+        if self.picker is None:
             return
-        count = len(self.pay_cards) if self.payment is not None else len(self.options)
         if self._digit_timer is not None:
             self._digit_timer.stop()
             self._digit_timer = None
-        self._digits += str(digit)
-        n = int(self._digits)
-        if not 1 <= n <= count:  # "1", "3" on a list of 12 is 13, not 3: refused, said why
-            self._digits = ""
-            self.notify(self.words("line.range", number=n, count=count), severity="warning")
-            return
-        self.query_one("#options", OptionList).highlighted = n - 1
-        if n * 10 > count:
-            self._digits = ""
-            self._pick(n - 1)
-        else:
-            self._digit_timer = self.set_timer(self.DIGIT_WAIT, self._digit_done)
+        self._follow(self.picker.digit(digit))
 
     def _digit_done(self) -> None:
         self._digit_timer = None
-        if self._digits:
-            n, self._digits = int(self._digits), ""
-            self._pick(n - 1)
+        if self.picker is not None:
+            self._follow(self.picker.typed_out())
+
+    def _stop_digits(self) -> None:
+        if self._digit_timer is not None:
+            self._digit_timer.stop()
+            self._digit_timer = None
+        if self.picker is not None:
+            self.picker.typed = ""
 
     def on_key(self, event: Any) -> None:
-        if event.key == "enter" and self._digits:  # Enter takes the number typed
-            if self._digit_timer is not None:
-                self._digit_timer.stop()
-                self._digit_timer = None
-            self._digits = ""
+        if event.key == "enter":  # Enter takes the line of the number typed, highlighted
+            self._stop_digits()
 
     def action_back(self) -> None:
         """A step back: from the payment to the river or the places, from a list to the one
         it came from. Nothing is taken before the payment is confirmed."""
-        if self.decision is None:
-            return
-        self._digits = ""
-        if self.confirming is not None:  # back to the place, or the river card, or the list
-            self.confirming = None
-            self.lists.pop()
-            if self.settled:  # the river card is asked again
-                self.settled.pop()
-                asked = rehearse(self.game, self.settling, self.settled, self.decision)
-                self._ask(asked if asked is not None else self.decision)
-            else:
-                self.settling = None
-                self._ask(self.decision)
-            self._show_list()
-            return
-        if self.payment is not None:
-            if self.settling is None:
-                return  # an effect's play, already taken: its payment is owed
-            self.payment, self.picked = None, []
-            if self.settled:  # back to the river card, asked again
-                self.settled.pop()
-                asked = rehearse(self.game, self.settling, self.settled, self.decision)
-                if asked is not None:
-                    self._ask(asked)
-            else:
-                self.settling = None
-                self._ask(self.decision)
-            self._show_list()
-            return
-        if self.settling is not None:  # the river list: back to the places
-            self.settling, self.settled = None, []
-            self.lists.pop()
-            self._ask(self.decision)
-            self._show_list()
-            return
-        if len(self.lists) > 1:
-            self.lists.pop()
-            del self.path[len(self.lists) - 1:]
-            self._ask(self.decision)
-            self._show_list()
+        if self.picker is not None:
+            self._stop_digits()
+            self._follow(self.picker.back())
 
     # ---- paying --------------------------------------------------------------------------------
-    def _start_pay(self, decision: Decision, play: Action | None) -> None:
-        assert self.view is not None
-        self._ask(decision)
-        self.pay_decision = decision
-        self.payment = self.view.payment(decision, play)
-        self.pay_cards = self.view.hand(decision.player, decision)
-        self.picked = []
-        self.query_one("#pay").display = True
-        self._pay_list()
-        options = self.query_one("#options", OptionList)
-        options.highlighted = 0
-        options.focus()
-        self._show_card()
-
-    def _pay_list(self) -> None:
-        """The cards to pay with, each marked `[x]` picked or `[ ]` not (not by colour only)."""
-        assert self.view is not None
-        options = self.query_one("#options", OptionList)
-        at = options.highlighted
-        options.clear_options()
-        options.add_options([Text(f"{k:>2}. [{'x' if c in self.picked else ' '}] "
-                                  f"{self.view.card_details(c)}",
-                                  style="bold" if c in self.picked else "")
-                             for k, c in enumerate(self.pay_cards, 1)])
-        options.highlighted = at if at is not None else 0
-        self._pay_note()
-
-    def _pay_note(self) -> None:
-        pay, view = self.payment, self.view
-        if pay is None or view is None:
-            return
-        w = self.words
-        lines = [w("pay_title", card=pay.card, count=pay.count),
-                 w("pay_picked", picked=len(self.picked), count=pay.count) + " · "
-                 + w("pay_keys") + " · " + w("pay_mark"),
-                 view.bonus_note(pay, self.picked)]
-        self.query_one("#pay", Static).update(Text("\n".join(lines)))
-
-    def _toggle(self, index: int) -> None:
-        """Pick a card to pay with, or put it back; no more than the cost."""
-        pay = self.payment
-        if pay is None or not 0 <= index < len(self.pay_cards):
-            return
-        card = self.pay_cards[index]
-        if card in self.picked:
-            self.picked.remove(card)
-        elif len(self.picked) >= pay.count:
-            self.notify(self.words("pay_full", count=pay.count))
-            return
-        else:
-            self.picked.append(card)
-        self.query_one("#options", OptionList).highlighted = index
-        self._pay_list()
-
     def action_toggle_pay(self) -> None:
-        if self.payment is not None:
+        if self.picker is not None and self.picker.payment is not None:
             k = self.query_one("#options", OptionList).highlighted
             if k is not None:
-                self._toggle(k)
+                self._follow(self.picker.toggle(k))
 
     def action_confirm_pay(self) -> None:
-        if self.confirming is not None and self.decision is not None:
-            self._answer(self.confirming)
-            return
-        pay, decision = self.payment, self.pay_decision
-        if pay is None or decision is None:
-            return
-        if len(self.picked) != pay.count:
-            self.notify(self.words("pay_need", count=pay.count))
-            return
-        pays = [decision.read(Pick("pay", c).text) for c in self.picked]
-        if self.settling is not None:
-            self._answer([self.settling, *self.settled, *pays])
-        else:
-            self._answer(pays)
+        if self.picker is not None:
+            self._follow(self.picker.confirm())
 
     # ---- the rest of the keys ------------------------------------------------------------------
     def action_next_forest(self) -> None:
@@ -725,22 +412,6 @@ class GameScreen(App[runner.Outcome | None]):
         if pane == "log":  # the last turns, which a hidden pane could not scroll to
             self.call_after_refresh(self.query_one("#log", VerticalScroll).scroll_end,
                                     animate=False)
-
-    def _tabs(self) -> None:
-        """The line above the panes: each pane by its key, the one shown marked (not by colour
-        only: `▸` and brackets)."""
-        w = self.words
-        current = self.query_one("#panes", ContentSwitcher).current
-        line = Text()
-        for key, pane, word in (("t", "card", w("card")), ("f", "forest", w("forests")),
-                                ("l", "log", w("tab.log"))):
-            if line:
-                line.append(" │ ", style="dim")
-            if pane == current:
-                line.append(f"▸[{key}] {word}", style="bold reverse")
-            else:
-                line.append(f"{key}: {word}")
-        self.query_one("#tabs", Static).update(line)
 
     def action_hint(self) -> None:
         """What the search would play now, under the question (a second's search)."""
@@ -766,8 +437,7 @@ class GameScreen(App[runner.Outcome | None]):
         if self.outcome is not None:
             self.exit(self.outcome)
             return
-        self.stopping.set()
-        self.answers.put(QUIT)
+        self.handoff.stop()
 
     def _over(self, out: runner.Outcome) -> None:
         self.outcome = out
@@ -776,7 +446,7 @@ class GameScreen(App[runner.Outcome | None]):
             return
         seat = out.game.seats[self.kinds.index("human")]
         view = View(seat, self.lang)
-        self.decision, self.lists, self.payment = None, [], None
+        self.decision, self.picker = None, None
         self._draw(view)
         self._show_log()
         self.query_one("#options", OptionList).clear_options()
@@ -796,37 +466,9 @@ class GameScreen(App[runner.Outcome | None]):
             "over", winners=", ".join(out.winners)) + "  " + margin, style="bold"))
 
     def on_unmount(self) -> None:
-        self.stopping.set()
-        self.answers.put(QUIT)  # a worker still waiting on the player ends
+        self.handoff.stop()  # a worker still waiting on the player ends
 
 
-ARROWS = {"top": "↑", "left": "←", "right": "→", "bottom": "↓"}  # a side in a narrow pane
-
-
-def forest_lines(grid: Grid, sides: list[str] | None = None) -> list[str]:
-    """A forest grid as a line per host, its sides one after the other: by name (`top: Squirrel
-    │ left: Red Fox, ·`), or with `sides` (the grid's side ids) by an arrow (`↑Squirrel ←Red
-    Fox, ·`), which a first line explains. Wrapped where the pane is narrow, so every side
-    shows; the arrows keep a late forest of a dozen hosts within the pane at 120 x 40."""
-    names = grid.columns[2:]
-    marks = [ARROWS.get(s, s) for s in sides] if sides else [f"{n}: " for n in names]
-    sep = " " if sides else "  │ "
-    out = [" ".join(f"{m} {n}" for m, n in zip(marks, names, strict=True))] if sides else []
-    for row in grid.rows:
-        cells = [f"{m}{cell}" for m, cell in zip(marks, row[2:], strict=True) if cell]
-        out.append(f"{row[0]:>2} {row[1]}" + (sep + sep.join(cells) if cells else ""))
-    return out
-
-
-def _fill(table: DataTable, grid: Grid, gap: int = 0) -> None:
-    """`grid` into `table`; `gap`: blanks before every column but the first (the hand's
-    table, which has no cell padding)."""
-    def cells(row: tuple[str, ...]) -> tuple[Text, ...]:
-        return tuple(Text(" " * gap + c if k else c) for k, c in enumerate(row))
-
-    table.clear(columns=True)
-    table.add_columns(*cells(grid.columns))
-    table.add_rows([cells(row) for row in grid.rows])
 
 
 def play_on_screen(cardset: CardSet, kinds: list[str], seed: int, *, names: list[str],

@@ -18,7 +18,8 @@ from grove.engine.game import Decision
 from grove.engine.human import Quit
 from grove.engine.seat import Seat
 from grove.report import shown
-from grove.seatview.steps import Step, rehearse, rehearsed, steps
+from grove.seatview.picking import Answer, Listing, Picker, Refused
+from grove.seatview.steps import Step
 from grove.seatview.view import Grid, View
 
 COMMANDS = ("help", "hand", "clearing", "forest", "show", "scores", "log", "hint", "back",
@@ -85,32 +86,49 @@ class LinePlayer:
             pay = view.payment(decision)
             if pay is not None:
                 self.say("  " + view.bonus_note(pay, _paid(game)))
-        # a play in steps: the card, then where it goes, then (settled on a world of the
-        # seat's view, so `back` undoes it) the river and the payment
-        lists = [steps(view, decision)]
-        self._list(lists[-1])
+        # a play in steps (seatview/picking.py): the card, then where it goes, then the river
+        # and the payment card by card (settled on a world of the seat's view, so `back` undoes
+        # them), or, where nothing is paid, a confirmation: nothing is taken before either
+        picker = Picker(view, decision, pay_in_steps=True)
+        shown = picker.start()
+        assert isinstance(shown, Listing)  # paid card by card: never one list of the hand
+        self._list(shown.items)
         while True:
-            picked = self._read(view, decision, len(lists[-1]))
-            if picked is None:
-                if len(lists) > 1:
-                    lists.pop()
-                    self._list(lists[-1])
-                else:
-                    self.say("  " + w("line.no_back"))
-                continue
-            step = lists[-1][picked]
-            if step.action is None:
-                lists.append(step.below)
-                self.say("  › " + step.label)  # what the list below is of
-                self._list(lists[-1])
-                continue
-            if rehearsed(decision, step.action):
-                answers = self._settle(view, decision, step.action)
-                if answers is None:  # back from the payment to the places
-                    self._list(lists[-1])
-                    continue
-                self.queue = answers
-            return step.action
+            picked = self._read(view, shown.asked, picker.count)
+            opened = len(picker.path)
+            move = picker.back() if picked is None else picker.pick(picked)
+            if move is None:
+                self.say("  " + w("line.no_back"))
+            elif isinstance(move, Answer):
+                self.queue = list(move.actions[1:])
+                return move.actions[0]
+            elif isinstance(move, Refused):
+                self.say("  " + w(move.key, **move.values))
+            elif isinstance(move, Listing):
+                shown = move
+                self._listing(view, picker, move, opened=len(move.path) > opened)
+
+    def _listing(self, view: View, picker: Picker, shown: Listing, opened: bool) -> None:
+        """A list the picker gives: a river card's or a card to pay with's under its question
+        (with the hand that pays and the bonus so far), the lines below a picked one under
+        its label, a confirmation with how to take it or go back."""
+        w = view.words
+        asked = shown.asked
+        settling = asked is not picker.decision
+        if settling:
+            self.say("", w("ask", player=view.game.players[asked.player].name,
+                           ask=view.ask(asked)))
+            self._hand(view, asked)
+            pay = view.payment(asked, picker.settling)
+            if pay is not None:
+                self.say("  " + view.bonus_note(pay, picker.paid()))
+        elif opened:
+            self.say("  › " + shown.path[-1])  # what the list below is of
+        self._list(shown.items)
+        if shown.confirming:
+            self.say("  " + w("line.confirm"))
+        elif settling:
+            self.say("  " + w("line.back"))
 
     def _list(self, items: tuple[Step, ...]) -> None:
         for k, s in enumerate(items, 1):
@@ -158,42 +176,6 @@ class LinePlayer:
                 raise Quit("the player quit")
             else:
                 self.say("  " + w("line.bad", text=text[:40], count=count))
-
-    def _settle(self, view: View, decision: Decision, action: Action) -> list[Action] | None:
-        """What a paid play brings before its card is placed (a river card, each card paid),
-        asked one by one on a world of the seat's view (`steps.rehearse`): the answers, or
-        None when `back` goes back past the first of them. Nothing is taken before the last
-        card of the payment is picked."""
-        w = view.words
-        answers: list[Action] = []
-        while True:
-            d = rehearse(view.game, action, answers, decision)
-            if d is None:
-                return answers
-            self.say("", w("ask", player=view.game.players[d.player].name, ask=view.ask(d)))
-            self._hand(view, d)
-            pay = view.payment(d, action)
-            if pay is not None:
-                self.say("  " + view.bonus_note(pay, [_card_of(a) for a in answers
-                                                      if isinstance(a, Pick) and a.verb == "pay"]))
-            items = steps(view, d)
-            self._list(items)
-            self.say("  " + w("line.back"))
-            picked = self._read(view, d, len(items))
-            if picked is None:
-                if not answers:
-                    return None
-                answers.pop()
-                continue
-            step = items[picked]
-            while step.action is None:  # a run of a long list
-                self._list(step.below)
-                k = self._read(view, d, len(step.below))
-                if k is None:
-                    break
-                step = step.below[k]
-            if step.action is not None:
-                answers.append(step.action)
 
     def _help(self, view: View) -> None:
         w = view.words
@@ -284,11 +266,6 @@ class LinePlayer:
                  f"({view.words('cave', count=p.cave_size)})",
                  *("    " + line for line in grid_text(view.forest(i))),
                  *([f"    {view.words('empty')}"] if not p.forest.hosts else []))
-
-
-def _card_of(action: Action) -> int:
-    assert isinstance(action, Pick)
-    return action.card
 
 
 def _paid(game: Seat) -> list[int]:
