@@ -1,10 +1,17 @@
 """What a change did: a run set against the baseline run it was changed from, species by species.
 
 A designer who changed a card asks "what did my change do", not "which card of my set is
-strong". This module answers it from two runs: every species figure `grove compare` tests
-(played per game, points when played, win rates) and its strength (simulation/strength.py,
-its move taken from its kind's: `calibrated`) tested for a change, corrected together for
-their number (Holm's, as compare), so two runs of the same cards name nothing by chance alone. A species is
+strong". This module answers it from two runs. Where they dealt the same games (the baseline's
+command with the changed cards: same seed, AIs and seating), each species' copies played a
+game, points a game and strength are tested game by game (simulation/paired.py), the strength
+measured against the baseline's expectation line in both, so a game the change left alone adds
+nothing and a tripled rule or a cost made cheaper moves the strength exactly. Runs that share
+no games are compared as independent samples: every species figure `grove compare` tests
+(played per game, points when played, win rates) and its strength (simulation/strength.py, its
+move taken from its kind's: `calibrated`). All are corrected together by Holm's weighted
+procedure (or Benjamini-Hochberg's), the figures of the species whose cards differ given
+CAUSE_SHARE of the error allowed: a change is looked for first where it was made, and two runs
+of the same cards name nothing by chance alone but in one pair of runs in twenty. A species is
 **changed** when one of its figures moved beyond chance; the changed species are ordered by
 their most certain move (the smallest p, ties by the strength's move in standard errors), so
 what the designer changed comes first and what it dragged along after.
