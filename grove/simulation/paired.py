@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from grove.simulation.sinks import CARDS_FILE, GAMES_FILE
@@ -83,8 +83,8 @@ def _sums(folder: Path, where: dict[int, int], n: int) -> dict[str, Sums]:
     """species -> its sums over the games of `where` (game number -> paired index)."""
     with open(folder / CARDS_FILE, "rb") as fh:
         cards = pq.read_table(fh, columns=["game", "species", "ai", "copies", "points"])
-    cards = cards.filter(pa.compute.or_(pa.compute.greater(cards["copies"], 0),
-                                        pa.compute.not_equal(cards["points"], 0)))
+    cards = cards.filter(pc.or_(pc.greater(cards["copies"], 0),
+                                pc.not_equal(cards["points"], 0)))
     grouped = cards.group_by(["game", "species", "ai"]).aggregate(
         [("copies", "sum"), ("points", "sum")]).to_pydict()
     out: dict[str, Sums] = {}
