@@ -175,8 +175,9 @@ def _changed_text(c: dict[str, Any]) -> list[str]:
     def rank(r: int | None) -> str:
         return "-" if r is None else str(r)
 
+    paired = f", game by game over {c['paired']} games dealt alike" if c.get("paired") else ""
     lines = [f"against {_name(c['base']['run'])}: {len(c['changed'])} species changed beyond "
-             f"chance ({c['figures_changed']} of {c['compared']} figures)"]
+             f"chance ({c['figures_changed']} of {c['compared']} figures{paired})"]
     for row in c["changed"]:
         top = row["figures"][0]
         pct, log = top["what"].startswith("win_rate"), top["what"] == "strength"

@@ -1,10 +1,17 @@
 """What a change did: a run set against the baseline run it was changed from, species by species.
 
 A designer who changed a card asks "what did my change do", not "which card of my set is
-strong". This module answers it from two runs: every species figure `grove compare` tests
-(played per game, points when played, win rates) and its strength (simulation/strength.py,
-its move taken from its kind's: `calibrated`) tested for a change, corrected together for
-their number (Holm's, as compare), so two runs of the same cards name nothing by chance alone. A species is
+strong". This module answers it from two runs. Where they dealt the same games (the baseline's
+command with the changed cards: same seed, AIs and seating), each species' copies played a
+game, points a game and strength are tested game by game (simulation/paired.py), the strength
+measured against the baseline's expectation line in both, so a game the change left alone adds
+nothing and a tripled rule or a cost made cheaper moves the strength exactly. Runs that share
+no games are compared as independent samples: every species figure `grove compare` tests
+(played per game, points when played, win rates) and its strength (simulation/strength.py, its
+move taken from its kind's: `calibrated`). All are corrected together by Holm's weighted
+procedure (or Benjamini-Hochberg's), the figures of the species whose cards differ given
+CAUSE_SHARE of the error allowed: a change is looked for first where it was made, and two runs
+of the same cards name nothing by chance alone but in one pair of runs in twenty. A species is
 **changed** when one of its figures moved beyond chance; the changed species are ordered by
 their most certain move (the smallest p, ties by the strength's move in standard errors), so
 what the designer changed comes first and what it dragged along after.
@@ -19,11 +26,14 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from grove.simulation.aggregate import Moments, SpeciesCounts, Totals
+from grove.simulation.paired import Pair
 from grove.simulation.statistics import (
     ALPHA,
     CORRECTIONS,
@@ -32,11 +42,15 @@ from grove.simulation.statistics import (
     mean_difference_interval,
 )
 
+# the share of the error allowed given to the figures of the species whose cards differ, the
+# rest to every other species': a change is looked for first where it was made
+CAUSE_SHARE = 0.5
 LEAD = 3  # the changed species the text output and the report's key name first
 
 # what each figure is called in the report, and how its values read
 WORDS = {"strength": "strength (log2 of points over expected)",
          "played_per_game": "copies played a game",
+         "points_per_game": "points it scores a game",
          "mean_points_when_played": "points a forest holding it",
          "win_rate_when_played": "win rate when played",
          "win_rate_when_not": "win rate when not played"}
@@ -163,6 +177,60 @@ def calibrated(moves: list[Move], kind: Mapping[str, str]) -> list[Move]:
     return out
 
 
+def paired_moves(pair: Pair, sid: str, due: tuple[Mapping[str, float], Mapping[str, float]]
+                 ) -> list[Move]:
+    """A species' figures over the games both runs dealt from one seed (simulation/paired.py),
+    each tested game by game: the copies played a game, the points it scores a game, and its
+    strength, whose `due[run][ai]` is the points one of that AI's copies is expected to score
+    in that run: by the baseline's line at that run's cost, so the yardstick stays where it
+    was, and a cost made cheaper moves the species' strength by exactly what the line gives
+    one cost."""
+    from scipy.special import ndtr, ndtri
+
+    from grove.simulation.paired import log_ratio_change, mean_change
+
+    a, b = pair.sums(pair.before, sid), pair.sums(pair.after, sid)
+    out = []
+    for what, (xa, xb) in (("played_per_game", (a.all_copies(pair.games),
+                                                b.all_copies(pair.games))),
+                           ("points_per_game", (a.points, b.points))):
+        t = mean_change(xa, xb)
+        out.append(Move(sid, what, t.before, t.after, t.change, t.ci95, t.p, t.z))
+    dues = []
+    for side, e in zip((a, b), due, strict=True):
+        total = np.zeros(pair.games)
+        for ai, copies in side.copies.items():
+            total += e.get(ai, 0.0) * copies
+        dues.append(total)
+    found = log_ratio_change((a.points, b.points), (dues[0], dues[1]))
+    if found is None:
+        out.append(Move(sid, "strength", None, None, None, None, None))
+        return out
+    sa, sb, d, se = found
+    half = float(ndtri(0.5 + 0.5 * LEVEL)) * se
+    z = abs(d) / se if se else (math.inf if d else 0.0)
+    out.append(Move(sid, "strength", sa, sb, d, (d - half, d + half),
+                    float(2 * ndtr(-z)), z))
+    return out
+
+
+def _dues(t: Totals, rows: Mapping[str, Mapping[str, Any]], at: Iterable[int] = ()
+          ) -> Callable[[Mapping[str, Any] | None], dict[str, float]]:
+    """The points a copy is expected to score by this run's line (strength.expectations), as a
+    function of a species' row (its kind and cost, of whichever run): AI -> points."""
+    from grove.simulation.strength import expectations
+
+    line = expectations(t.species_ai, {k: int(r.get("cost") or 0) for k, r in rows.items()},
+                        {k: r.get("kind") or "" for k, r in rows.items()}, at)
+
+    def due(row: Mapping[str, Any] | None) -> dict[str, float]:
+        if row is None:
+            return {}
+        kind, cost = row.get("kind") or "", int(row.get("cost") or 0)
+        return {ai: line[ai, kind, cost] for ai in t.ais if (ai, kind, cost) in line}
+    return due
+
+
 def ranks(rows: list[Mapping[str, Any]]) -> dict[str, int]:
     """species -> its rank by strength (1 the strongest) among the species with one."""
     ordered = sorted((r for r in rows if r.get("strength") is not None),
@@ -217,26 +285,53 @@ def knock_on(sid: str, row: Mapping[str, Any] | None, causes: set[str]) -> list[
     return sorted(c for c in causes if c in near or _reads(row.get("rules") or {}, c))
 
 
+def all_moves(base: Totals, new: Totals, rows_a: Mapping[str, Mapping[str, Any]],
+              rows_b: Mapping[str, Mapping[str, Any]], pair: Pair | None) -> list[Move]:
+    """Every species figure of both runs with its change and raw p: game by game over the
+    games both dealt from one seed where they share enough (`pair`), as independent samples
+    otherwise."""
+    ids = sorted(set(base.species) | set(new.species) | set(rows_a) | set(rows_b))
+    moves = []
+    kinds = {r["id"]: r.get("kind") or "" for r in (*rows_a.values(), *rows_b.values())}
+    if pair is None:
+        for sid in ids:
+            moves += species_moves(base, new, sid)
+        moves += calibrated([strength_move(sid, rows_a.get(sid), rows_b.get(sid))
+                             for sid in ids], kinds)
+    else:
+        due = _dues(base, rows_a, {int(r.get("cost") or 0) for r in rows_b.values()})
+        for sid in ids:
+            moves += paired_moves(pair, sid, (due(rows_a.get(sid)), due(rows_b.get(sid))))
+    return moves
+
+
+def weights(tested: list[Move], causes: set[str]) -> list[float] | None:
+    """Each tested figure's share of the error allowed: CAUSE_SHARE for the figures of the
+    species whose cards differ, all together, the rest for the others'; None (every figure
+    alike) where no species' card differs, or every tested one's does."""
+    mine = sum(m.species in causes for m in tested)
+    if mine in (0, len(tested)):
+        return None
+    return [CAUSE_SHARE / mine if m.species in causes else (1 - CAUSE_SHARE) / (len(tested) - mine)
+            for m in tested]
+
+
 def against(base: Totals, new: Totals, base_rows: list[dict[str, Any]],
-            new_rows: list[dict[str, Any]], correction: str = "holm") -> dict[str, Any]:
+            new_rows: list[dict[str, Any]], correction: str = "holm",
+            pair: Pair | None = None) -> dict[str, Any]:
     """The changed species, most certain first, each with its figures before and after; the
     species whose cards differ; and how many figures were tested. `*_rows` are the species rows
     of each run's summary as this checkout works them out (`summary.summarize`)."""
     rows_a = {r["id"]: r for r in base_rows}
     rows_b = {r["id"]: r for r in new_rows}
-    ids = sorted(set(base.species) | set(new.species) | set(rows_a) | set(rows_b))
-    moves = []
-    for sid in ids:
-        moves += species_moves(base, new, sid)
-    kinds = {r["id"]: r.get("kind") or "" for r in (*base_rows, *new_rows)}
-    moves += calibrated([strength_move(sid, rows_a.get(sid), rows_b.get(sid)) for sid in ids],
-                        kinds)
+    moves = all_moves(base, new, rows_a, rows_b, pair)
     tested = [m for m in moves if m.p is not None]
-    fix: Callable[[list[float]], list[float]] = CORRECTIONS[correction]
-    corrected = dict(zip((id(m) for m in tested), fix([m.p for m in tested]), strict=True))
-    rank_a, rank_b = ranks(base_rows), ranks(new_rows)
     differ = differing(base_rows, new_rows)
     causes = {d["id"] for d in differ}
+    fix: Callable[..., list[float]] = CORRECTIONS[correction]
+    corrected = dict(zip((id(m) for m in tested),
+                         fix([m.p for m in tested], weights(tested, causes)), strict=True))
+    rank_a, rank_b = ranks(base_rows), ranks(new_rows)
     by_species: dict[str, list[tuple[float, Move]]] = {}
     for m in tested:
         if corrected[id(m)] < ALPHA:
@@ -263,6 +358,7 @@ def against(base: Totals, new: Totals, base_rows: list[dict[str, Any]],
     for c in changed:
         del c["_order"]
     return {"correction": correction, "alpha": ALPHA, "compared": len(tested),
+            "paired": None if pair is None else pair.games,
             "figures_changed": sum(corrected[id(m)] < ALPHA for m in tested),
             "changed": changed, "differ": differ}
 
@@ -342,6 +438,9 @@ def set_against(base: Any, new: Any, correction: str = "holm") -> dict[str, Any]
     """The new run's summary (`summary_of`) with `against`: what changed from the base run."""
     summary = summary_of(new)
     base_rows = summary_of(base)["species"]
-    found = against(base.totals, new.totals, base_rows, summary["species"], correction)
+    from grove.simulation.paired import read_pair
+
+    found = against(base.totals, new.totals, base_rows, summary["species"], correction,
+                    read_pair(base.folder, new.folder))
     summary["against"] = {"base": side(base), "new": side(new), **found}
     return summary

@@ -122,28 +122,47 @@ def means_p(a: tuple[int, int, int], b: tuple[int, int, int]) -> float | None:
     return 1.0 if math.isnan(res.pvalue) else float(res.pvalue)
 
 
-def holm(ps: Sequence[float]) -> list[float]:
+def _weighed(ps: Sequence[float], weights: Sequence[float] | None) -> list[float]:
+    """Each p over its weight, the weights scaled to average 1 (equal weights: the p as it
+    is). A weight is the share of the error allowed that a figure is given before any is seen:
+    a weighed p is what the correction reads in place of the p."""
+    if weights is None:
+        return list(ps)
+    scale = len(ps) / math.fsum(weights)
+    return [p / (w * scale) for p, w in zip(ps, weights, strict=True)]
+
+
+def holm(ps: Sequence[float], weights: Sequence[float] | None = None) -> list[float]:
     """Holm's step-down correction: the family-wise error stays at the level asked however many
     figures are compared, and it is uniformly more powerful than Bonferroni's (scipy has
-    Benjamini-Hochberg but not Holm)."""
+    Benjamini-Hochberg but not Holm). With `weights`, Holm's weighted procedure: at each step
+    the p over its weight times the weights of the figures not yet named, so a figure given
+    more of the error allowed needs less evidence and the rest more; the family-wise error
+    stays at the level asked."""
     m = len(ps)
-    order = sorted(range(m), key=lambda i: ps[i])
+    w = [1.0] * m if weights is None else [x * m / math.fsum(weights) for x in weights]
+    order = sorted(range(m), key=lambda i: ps[i] / w[i])
     out = [0.0] * m
-    running = 0.0
-    for rank, i in enumerate(order):
-        running = max(running, min(1.0, (m - rank) * ps[i]))
+    running, left = 0.0, math.fsum(w)
+    for i in order:
+        running = max(running, min(1.0, ps[i] / w[i] * left))
         out[i] = running
+        left -= w[i]
     return out
 
 
-def benjamini_hochberg(ps: Sequence[float]) -> list[float]:
+def benjamini_hochberg(ps: Sequence[float], weights: Sequence[float] | None = None
+                       ) -> list[float]:
     """Benjamini-Hochberg (scipy's `false_discovery_control`): controls the share of false
-    finds among the figures named, more permissive than Holm when many figures moved."""
+    finds among the figures named, more permissive than Holm when many figures moved. With
+    `weights`, on the p over its weight (Genovese, Roeder and Wasserman's weighted procedure),
+    which keeps that control with weights that average 1."""
     from scipy import stats
 
     if not ps:
         return []
-    return [float(x) for x in stats.false_discovery_control(list(ps), method="bh")]
+    weighed = [min(1.0, p) for p in _weighed(ps, weights)]
+    return [float(x) for x in stats.false_discovery_control(weighed, method="bh")]
 
 
 CORRECTIONS = {"holm": holm, "bh": benjamini_hochberg}

@@ -53,7 +53,7 @@ from __future__ import annotations
 import bisect
 import math
 import statistics
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from grove.simulation.aggregate import SpeciesCounts
@@ -95,7 +95,8 @@ def repeated_median(points: list[tuple[float, float]]) -> tuple[float, float]:
 
 
 def expectations(by_ai: Mapping[str, Mapping[str, SpeciesCounts]], cost: Mapping[str, int],
-                 kind: Mapping[str, str]) -> dict[tuple[str, str, int], float]:
+                 kind: Mapping[str, str], at: Iterable[int] = ()
+                 ) -> dict[tuple[str, str, int], float]:
     """(AI, kind, cost) -> the points a copy of that kind and cost is expected to score for that
     AI: the repeated-median line through every species' points per copy against its cost (each
     species one point, whatever its copies), read at that cost, and at least FLOOR. A line
@@ -108,7 +109,7 @@ def expectations(by_ai: Mapping[str, Mapping[str, SpeciesCounts]], cost: Mapping
                 points.setdefault((ai, kind.get(sid, "")), []).append(
                     (cost.get(sid, 0), s.points / s.copies))
     out: dict[tuple[str, str, int], float] = {}
-    costs = set(cost.values())
+    costs = set(cost.values()) | set(at)  # `at`: costs the set lacks (a card made dearer)
     for (ai, k), pts in points.items():
         intercept, slope = repeated_median(pts)
         for c in costs:
