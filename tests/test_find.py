@@ -372,6 +372,30 @@ def test_fuzz_a_query_is_an_answer_or_a_diagnostic(catalog, text):
         assert all(r in catalog.rows for r in rows)
 
 
+PLAIN = st.sampled_from(
+    [" ", "  ", "type", "cost", ":", "<=", ">", "=", "!=", "!", "-", "1", "bird", "or", "and",
+     "not", "orange", "é", "x", "\t", "\"", "(", "<", ">="])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(st.lists(PLAIN, max_size=12).map("".join), st.lists(ALPHABET, max_size=12).map(
+    "".join)))
+def test_plain_terms_are_read_as_the_grammar_reads_them(text):
+    """A query of plain terms is read without Lark (its import is a third of a warm `grove
+    find`): the AST and every span are the grammar's, and a query it does not take is left to
+    the grammar."""
+    plain = query.plain_terms(text)
+    if plain is None:
+        return
+    assert plain == query.by_grammar(text), text
+
+
+@pytest.mark.parametrize("text", ["type:bird cost<=1", " water  ", "cost<==1", "a:b:c",
+                                  "orange", "reads:roe_deer name:gämse x"])
+def test_common_queries_need_no_grammar(text):
+    assert query.plain_terms(text) is not None and query.plain_terms(text) == query.by_grammar(text)
+
+
 # ---- the docs ------------------------------------------------------------------------------
 def test_docs_list_every_term_with_a_working_example():
     doc = (ROOT / "docs" / "find.md").read_text(encoding="utf-8")
