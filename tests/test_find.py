@@ -189,6 +189,22 @@ def test_an_authors_set_is_searched():
     assert [r["key"] for r in json.loads(out)] == [r["key"] for r in json.loads(cards_out)]
 
 
+def test_a_card_edited_is_found_as_edited(tmp_path):
+    """Every edition's rows are one cache entry found by the folders' digests: an edit to a card
+    file is a new entry, never the rows of before."""
+    import shutil
+
+    meadow = tmp_path / "meadow"
+    shutil.copytree(ROOT / "tests" / "editions" / "meadow", meadow)
+    assert found("edition:meadow", "--cards", str(tmp_path))
+    assert not found("heronwort", "--cards", str(tmp_path))
+    species = meadow / "species.yaml"
+    text = species.read_text(encoding="utf-8")
+    assert "{en: Heron," in text
+    species.write_text(text.replace("{en: Heron,", "{en: Heronwort,", 1), encoding="utf-8")
+    assert len(found("heronwort", "--cards", str(tmp_path))) == 1
+
+
 def test_the_api_is_the_command():
     rows = api.find("type:bird cost<=1", ["base"], "de")
     assert [r["key"] for r in rows] == found("type:bird cost<=1", "--edition", "base")
