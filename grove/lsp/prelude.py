@@ -142,12 +142,7 @@ def answer(framer: Framer, out: BinaryIO, session: Session) -> Handover:
     handover = Handover()
 
     def take() -> dict | None:
-        try:
-            item: bytes | BrokenFrame | None = framer.next()
-        except BrokenFrame as exc:
-            item = exc
-        except OSError as exc:
-            item = BrokenFrame(f"stdin could not be read: {exc.strerror or exc}")
+        item = framer.item()
         handover.read.append(item)
         return _message(item) if isinstance(item, bytes) else None
 

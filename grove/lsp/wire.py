@@ -124,6 +124,15 @@ class Framer:
         del self.buf[:length]
         return body
 
+    def item(self) -> bytes | BrokenFrame | None:
+        """`next`, with a broken frame or a stream that cannot be read given, not raised."""
+        try:
+            return self.next()
+        except BrokenFrame as exc:
+            return exc
+        except OSError as exc:
+            return BrokenFrame(f"stdin could not be read: {exc.strerror or exc}")
+
 
 def frame(message: dict) -> bytes:
     body = json.dumps(message).encode("utf-8")
@@ -177,12 +186,7 @@ def _reader(framer: Framer, queue: asyncio.Queue, loop: asyncio.AbstractEventLoo
     import asyncio
 
     while True:
-        try:
-            item: bytes | BrokenFrame | None = framer.next()
-        except BrokenFrame as exc:
-            item = exc
-        except OSError as exc:
-            item = BrokenFrame(f"stdin could not be read: {exc.strerror or exc}")
+        item = framer.item()
         try:
             asyncio.run_coroutine_threadsafe(queue.put(item), loop).result()
         except (RuntimeError, asyncio.CancelledError):  # the loop has stopped: nobody listens
