@@ -154,6 +154,9 @@ def bench_open(rounds: int) -> dict[str, Any]:
         shutil.copytree(REPO / "grove" / "cards" / "base", folder)
         subprocess.run([sys.executable, "-c", "from grove.cli import main; main()", "lint",
                         str(folder)], capture_output=True, check=False, timeout=600)
+        # the first server keeps pygls' answer to initialize, which later starts give before
+        # pygls is imported (grove/lsp/prelude.py): timed, and quoted apart
+        first = asyncio.run(_open_once(folder / "left_right.yaml"))
         pairs = [asyncio.run(_open_once(folder / "left_right.yaml")) for _ in range(rounds)]
     opened = statistics.median(p[0] for p in pairs) * 1e3
     started = statistics.median(p[1] for p in pairs) * 1e3
@@ -164,10 +167,13 @@ def bench_open(rounds: int) -> dict[str, Any]:
           f" ms over {len(pairs)} servers; target <= {OPEN_TARGET_MS:.0f} ms {verdict}")
     start_verdict = "holds" if started <= START_TARGET_MS else "DOES NOT HOLD"
     print(f"   from the server's start: median {started:7.1f} ms; target <= {START_TARGET_MS:.0f} "
-          f"ms {start_verdict}")
+          f"ms {start_verdict}; the first start, which keeps the answer to initialize: "
+          f"{first[1] * 1e3:.1f} ms")
     return {"open_to_diagnostics_ms": round(opened, 1),
             "open_slowest_ms": round(max(p[0] for p in pairs) * 1e3, 1),
-            "start_to_diagnostics_ms": round(started, 1), "open_target_ms": OPEN_TARGET_MS,
+            "start_to_diagnostics_ms": round(started, 1),
+            "first_start_to_diagnostics_ms": round(first[1] * 1e3, 1),
+            "open_target_ms": OPEN_TARGET_MS,
             "start_target_ms": START_TARGET_MS}
 
 

@@ -189,6 +189,22 @@ def test_an_authors_set_is_searched():
     assert [r["key"] for r in json.loads(out)] == [r["key"] for r in json.loads(cards_out)]
 
 
+def test_a_card_edited_is_found_as_edited(tmp_path):
+    """Every edition's rows are one cache entry found by the folders' digests: an edit to a card
+    file is a new entry, never the rows of before."""
+    import shutil
+
+    meadow = tmp_path / "meadow"
+    shutil.copytree(ROOT / "tests" / "editions" / "meadow", meadow)
+    assert found("edition:meadow", "--cards", str(tmp_path))
+    assert not found("heronwort", "--cards", str(tmp_path))
+    species = meadow / "species.yaml"
+    text = species.read_text(encoding="utf-8")
+    assert "{en: Heron," in text
+    species.write_text(text.replace("{en: Heron,", "{en: Heronwort,", 1), encoding="utf-8")
+    assert len(found("heronwort", "--cards", str(tmp_path))) == 1
+
+
 def test_the_api_is_the_command():
     rows = api.find("type:bird cost<=1", ["base"], "de")
     assert [r["key"] for r in rows] == found("type:bird cost<=1", "--edition", "base")
@@ -370,6 +386,30 @@ def test_fuzz_a_query_is_an_answer_or_a_diagnostic(catalog, text):
         assert "^" in query.shown(exc.diagnostics, text)
     else:
         assert all(r in catalog.rows for r in rows)
+
+
+PLAIN = st.sampled_from(
+    [" ", "  ", "type", "cost", ":", "<=", ">", "=", "!=", "!", "-", "1", "bird", "or", "and",
+     "not", "orange", "é", "x", "\t", "\"", "(", "<", ">="])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(st.lists(PLAIN, max_size=12).map("".join), st.lists(ALPHABET, max_size=12).map(
+    "".join)))
+def test_plain_terms_are_read_as_the_grammar_reads_them(text):
+    """A query of plain terms is read without Lark (its import is a third of a warm `grove
+    find`): the AST and every span are the grammar's, and a query it does not take is left to
+    the grammar."""
+    plain = query.plain_terms(text)
+    if plain is None:
+        return
+    assert plain == query.by_grammar(text), text
+
+
+@pytest.mark.parametrize("text", ["type:bird cost<=1", " water  ", "cost<==1", "a:b:c",
+                                  "orange", "reads:roe_deer name:gämse x"])
+def test_common_queries_need_no_grammar(text):
+    assert query.plain_terms(text) is not None and query.plain_terms(text) == query.by_grammar(text)
 
 
 # ---- the docs ------------------------------------------------------------------------------

@@ -21,9 +21,16 @@ def lsp(stdio: bool, roots) -> None:
     definition, an outline and quick fixes. docs/editors.md sets up an editor."""
     del stdio
     import logging
+    import sys
 
+    from grove.lsp import prelude, wire
     from grove.lsp.documents import Session
-    from grove.lsp.server import build_server
 
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
-    build_server(Session(roots)).start_io()
+    session = Session(roots)
+    # the first answers before pygls and lsprotocol are imported, most of the start's time
+    framer = wire.Framer(sys.stdin.buffer.fileno(), wire.stall_seconds())
+    handover = prelude.answer(framer, sys.stdout.buffer, session)
+    from grove.lsp.server import build_server
+
+    build_server(session).start_io(framer=framer, handover=handover)

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from grove.compiler import cache
-from grove.compiler.loader import duplicate_hint
 from grove.compiler.model import SIDES, EditionDef, HostKind, Setup, SpeciesDef, Symbol
 from grove.compiler.names import NameScope
 from grove.compiler.search_path import EDITION_FILE, Roots, shipped_cards_dir
@@ -310,6 +309,7 @@ def _scope(edition: EditionDef, universe: Universe) -> NameScope:
 def check_edition(edition: EditionDef, universe: Universe) -> CheckedEdition:
     """Parse and check every rule of an edition in its own name scope."""
     from grove.compiler.checker import Checker
+    from grove.compiler.loader import duplicate_hint
     from grove.dsl.parser import parse_rule
 
     editions = dict(universe.editions)

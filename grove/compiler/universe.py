@@ -14,10 +14,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from grove.compiler import cache
 from grove.compiler.limits import MAX_CARD_FILE_BYTES
-from grove.compiler.model import EditionDef
 from grove.compiler.search_path import (
     Roots,
     edition_files,
@@ -26,6 +26,9 @@ from grove.compiler.search_path import (
     stray_files,
 )
 from grove.dsl.diagnostics import Diagnostic, error
+
+if TYPE_CHECKING:  # the card data's classes: a command answered from the cache needs none
+    from grove.compiler.model import EditionDef
 
 
 @dataclass(frozen=True, eq=False)  # one per search path and content: identity is equality
@@ -110,7 +113,8 @@ def _universe(roots: Roots, folders: tuple[tuple[str, str], ...]) -> Universe:
     return _assemble(roots, folders, lambda folder, digest: _load(Path(folder), digest))
 
 
-Loaded = tuple[EditionDef | None, tuple[Diagnostic, ...]]
+if TYPE_CHECKING:
+    Loaded = tuple[EditionDef | None, tuple[Diagnostic, ...]]
 
 
 def with_unsaved(roots: Roots, folder: str, loaded: Loaded, digest: str) -> Universe:
@@ -158,7 +162,13 @@ def _assemble(roots: Roots, folders: tuple[tuple[str, str], ...],
             continue
         editions[ed.id] = ed
         diags.extend(found)
+    return Universe(roots, editions, tuple(diags), tuple(shadowed), key_of(folders), unsaved)
+
+
+def key_of(folders: tuple[tuple[str, str], ...]) -> str:
+    """A universe's key, from its `folder_digests` alone: what was built from a universe is
+    found in the cache without loading the universe."""
     h = hashlib.sha256()  # every folder read, those that failed to load or are hidden included:
     for folder, digest in folders:  # their diagnostics are part of what lint reports
         h.update(f"{folder}\0{digest}\n".encode())
-    return Universe(roots, editions, tuple(diags), tuple(shadowed), h.hexdigest(), unsaved)
+    return h.hexdigest()

@@ -80,10 +80,22 @@ def unknown_edition(name: str, universe: Universe) -> DiagnosticError:
 
 def load(editions: Sequence[str] | None = None, lang: str = "en", roots: Roots | None = None,
          universe: Universe | None = None) -> Catalog:
-    """The rows of `editions` (every edition on the path when None or empty)."""
-    from grove.compiler.universe import load_universe
+    """The rows of `editions` (every edition on the path when None or empty). Every edition's
+    rows from the files on disk are one cache entry, found by the digests of the folders
+    alone: a warm `grove find` loads no edition."""
+    from grove.compiler.universe import folder_digests, key_of, load_universe
 
-    universe = universe if universe is not None else load_universe(roots)
+    if universe is None and not editions:
+        from grove.compiler import cache
+        from grove.compiler.search_path import search_path
+
+        roots = roots if roots is not None else search_path()
+        k = cache.key("catalog", key_of(folder_digests(roots)), lang, _code())
+        return cache.cached("catalog", k, lambda: _load((), lang, load_universe(roots)))
+    return _load(editions or (), lang, universe if universe is not None else load_universe(roots))
+
+
+def _load(editions: Sequence[str], lang: str, universe: Universe) -> Catalog:
     asked = list(dict.fromkeys(editions or ()))
     for e in asked:
         if e not in universe.editions:

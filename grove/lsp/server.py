@@ -23,8 +23,8 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from grove import __version__
-from grove.dsl.diagnostics import Diagnostic, Severity
-from grove.lsp import actions, hover, names, navigation, wire
+from grove.dsl.diagnostics import Diagnostic
+from grove.lsp import actions, hover, names, navigation, prelude, wire
 from grove.lsp.documents import Session, Target, target_of
 from grove.lsp.text import (
     MAX_LINE,
@@ -40,9 +40,6 @@ from grove.lsp.text import (
 log = logging.getLogger("grove.lsp")
 F = TypeVar("F", bound=Callable[..., Any])
 
-_SEVERITY = {Severity.ERROR: types.DiagnosticSeverity.Error,
-             Severity.WARNING: types.DiagnosticSeverity.Warning,
-             Severity.INFO: types.DiagnosticSeverity.Information}
 # A text larger than this is not looked into for completion, hover or the outline (the check
 # itself refuses it with INPUT-TOO-LARGE, as lint does).
 MAX_TEXT_CHARS = 1024 * 1024
@@ -58,11 +55,17 @@ class GroveServer(LanguageServer):
         self.published: dict[str, set[str]] = {}  # checked unit -> uris given diagnostics
         self.printed: dict[str, list[Diagnostic]] = {}  # unit -> its printouts' last findings
 
-    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None,
+                 framer: wire.Framer | None = None, handover: prelude.Handover | None = None
+                 ) -> None:
         """Serve on stdin and stdout through grove's own reader (`wire`), which answers a
-        broken header instead of waiting for ever; exits with the status `wire.serve` gives."""
+        broken header instead of waiting for ever; exits with the status `wire.serve` gives.
+        `handover`: what `prelude.answer` read and answered from `framer` before."""
         code = wire.serve(self, stdin or sys.stdin.buffer, stdout or sys.stdout.buffer,
-                          wire.stall_seconds())
+                          wire.stall_seconds(), framer,
+                          handover.read if handover is not None else (),
+                          (lambda w: prelude.Answers(w, handover)) if handover is not None
+                          else None)
         if code:
             raise SystemExit(code)
 
@@ -111,10 +114,9 @@ def _enc(ls: GroveServer) -> str:
 def to_lsp(d: Diagnostic, lines: list[str], enc: str) -> types.Diagnostic:
     """A grove diagnostic as the client shows it: lint's code, message and place; the hint in
     the message (as lint prints it under the caret) and in `data` for the quick fixes."""
-    message = d.message + (f"\nhint: {d.hint}" if d.hint else "")
     return types.Diagnostic(
-        range=span_range(d.span, lines, enc), message=message,
-        severity=_SEVERITY.get(d.severity, types.DiagnosticSeverity.Error), code=d.code,
+        range=span_range(d.span, lines, enc), message=prelude.message_of(d),
+        severity=types.DiagnosticSeverity(prelude.SEVERITY.get(d.severity, 1)), code=d.code,
         source="grove", data={"hint": d.hint} if d.hint else None)
 
 
@@ -122,14 +124,9 @@ def publish(ls: GroveServer, target: Target, found: list[Diagnostic]) -> None:
     """The diagnostics of every file that has some, and of the checked file always (an empty
     list tells the client its file is clean)."""
     unit = str(target.folder or target.path)
-    fallback = (target.folder / "edition.yaml") if target.folder else target.path
-    by_file: dict[str, list[Diagnostic]] = {str(target.path): []}
-    for d in found:
-        file = Path(d.span.file).resolve() if d.span is not None else fallback
-        by_file.setdefault(str(file), []).append(d)
     uris: set[str] = set()
     enc = _enc(ls)
-    for file, diags in sorted(by_file.items()):
+    for file, diags in prelude.by_file(target, found):
         lines = _lines(ls, Path(file))
         uri = from_fs_path(file) or Path(file).as_uri()
         uris.add(uri)

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-
-from lsprotocol import types
+from typing import TYPE_CHECKING
 
 from grove.dsl.diagnostics import Span
+
+if TYPE_CHECKING:  # lsprotocol's import is most of a server's start (grove/lsp/prelude.py)
+    from lsprotocol import types
 
 # The longest line the features look at around a cursor, and how far up they look for its
 # parents: a hostile text costs the same bounded work as a real card file.
@@ -54,8 +56,18 @@ def char_col(line: str, units: int, enc: str = "utf-16") -> int:
 def span_range(span: Span | None, lines: list[str], enc: str = "utf-16") -> types.Range:
     """A grove span (1-based, characters) as an LSP range (0-based, UTF-16); a span with no end
     covers the word it starts on, or one character."""
+    from lsprotocol import types
+
+    (line, col), (end_line, end_col) = span_bounds(span, lines, enc)
+    return types.Range(types.Position(line, col), types.Position(end_line, end_col))
+
+
+def span_bounds(span: Span | None, lines: list[str], enc: str = "utf-16"
+                ) -> tuple[tuple[int, int], tuple[int, int]]:
+    """`span_range` as plain numbers, ((line, character), (line, character)), for the answers
+    given before lsprotocol is imported."""
     if span is None:
-        return types.Range(types.Position(0, 0), types.Position(0, 0))
+        return (0, 0), (0, 0)
     line = max(span.line - 1, 0)
     text = lines[line] if line < len(lines) else ""
     col = max(span.col - 1, 0)
@@ -72,8 +84,7 @@ def span_range(span: Span | None, lines: list[str], enc: str = "utf-16") -> type
             end_col -= 1
         if end_col == col:
             end_col = min(col + 1, len(text)) if text else col
-    return types.Range(types.Position(line, utf16_col(text, col, enc)),
-                       types.Position(end_line, utf16_col(end_text, end_col, enc)))
+    return (line, utf16_col(text, col, enc)), (end_line, utf16_col(end_text, end_col, enc))
 
 
 def word_at(line: str, col: int) -> tuple[str, int, int]:

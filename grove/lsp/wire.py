@@ -13,15 +13,17 @@ server reads on, since its frame still says where the next message starts.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import os
 import select
 import threading
-from typing import TYPE_CHECKING, BinaryIO
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 if TYPE_CHECKING:
+    import asyncio
+
     from pygls.lsp.server import LanguageServer
 
 log = logging.getLogger("grove.lsp")
@@ -122,6 +124,15 @@ class Framer:
         del self.buf[:length]
         return body
 
+    def item(self) -> bytes | BrokenFrame | None:
+        """`next`, with a broken frame or a stream that cannot be read given, not raised."""
+        try:
+            return self.next()
+        except BrokenFrame as exc:
+            return exc
+        except OSError as exc:
+            return BrokenFrame(f"stdin could not be read: {exc.strerror or exc}")
+
 
 def frame(message: dict) -> bytes:
     body = json.dumps(message).encode("utf-8")
@@ -143,16 +154,23 @@ def _request_id(body: bytes) -> int | str | None:
 
 
 def serve(server: LanguageServer, stdin: BinaryIO, stdout: BinaryIO,
-          stall_s: float = STALL_S) -> int:
+          stall_s: float = STALL_S, framer: Framer | None = None,
+          early: Sequence[bytes | BrokenFrame | None] = (),
+          wrap: Callable[[Any], Any] | None = None) -> int:
     """Run `server` on the two streams: 0 when the stream ends, the client's `exit` code, or
-    `EXIT_BROKEN` after answering a stream that broke."""
+    `EXIT_BROKEN` after answering a stream that broke. `early` are the messages read before
+    the server was built (grove/lsp/prelude.py), taken first, from `framer`, which read them;
+    `wrap` wraps the writer."""
+    import asyncio  # here: the prelude reads with this module before anything needs asyncio
+
     from pygls.io_ import StdoutWriter
 
-    writer = StdoutWriter(stdout)
+    writer = StdoutWriter(stdout) if wrap is None else wrap(StdoutWriter(stdout))
     server.protocol.set_writer(writer)
     server._stop_event = threading.Event()  # pygls' shutdown() sets it
     try:
-        return asyncio.run(_loop(server, Framer(stdin.fileno(), stall_s), writer))
+        return asyncio.run(_loop(server, framer or Framer(stdin.fileno(), stall_s), writer,
+                                 list(early)))
     except SystemExit as exc:  # the client's `exit`: 0 after `shutdown`, else 1 (pygls)
         return exc.code if isinstance(exc.code, int) else 0
     except (BrokenPipeError, KeyboardInterrupt):
@@ -165,13 +183,10 @@ def _reader(framer: Framer, queue: asyncio.Queue, loop: asyncio.AbstractEventLoo
     """The thread that reads stdin: hands each message to the loop and waits until it is taken
     (one message waits at most: a client sending faster than the server answers does not fill
     the memory), and stops after the end of the stream or a broken frame."""
+    import asyncio
+
     while True:
-        try:
-            item: bytes | BrokenFrame | None = framer.next()
-        except BrokenFrame as exc:
-            item = exc
-        except OSError as exc:
-            item = BrokenFrame(f"stdin could not be read: {exc.strerror or exc}")
+        item = framer.item()
         try:
             asyncio.run_coroutine_threadsafe(queue.put(item), loop).result()
         except (RuntimeError, asyncio.CancelledError):  # the loop has stopped: nobody listens
@@ -180,14 +195,18 @@ def _reader(framer: Framer, queue: asyncio.Queue, loop: asyncio.AbstractEventLoo
             return
 
 
-async def _loop(server: LanguageServer, framer: Framer, writer) -> int:
+async def _loop(server: LanguageServer, framer: Framer, writer,
+                early: list[bytes | BrokenFrame | None]) -> int:
+    import asyncio
+
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue = asyncio.Queue(maxsize=1)
-    threading.Thread(target=_reader, args=(framer, queue, loop), name="grove-lsp-stdin",
-                     daemon=True).start()
+    if all(isinstance(item, bytes) for item in early):  # else the stream has ended or broken
+        threading.Thread(target=_reader, args=(framer, queue, loop), name="grove-lsp-stdin",
+                         daemon=True).start()
     protocol = server.protocol
     while not server._stop_event.is_set():
-        item = await queue.get()
+        item = early.pop(0) if early else await queue.get()
         if item is None:
             return 0
         if isinstance(item, BrokenFrame):
