@@ -38,7 +38,7 @@ from grove.compiler.model import HostKind, SlotDef
 from grove.engine import placement
 from grove.engine.fits import Answers, Fit, FitKey, Half, HostFits, Where, fullness, side_content
 from grove.engine.memo import Memo
-from grove.engine.tally import Tally
+from grove.engine.tally import Alike, Tally
 from grove.forest.host import Host, Placed
 from grove.forest.model import Forest, Trial, table
 
@@ -74,8 +74,11 @@ class Live:
 
 
 class LiveForests:
-    def __init__(self, players: Sequence[_PlayerState], memo: Memo):
+    def __init__(self, players: Sequence[_PlayerState], memo: Memo, alike: Alike | None = None):
+        """`alike`: what the tallies of other games whose forests were placed alike weighed
+        (grove/engine/tally.py), shared with these forests' tallies."""
         self.players = players
+        self._alike = alike
         self._live: list[Live | None] = [None] * len(players)
         table([p.forest for p in players])
         # what holds in every game of the card set (grove/engine/memo.py)
@@ -189,7 +192,7 @@ class LiveForests:
         theirs = tuple([(len(f.log), f.log[-1] if f.log else None) for f in forest.others])
         kept = self._tallies[i]
         if kept is None or kept[1] != cave or not _holds(log, *kept[0]):
-            tally = Tally(forest, cardset, self._tokens)
+            tally = Tally(forest, cardset, self._tokens, self._alike)
         else:
             tally = kept[3]
             if kept[0] != mine:

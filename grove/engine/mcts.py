@@ -34,6 +34,7 @@ from grove.engine.game import Game, Player
 from grove.engine.players import GreedyPlayer, RandomPlayer, gain
 from grove.engine.restricted import RestrictedPlayer, narrow
 from grove.engine.seat import Seat
+from grove.engine.tally import Alike
 from grove.engine.worlds import world
 
 DEFAULT_ITERATIONS = 1000  # about a second a decision on one core of this machine (docs/ai.md)
@@ -169,24 +170,25 @@ class MctsPlayer:
         deadline = (time.perf_counter() + budget.seconds) if budget.seconds is not None else None
         done = 0
         policies = {}
+        alike = Alike()  # the worlds' forests are the turn's, grown by a few cards
         while True:
             if budget.iterations is not None and done >= budget.iterations:
                 break
             if deadline is not None and done and time.perf_counter() >= deadline:
                 break
-            self._iterate(seat, root, name, rng, policies, k)
+            self._iterate(seat, root, name, rng, policies, alike, k)
             done += 1
         return root
 
     def _iterate(self, seat: Seat, root: Node, name: str, rng: random.Random, policies: dict,
-                 k: Knobs) -> None:
+                 alike: Alike, k: Knobs) -> None:
         me = seat.seat
         first = _select(root, None, k)  # every world offers the turn's own choices
         if k.paired:
             # the n-th try of each choice meets the same world and the same rollout dice, so
             # two choices' means differ by what the choices do, not by the worlds they met
             rng = random.Random(f"{name}:{root.visits.get(first, 0)}")
-        w = world(seat, rng)
+        w = world(seat, rng, alike)
         players: list[Player] = [_Rollout(policies, j, rng, k.epsilon)
                                  for j in range(len(w.players))]
         if self.barred:

@@ -16,11 +16,15 @@ A drafted cave's rule, scored in the cave row, is weighed the same way.
 `weigh(species, symbol, at)` gives the total with a card half placed at `at`, and `advance`
 brings the tally up to date with cards placed for real. Both equal `scoring.score(...).total`
 of the forest as it would be, which a test checks for every play of many games.
+
+Tallies of many games may share what they weighed (`Alike`): a search plays a thousand worlds a
+turn, each a copy of the same forests grown by a few cards, and weighs the same plays in the same
+forests in world after world.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Set
+from collections.abc import Iterable, Sequence, Set
 from typing import Any
 
 from grove.compiler.cardset import CardSet
@@ -31,13 +35,53 @@ from grove.forest.model import Forest
 OTHERS = frozenset({"others", "any"})  # the tokens of a rule that may read the other forests
 
 
+class Alike:
+    """What a play adds to a forest, shared by the tallies of games whose forests were placed
+    alike (a search's worlds, grove/engine/mcts.py): nine weighs in ten of a four-player search
+    were of a play already weighed in the same forest in another world.
+
+    A forest is known by its cave and its placements in order (`grown`): what a card is and
+    where it went, never its number, which no rule reads and which a world deals anew for a
+    face-down card. Only a play whose weighing read no other forest is kept (`Tally.weigh`), as
+    what it adds to the forest's total: a majority's points move with the other forests, and
+    the total with them."""
+
+    __slots__ = ("states", "gains")
+
+    def __init__(self) -> None:
+        self.states: dict[tuple, int] = {}  # (a forest's state, what was placed next) -> state
+        self.gains: dict[tuple[int, str], int] = {}  # (state, `play_key`) -> the total's change
+
+    def state(self, forest: Forest) -> int:
+        """The state of a forest as it stands: its cave, then each placement in its log."""
+        cave = forest.cave_card
+        return self.grown(self._next(-1, (forest.cave, cave.key if cave is not None else None)),
+                          forest.log)
+
+    def grown(self, state: int, placed: Iterable[Placed]) -> int:
+        """The state of a forest in `state` grown by `placed`, in the order placed."""
+        for c in placed:
+            host = c.host
+            assert host is not None
+            if c.slot is None:  # a new host: its kind, its card and the cards beneath it
+                step = (host.kind.id, c.key, c.symbol, len(host.beneath))
+            else:
+                step = (host.index, c.slot, c.key, c.symbol)
+            state = self._next(state, step)
+        return state
+
+    def _next(self, state: int, step: tuple) -> int:
+        states = self.states
+        return states.setdefault((state, step), len(states))
+
+
 class Tally:
     __slots__ = ("forest", "total", "points", "firsts", "readers", "everywhere", "groups_reading",
                  "cave_card", "cave_reads", "reached", "local", "weighed", "plays", "others_cards",
-                 "slot_keys", "species_reads", "tokens")
+                 "slot_keys", "species_reads", "tokens", "alike", "state")
 
     def __init__(self, forest: Forest, cardset: CardSet,
-                 tokens: dict[tuple, frozenset[str]] | None = None):
+                 tokens: dict[tuple, frozenset[str]] | None = None, alike: Alike | None = None):
         self.forest = forest
         # what a card placed alike changes (`_reached`): the same in every game of the card set,
         # so the engine hands in its memo's
@@ -69,6 +113,9 @@ class Tally:
             self._index(c)
         self.others_cards: set[Placed] = set()
         self._others_cards()
+        # what other games' tallies weighed in a forest placed as this one (None: nothing)
+        self.alike = alike
+        self.state = alike.state(forest) if alike is not None else -1
 
     def _index(self, c: Placed) -> None:
         """File a card under what its rule reads."""
@@ -94,7 +141,7 @@ class Tally:
             self.others_cards.update(self.firsts[k] for k in self.groups_reading.get(token, ())
                                      if k in self.firsts)
 
-    def advance(self, placed: Iterable[Placed]) -> None:
+    def advance(self, placed: Sequence[Placed]) -> None:
         """The forest grew by `placed` (in the order placed; the cave as it was): score again
         only what they reach, as a trial card is weighed (`total_with`), and file them.
 
@@ -153,6 +200,8 @@ class Tally:
         self.reached.clear()
         self.weighed.clear()
         self.plays.clear()
+        if self.alike is not None:
+            self.state = self.alike.grown(self.state, placed)
 
     def others_changed(self) -> None:
         """The other forests changed and this one did not: score again only the cards whose
@@ -217,7 +266,18 @@ class Tally:
             play = play_key(species, symbol, at)
         hit = self.plays.get(play)
         if hit is None:
-            hit = self.plays[play] = self._weigh(species, symbol, at)
+            alike = self.alike
+            if alike is None:
+                hit = self.plays[play] = self._weigh(species, symbol, at)
+                return hit[0]
+            key = (self.state, play)
+            gain = alike.gains.get(key)
+            if gain is not None:
+                hit = self.plays[play] = (self.total + gain, False)
+            else:
+                hit = self.plays[play] = self._weigh(species, symbol, at)
+                if not hit[1]:  # it read no other forest: the same wherever this one is alike
+                    alike.gains[key] = hit[0] - self.total
         return hit[0]
 
     def _weigh(self, species: Any, symbol: str | None, at: Any) -> tuple[int, bool]:
