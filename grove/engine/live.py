@@ -92,6 +92,9 @@ class LiveForests:
         self._tokens: dict[tuple, frozenset[str]] = memo.tokens  # see `Tally._reached`
         # per player: (its log's length and last entry, its cave, the others' logs, its tally)
         self._tallies: list[tuple[tuple, tuple, tuple, Tally] | None] = [None] * len(players)
+        # per player, where tallies share what they weigh: (its log's length and last entry,
+        # its cave, its forest's state in `alike`)
+        self._states: list[tuple[int, Placed | None, tuple, int] | None] = [None] * len(players)
 
     def _fits_at(self, host: Host) -> HostFits:
         if not host.has_rules:
@@ -142,6 +145,7 @@ class LiveForests:
         """Forget every answer: the next question works them out from the forests."""
         self._live = [None] * len(self.players)
         self._tallies = [None] * len(self.players)
+        self._states = [None] * len(self.players)
 
     def current(self, i: int) -> Live:
         """Player i's answers, brought up to date with the placements they have not seen."""
@@ -200,7 +204,28 @@ class LiveForests:
             if kept[2] != theirs:  # a play weighed may read them even where no card here does
                 tally.others_changed()
         self._tallies[i] = (mine, cave, theirs, tally)
+        if self._alike is not None:
+            tally.state = self._state(i)
+            tally.around = tuple([self._state(j) for j in range(len(self.players)) if j != i])
         return tally
+
+    def _state(self, i: int) -> int:
+        """Player i's forest's state in `alike` (`Alike.grown`), brought up to date with the
+        cards placed since it was last asked (the forest as `views` sets its cave)."""
+        alike = self._alike
+        assert alike is not None
+        forest = self.players[i].forest
+        log = forest.log
+        cave = (forest.cave, forest.cave_card)
+        kept = self._states[i]
+        if kept is None or kept[2] != cave or not _holds(log, kept[0], kept[1]):
+            state = alike.state(forest)
+        elif kept[0] != len(log):
+            state = alike.grown(kept[3], log[kept[0]:])
+        else:
+            return kept[3]
+        self._states[i] = (len(log), log[-1] if log else None, cave, state)
+        return state
 
     def views(self) -> list[Forest]:
         """Every player's forest, up to date, each with the others set (for majorities)."""

@@ -24,7 +24,7 @@ forests in world after world.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence, Set
+from collections.abc import Iterable, Set
 from typing import Any
 
 from grove.compiler.cardset import CardSet
@@ -42,15 +42,18 @@ class Alike:
 
     A forest is known by its cave and its placements in order (`grown`): what a card is and
     where it went, never its number, which no rule reads and which a world deals anew for a
-    face-down card. Only a play whose weighing read no other forest is kept (`Tally.weigh`), as
-    what it adds to the forest's total: a majority's points move with the other forests, and
-    the total with them."""
+    face-down card. A play whose weighing read no other forest is kept as what it adds to the
+    forest's total, whatever the others (a majority's points, and the total with them, move
+    with the other forests); one that read them, as the total it came to beside those forests
+    (`Tally.weigh`)."""
 
-    __slots__ = ("states", "gains")
+    __slots__ = ("states", "gains", "totals")
 
     def __init__(self) -> None:
         self.states: dict[tuple, int] = {}  # (a forest's state, what was placed next) -> state
         self.gains: dict[tuple[int, str], int] = {}  # (state, `play_key`) -> the total's change
+        # (state, the other forests' states, `play_key`) -> the total, of a play that read them
+        self.totals: dict[tuple[int, tuple[int, ...], str], int] = {}
 
     def state(self, forest: Forest) -> int:
         """The state of a forest as it stands: its cave, then each placement in its log."""
@@ -78,7 +81,7 @@ class Alike:
 class Tally:
     __slots__ = ("forest", "total", "points", "firsts", "readers", "everywhere", "groups_reading",
                  "cave_card", "cave_reads", "reached", "local", "weighed", "plays", "others_cards",
-                 "slot_keys", "species_reads", "tokens", "alike", "state")
+                 "slot_keys", "species_reads", "tokens", "alike", "state", "around")
 
     def __init__(self, forest: Forest, cardset: CardSet,
                  tokens: dict[tuple, frozenset[str]] | None = None, alike: Alike | None = None):
@@ -113,9 +116,12 @@ class Tally:
             self._index(c)
         self.others_cards: set[Placed] = set()
         self._others_cards()
-        # what other games' tallies weighed in a forest placed as this one (None: nothing)
+        # what other games' tallies weighed in forests placed as these (None: nothing), and the
+        # states there of this forest and of the others, in order: the tally's owner sets them
+        # to the forests as they stand before it weighs (`LiveForests.tally`)
         self.alike = alike
-        self.state = alike.state(forest) if alike is not None else -1
+        self.state = -1
+        self.around: tuple[int, ...] = ()
 
     def _index(self, c: Placed) -> None:
         """File a card under what its rule reads."""
@@ -141,7 +147,7 @@ class Tally:
             self.others_cards.update(self.firsts[k] for k in self.groups_reading.get(token, ())
                                      if k in self.firsts)
 
-    def advance(self, placed: Sequence[Placed]) -> None:
+    def advance(self, placed: Iterable[Placed]) -> None:
         """The forest grew by `placed` (in the order placed; the cave as it was): score again
         only what they reach, as a trial card is weighed (`total_with`), and file them.
 
@@ -200,8 +206,6 @@ class Tally:
         self.reached.clear()
         self.weighed.clear()
         self.plays.clear()
-        if self.alike is not None:
-            self.state = self.alike.grown(self.state, placed)
 
     def others_changed(self) -> None:
         """The other forests changed and this one did not: score again only the cards whose
@@ -274,11 +278,23 @@ class Tally:
             gain = alike.gains.get(key)
             if gain is not None:
                 hit = self.plays[play] = (self.total + gain, False)
-            else:
-                hit = self.plays[play] = self._weigh(species, symbol, at)
-                if not hit[1]:  # it read no other forest: the same wherever this one is alike
-                    alike.gains[key] = hit[0] - self.total
+                return hit[0]
+            beside = (self.state, self.around, play)
+            total = alike.totals.get(beside)
+            if total is not None:
+                hit = self.plays[play] = (total, True)
+                return total
+            hit = self.plays[play] = self._weigh(species, symbol, at)
+            if hit[1]:  # it read the other forests: the same where they are alike too
+                alike.totals[beside] = hit[0]
+            else:  # the same wherever this forest is alike
+                alike.gains[key] = hit[0] - self.total
         return hit[0]
+
+    def steady(self, play: str) -> bool:
+        """Whether a play weighed (by its `play_key`) read no other forest: what it adds then
+        holds wherever this forest is placed alike, whatever the others (`Alike`)."""
+        return not self.plays[play][1]
 
     def _weigh(self, species: Any, symbol: str | None, at: Any) -> tuple[int, bool]:
         """A play's total, shared by plays that weigh alike.
