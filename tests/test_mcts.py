@@ -171,8 +171,8 @@ def test_paired_tries_of_the_turns_choices_meet_the_same_worlds(monkeypatch, pai
     dealt: list[tuple] = []
     real = mcts.world
 
-    def watched(seat, rng):  # the real deal, its cards noted
-        w = real(seat, rng)
+    def watched(seat, rng, *shared):  # the real deal, its cards noted
+        w = real(seat, rng, *shared)
         dealt.append((tuple(w.deck), tuple(tuple(p.hand) for p in w.players)))
         return w
 

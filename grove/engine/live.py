@@ -205,27 +205,31 @@ class LiveForests:
                 tally.others_changed()
         self._tallies[i] = (mine, cave, theirs, tally)
         if self._alike is not None:
-            tally.state = self._state(i)
-            tally.around = tuple([self._state(j) for j in range(len(self.players)) if j != i])
+            states = self._forest_states(self._alike)
+            tally.state = states[i]
+            tally.around = (*states[:i], *states[i + 1:])
         return tally
 
-    def _state(self, i: int) -> int:
-        """Player i's forest's state in `alike` (`Alike.grown`), brought up to date with the
-        cards placed since it was last asked (the forest as `views` sets its cave)."""
-        alike = self._alike
-        assert alike is not None
-        forest = self.players[i].forest
-        log = forest.log
-        cave = (forest.cave, forest.cave_card)
-        kept = self._states[i]
-        if kept is None or kept[2] != cave or not _holds(log, kept[0], kept[1]):
-            state = alike.state(forest)
-        elif kept[0] != len(log):
-            state = alike.grown(kept[3], log[kept[0]:])
-        else:
-            return kept[3]
-        self._states[i] = (len(log), log[-1] if log else None, cave, state)
-        return state
+    def _forest_states(self, alike: Alike) -> list[int]:
+        """Each forest's state in `alike` (`Alike.grown`), brought up to date with the cards
+        placed since it was last asked (the forests as `views` sets their caves)."""
+        out = []
+        for i, p in enumerate(self.players):
+            forest = p.forest
+            log = forest.log
+            cave = (forest.cave, forest.cave_card)
+            kept = self._states[i]
+            if kept is not None and kept[0] == len(log) and kept[2] == cave and (
+                    not log or log[-1] is kept[1]):
+                out.append(kept[3])
+                continue
+            if kept is None or kept[2] != cave or not _holds(log, kept[0], kept[1]):
+                state = alike.state(forest)
+            else:
+                state = alike.grown(kept[3], log[kept[0]:])
+            self._states[i] = (len(log), log[-1] if log else None, cave, state)
+            out.append(state)
+        return out
 
     def views(self) -> list[Forest]:
         """Every player's forest, up to date, each with the others set (for majorities)."""

@@ -340,21 +340,23 @@ def _value(w: Game, me: int, k: Knobs, best: dict[tuple[int, int], float] | None
     """The margin of the searching seat over the others' mean where the rollout stopped (the
     scores so far, and what each hand can still make), and that as a reward in [0, 1]. `best`:
     hand cards' best gains kept from other worlds (`_Kept`)."""
-    values = [w.tally(j).total + (0.0 if w.over else _hand_worth(w, j, k, best))
+    left = _cards_left(w)
+    values = [w.tally(j).total + (0.0 if w.over else _hand_worth(w, j, k, best, left))
               for j in range(len(w.players))]
     others = [v for j, v in enumerate(values) if j != me]
     margin = values[me] - sum(others) / len(others) if others else values[me]
     return margin, 0.5 + 0.5 * math.tanh(margin / k.scale)
 
 
-def _hand_worth(w: Game, j: int, k: Knobs, kept: dict[tuple[int, int], float] | None = None
-                ) -> float:
+def _hand_worth(w: Game, j: int, k: Knobs, kept: dict[tuple[int, int], float] | None = None,
+                left: int | None = None) -> float:
     """What player j's hand can still make: each card the more of a flat `hand` (what it can
     pay) and `potential` times what its best play would gain now (its cost counted as greedy
     counts it), for as many cards as j has turns left in this world, the best first: a card
     still in hand when the game ends makes nothing. A card's best gain is taken from `kept`
-    where another world weighed it in a forest placed alike, and kept there."""
-    turns = _turns_left(w, j)
+    where another world weighed it in a forest placed alike, and kept there. `left`: the
+    world's `_cards_left`, where the caller has it."""
+    turns = _turns_left(w, j, left)
     hand = w.players[j].hand
     if not turns or not hand:
         return 0.0
@@ -384,18 +386,27 @@ def _hand_worth(w: Game, j: int, k: Knobs, kept: dict[tuple[int, int], float] | 
     return sum(worths[:turns])
 
 
-def _turns_left(w: Game, j: int) -> int:
+def _turns_left(w: Game, j: int, left: int | None = None) -> int:
     """How many more turns player j has in this world: the deck's cards above the winter card
-    that ends the game, at about one a turn (a draw takes two, a play none)."""
+    that ends the game (`left`, `_cards_left`), at about one a turn (a draw takes two, a play
+    none)."""
+    if left is None:
+        left = _cards_left(w)
+    n = len(w.players)
+    wait = (j - w.current) % n  # turns before j's next one
+    return max(0, -((wait - left) // n))  # ceil((left - wait) / n)
+
+
+def _cards_left(w: Game) -> int:
+    """The deck's cards above the winter card that ends the game."""
     need = w.cardset.setup.winter_cards - len(w.winter)
     left = 0
+    winter = w.winter_ids
     for c in reversed(w.deck):
-        if c in w.winter_ids:
+        if c in winter:
             need -= 1
             if need <= 0:
                 break
         else:
             left += 1
-    n = len(w.players)
-    wait = (j - w.current) % n  # turns before j's next one
-    return max(0, -((wait - left) // n))  # ceil((left - wait) / n)
+    return left
