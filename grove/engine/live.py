@@ -203,6 +203,10 @@ class LiveForests:
                 tally.advance(log[kept[0][0]:])
             if kept[2] != theirs:  # a play weighed may read them even where no card here does
                 tally.others_changed()
+            if kept[0] == mine and kept[2] == theirs:
+                # and so are the forests' states, as far as its points read them (no point
+                # here reads another player's cave, as the tally itself holds)
+                return tally
         self._tallies[i] = (mine, cave, theirs, tally)
         if self._alike is not None:
             states = self._forest_states(self._alike)
