@@ -71,6 +71,9 @@ class Live:
     # the forest as last brought up to date, and its version then (`Forest.version`)
     forest: Forest | None = None
     version: int = -1
+    # its placements' state in the `Alike` the answers are shared by (`Alike.grown` from -1,
+    # the empty forest: where a half fits reads the placements alone, never the cave)
+    state: int = -1
 
 
 class LiveForests:
@@ -168,6 +171,8 @@ class LiveForests:
             self._refit(live, hi, hosts[hi], side)
             if sp is not None and sp.trigger is not None:
                 live.triggers.add(hi)
+        if self._alike is not None:
+            live.state = self._alike.grown(live.state, log[live.seen:])
         live.seen = len(log)
         live.last = log[-1] if log else None
         live.forest = forest
@@ -258,7 +263,18 @@ class LiveForests:
 
     def where_in(self, live: Live, half: Half) -> tuple[str, ...]:
         """`where` in one player's forest as `current` gave it, while it stands still: a turn
-        asks about every half of every hand card, and brings the forest up to date once."""
+        asks about every half of every hand card, and brings the forest up to date once. Where
+        forests placed alike share answers (`Alike`), the answer of one of them."""
+        alike = self._alike
+        if alike is None:
+            return self._where(live, half)
+        key = (live.state, half.exact)
+        hit = alike.fits.get(key)
+        if hit is None:
+            hit = alike.fits[key] = self._where(live, half)
+        return hit
+
+    def _where(self, live: Live, half: Half) -> tuple[str, ...]:
         if half.ruled:
             return self._known(live, half, half.exact, None).all
         # a half that places plainly fits as every such half alike (`half.plain`) at each host

@@ -47,13 +47,15 @@ class Alike:
     with the other forests); one that read them, as the total it came to beside those forests
     (`Tally.weigh`)."""
 
-    __slots__ = ("states", "gains", "totals")
+    __slots__ = ("states", "gains", "totals", "fits")
 
     def __init__(self) -> None:
         self.states: dict[tuple, int] = {}  # (a forest's state, what was placed next) -> state
         self.gains: dict[tuple[int, str], int] = {}  # (state, `play_key`) -> the total's change
         # (state, the other forests' states, `play_key`) -> the total, of a play that read them
         self.totals: dict[tuple[int, tuple[int, ...], str], int] = {}
+        # (the placements' state, a half's `Half.exact`) -> where it fits (grove/engine/live.py)
+        self.fits: dict[tuple[int, str], tuple[str, ...]] = {}
 
     def state(self, forest: Forest) -> int:
         """The state of a forest as it stands: its cave, then each placement in its log."""
