@@ -78,8 +78,8 @@ class Live:
 
 class LiveForests:
     def __init__(self, players: Sequence[_PlayerState], memo: Memo, alike: Alike | None = None):
-        """`alike`: what the tallies of other games whose forests were placed alike weighed
-        (grove/engine/tally.py), shared with these forests' tallies."""
+        """`alike`: what other games whose forests were placed alike weighed and found to fit
+        (grove/engine/tally.py), shared with these forests' tallies and answers."""
         self.players = players
         self._alike = alike
         self._live: list[Live | None] = [None] * len(players)

@@ -36,16 +36,16 @@ OTHERS = frozenset({"others", "any"})  # the tokens of a rule that may read the 
 
 
 class Alike:
-    """What a play adds to a forest, shared by the tallies of games whose forests were placed
-    alike (a search's worlds, grove/engine/mcts.py): nine weighs in ten of a four-player search
-    were of a play already weighed in the same forest in another world.
+    """What a play adds to a forest, and where a card half fits in it, shared by games whose
+    forests were placed alike (a search's worlds, grove/engine/mcts.py): nine weighs in ten of
+    a four-player search were of a play already weighed in the same forest in another world.
 
     A forest is known by its cave and its placements in order (`grown`): what a card is and
     where it went, never its number, which no rule reads and which a world deals anew for a
     face-down card. A play whose weighing read no other forest is kept as what it adds to the
     forest's total, whatever the others (a majority's points, and the total with them, move
     with the other forests); one that read them, as the total it came to beside those forests
-    (`Tally.weigh`)."""
+    (`Tally.weigh`). Where a half fits reads the placements alone (`LiveForests.where_in`)."""
 
     __slots__ = ("states", "gains", "totals", "fits")
 
