@@ -74,6 +74,9 @@ class Live:
     # its placements' state in the `Alike` the answers are shared by (`Alike.grown` from -1,
     # the empty forest: where a half fits reads the placements alone, never the cave)
     state: int = -1
+    # the hosts changed and not yet asked again, each with its side as `_refit` takes them:
+    # where answers are shared, most questions are answered before any host is asked
+    pending: list[tuple[int, str | None]] = field(default_factory=list)
 
 
 class LiveForests:
@@ -161,6 +164,7 @@ class LiveForests:
                                                       is not live.last):
             live = self._live[i] = Live(0, None, [], {side: [] for side in self._sides})
         hosts = forest.hosts
+        shared = self._alike is not None
         for c in log[live.seen:]:
             host = c.host
             assert host is not None
@@ -168,11 +172,14 @@ class LiveForests:
             sp = c.species
             # a card in a slot bears on its side only, unless its rule reaches the whole host
             side = None if c.slot is None or placement.reaches_host(sp) else c.side
-            self._refit(live, hi, hosts[hi], side)
+            if shared:
+                live.pending.append((hi, side))
+            else:
+                self._refit(live, hi, hosts[hi], side)
             if sp is not None and sp.trigger is not None:
                 live.triggers.add(hi)
-        if self._alike is not None:
-            live.state = self._alike.grown(live.state, log[live.seen:])
+        if shared:
+            live.state = self._alike.grown(live.state, log[live.seen:])  # type: ignore[union-attr]
         live.seen = len(log)
         live.last = log[-1] if log else None
         live.forest = forest
@@ -275,6 +282,12 @@ class LiveForests:
         return hit
 
     def _where(self, live: Live, half: Half) -> tuple[str, ...]:
+        if live.pending:  # the hosts changed since asked, in the order they changed
+            assert live.forest is not None
+            hosts = live.forest.hosts
+            for hi, side in live.pending:
+                self._refit(live, hi, hosts[hi], side)
+            live.pending.clear()
         if half.ruled:
             return self._known(live, half, half.exact, None).all
         # a half that places plainly fits as every such half alike (`half.plain`) at each host
