@@ -265,10 +265,10 @@ def test_a_hand_is_worth_what_its_best_plays_make_and_nothing_once_the_game_is_e
 
 
 def test_worlds_that_share_what_they_weigh_search_as_worlds_that_do_not(monkeypatch):
-    """A turn's worlds share the plays their tallies weighed and the hand cards' best gains,
-    by the forests' placements (tally.Alike): the same tree, try for try and point for point,
-    as worlds that weigh everything afresh, at decisions of a four-player base game (its
-    lindens score by majority, so some plays read the other forests)."""
+    """A turn's worlds share the plays their tallies weighed, where halves fit and the hand
+    cards' best gains, by the forests' placements (tally.Alike): the same tree, try for try and
+    point for point, as worlds that work everything out afresh, at decisions of a four-player
+    base game (its lindens score by majority, so some plays read the other forests)."""
     from grove.engine import mcts
 
     game = Game(cs.build("base"), ["A", "B", "C", "D"], 8, events=False)
