@@ -20,7 +20,8 @@ stderr), `--only NAME` runs the benchmarks whose name holds NAME. The figures:
   didOpen of a file of a set `grove lint` has seen, and from a didChange of a 60-species file,
   to its diagnostics, through a real client over stdio (`lsp`);
 * the strength ladder: the search player against greedy, seats rotated, with Wilson intervals
-  and the seconds a searched decision takes (`ai`, benchmarks/ai.py);
+  and the seconds a searched decision takes (`ai`, benchmarks/ai.py), and the default search's
+  CPU seconds a decision at 2 to 5 players, at points of greedy games (`search`);
 * the report against a baseline and the strength flag against a planted change: every dweller
   of the base game tripled, halved, one cheaper and one dearer in turn, whether the report
   against the unchanged run names it among its first three changed species; the tripled ones'
@@ -331,6 +332,12 @@ def bench_ai(opts: Options) -> dict[str, Any]:
     return run(opts)
 
 
+def bench_search(opts: Options) -> dict[str, Any]:
+    from benchmarks.ai import bench_search as run
+
+    return run(opts)
+
+
 def bench_lsp(opts: Options) -> dict[str, Any]:
     from benchmarks.lsp import bench_lsp as run
 
@@ -369,6 +376,7 @@ BENCHMARKS: list[Callable[[Options], dict[str, Any]]] = [
     bench_lint_scale,
     bench_serve,  # 20 games at once through grove serve's WebSockets
     bench_planted,  # the strength flag against a tripled dweller, every one in turn
+    bench_search,  # the default search's seconds a decision at 2 to 5 players
     bench_ai,  # last: a row at the default budget takes hours
 ]
 

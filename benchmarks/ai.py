@@ -383,3 +383,58 @@ def bench_ai(opts: Any) -> dict[str, Any]:
     journal = None if opts.ai_journal == "none" else Path(opts.ai_journal or JOURNAL)
     return {"ai": ladder(opts.ai_rows, opts.ai_games, jobs or 1, opts.ai_budget, opts.ai_knobs,
                          journal)}
+
+
+# the search's pace by table size: decisions of the default `mcts` at points of greedy games
+PACE_PLAYERS = (2, 3, 4, 5)
+PACE_SEEDS = (11, 12)
+PACE_ROUNDS = (3, 9, 15)  # the rounds of greedy play before each decision searched
+
+
+def pace(players: int, seeds: tuple[int, ...] = PACE_SEEDS,
+         rounds: tuple[int, ...] = PACE_ROUNDS, ai: str = "mcts") -> list[float]:
+    """CPU seconds of the search's turn decisions at a table of `players` in base: in each
+    seed's greedy game, the decision after each of `rounds` rounds, searched by a seat of its
+    own (the game goes on as greedy plays). A person waits for these; the ladder's figure is a
+    whole row's mean and comes in hours."""
+    from grove.compiler.cardset import build
+    from grove.engine.ai import make
+    from grove.engine.game import Game
+
+    cardset = build("base")
+    out = []
+    for seed in seeds:
+        game = Game(cardset, [f"P{j + 1}" for j in range(players)], seed, events=False)
+        greedy = [make(AGAINST, j) for j in range(players)]
+        turns = 0
+        for stop in rounds:
+            while game.decision is not None:
+                d = game.decision
+                if d.kind == "turn":
+                    if turns >= stop * players and len(d.options) > 1:
+                        break
+                    turns += 1
+                game.apply(greedy[d.player].choose(game.seats[d.player], d))
+            if game.decision is None:
+                break
+            d = game.decision
+            search = make(ai, seed * 31 + d.player)
+            start = time.process_time()
+            search.choose(game.seats[d.player], d)
+            out.append(time.process_time() - start)
+        game.release()
+    return out
+
+
+def bench_search(opts: Any) -> dict[str, Any]:
+    print("== the search's pace: CPU seconds a decision of the default mcts, base, "
+          f"{len(PACE_SEEDS) * len(PACE_ROUNDS)} decisions of greedy games at each table size")
+    rows = {}
+    for players in PACE_PLAYERS:
+        seconds = pace(players)
+        mean = sum(seconds) / len(seconds)
+        rows[str(players)] = {"decisions": len(seconds), "seconds": round(mean, 3),
+                              "range": [round(min(seconds), 3), round(max(seconds), 3)]}
+        print(f"   {players} players: {mean:.3f} s a decision "
+              f"[{min(seconds):.3f} .. {max(seconds):.3f}]", flush=True)
+    return {"search": rows}

@@ -150,3 +150,15 @@ def test_the_ladders_rows_play_in_the_order_named_and_a_misspelt_one_is_refused(
     assert [row["a"] for row in rows] == ["mcts:3", "mcts:2"]
     with pytest.raises(SystemExit, match="no row 'tow'.*one, two"):
         ladder(["tow"], None, 1, journal=None, table=table)
+
+
+def test_the_search_is_timed_at_each_decision_it_is_asked_at():
+    """`--only search` times the search at points of greedy games: one figure a decision, at
+    each round asked for while the game lasts (here a quick search, not the default)."""
+    if str(REPO) not in sys.path:
+        sys.path.insert(0, str(REPO))
+    from benchmarks.ai import pace
+
+    seconds = pace(3, seeds=(11,), rounds=(2, 4), ai="mcts:5")
+    assert len(seconds) == 2 and all(s > 0 for s in seconds)
+    assert pace(2, seeds=(11,), rounds=(500,), ai="mcts:5") == []  # the game ended before

@@ -171,8 +171,8 @@ def test_paired_tries_of_the_turns_choices_meet_the_same_worlds(monkeypatch, pai
     dealt: list[tuple] = []
     real = mcts.world
 
-    def watched(seat, rng):  # the real deal, its cards noted
-        w = real(seat, rng)
+    def watched(seat, rng, *shared):  # the real deal, its cards noted
+        w = real(seat, rng, *shared)
         dealt.append((tuple(w.deck), tuple(tuple(p.hand) for p in w.players)))
         return w
 
@@ -262,3 +262,33 @@ def test_a_hand_is_worth_what_its_best_plays_make_and_nothing_once_the_game_is_e
     assert _hand_worth(game, 0, potential) == pytest.approx(max(flat.hand, 0.5 * best))
     _final_winter_below(game, 0)
     assert _hand_worth(game, 0, potential) == 0.0 == _hand_worth(game, 0, flat)
+
+
+def test_worlds_that_share_what_they_weigh_search_as_worlds_that_do_not(monkeypatch):
+    """A turn's worlds share the plays their tallies weighed, where halves fit and the hand
+    cards' best gains, by the forests' placements (tally.Alike): the same tree, try for try and
+    point for point, as worlds that work everything out afresh, at decisions of a four-player
+    base game (its lindens score by majority, so some plays read the other forests)."""
+    from grove.engine import mcts
+
+    game = Game(cs.build("base"), ["A", "B", "C", "D"], 8, events=False)
+    greedy = make("greedy", 0)
+    real = mcts.world
+
+    def unshared(seat, rng, alike=None):
+        return real(seat, rng)
+
+    searched = 0
+    while game.decision is not None and searched < 3:
+        d = game.decision
+        if d.kind == "turn" and game.turn % 9 == 4 and len(d.options) > 1:
+            seat = game.seats[d.player]
+            shared = MctsPlayer(2, Budget(150, None)).grow(seat, d)
+            with monkeypatch.context() as m:
+                m.setattr(mcts, "world", unshared)
+                alone = MctsPlayer(2, Budget(150, None)).grow(seat, d)
+            assert (shared.visits, shared.reward, shared.margin) == (
+                alone.visits, alone.reward, alone.margin)
+            searched += 1
+        game.apply(greedy.choose(game.seats[d.player], d))
+    assert searched == 3

@@ -78,10 +78,10 @@ def test_a_barred_search_plays_ahead_as_the_barred_player_it_is(monkeypatch):
     counts: list[int] = []
     value = mcts._value
 
-    def counting(w, me, k):
+    def counting(w, me, k, *kept):
         counts.append(sum(1 for p in w.views()[me].cards
                           if p.key is not None and cardset.species[p.key].id == barred))
-        return value(w, me, k)
+        return value(w, me, k, *kept)
 
     monkeypatch.setattr(mcts, "_value", counting)
     for spec, wanted in ((f"mcts:60!{barred}", False), ("mcts:60", True)):

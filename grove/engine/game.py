@@ -27,6 +27,7 @@ from grove.engine.memo import Memo
 from grove.engine.seat import Seat
 from grove.engine.setup import SetupError, TurnLimit, shuffle, turn_limit
 from grove.engine.table import GameOver, Played, PlayerState, Table
+from grove.engine.tally import Alike
 from grove.engine.turn import turn
 from grove.forest.host import loose
 
@@ -68,13 +69,14 @@ class Game(Table):
         self._proc = self._play(draft=laid is not None, caves=laid)
         self.decision = next(self._proc)
 
-    def copy(self, seed: int) -> Game:
+    def copy(self, seed: int, alike: Alike | None = None) -> Game:
         """This game as it stands at the start of a turn, on new objects, playing on from the
         current player's turn with its own random generator (`seed`) and keeping no events:
-        what a search plays its worlds on (grove/engine/worlds.py). Only at a turn's first decision
-        (or between turns): a turn half done cannot be begun again."""
+        what a search plays its worlds on (grove/engine/worlds.py), sharing what their tallies
+        weigh (`alike`). Only at a turn's first decision (or between turns): a turn half done
+        cannot be begun again."""
         g = Game.__new__(Game)
-        self._copy_to(g, seed)
+        self._copy_to(g, seed, alike)
         g.seats = [Seat(g, i) for i in range(len(g.players))]
         g._proc = g._play(draft=False)
         g.decision = next(g._proc)

@@ -38,7 +38,7 @@ from grove.compiler.model import HostKind, SlotDef
 from grove.engine import placement
 from grove.engine.fits import Answers, Fit, FitKey, Half, HostFits, Where, fullness, side_content
 from grove.engine.memo import Memo
-from grove.engine.tally import Tally
+from grove.engine.tally import Alike, Tally
 from grove.forest.host import Host, Placed
 from grove.forest.model import Forest, Trial, table
 
@@ -71,11 +71,20 @@ class Live:
     # the forest as last brought up to date, and its version then (`Forest.version`)
     forest: Forest | None = None
     version: int = -1
+    # its placements' state in the `Alike` the answers are shared by (`Alike.grown` from -1,
+    # the empty forest: where a half fits reads the placements alone, never the cave)
+    state: int = -1
+    # the hosts changed and not yet asked again, each with its side as `_refit` takes them:
+    # where answers are shared, most questions are answered before any host is asked
+    pending: list[tuple[int, str | None]] = field(default_factory=list)
 
 
 class LiveForests:
-    def __init__(self, players: Sequence[_PlayerState], memo: Memo):
+    def __init__(self, players: Sequence[_PlayerState], memo: Memo, alike: Alike | None = None):
+        """`alike`: what other games whose forests were placed alike weighed and found to fit
+        (grove/engine/tally.py), shared with these forests' tallies and answers."""
         self.players = players
+        self._alike = alike
         self._live: list[Live | None] = [None] * len(players)
         table([p.forest for p in players])
         # what holds in every game of the card set (grove/engine/memo.py)
@@ -89,6 +98,9 @@ class LiveForests:
         self._tokens: dict[tuple, frozenset[str]] = memo.tokens  # see `Tally._reached`
         # per player: (its log's length and last entry, its cave, the others' logs, its tally)
         self._tallies: list[tuple[tuple, tuple, tuple, Tally] | None] = [None] * len(players)
+        # per player, where tallies share what they weigh: (its log's length and last entry,
+        # its cave, its forest's state in `alike`)
+        self._states: list[tuple[int, Placed | None, tuple, int] | None] = [None] * len(players)
 
     def _fits_at(self, host: Host) -> HostFits:
         if not host.has_rules:
@@ -139,6 +151,7 @@ class LiveForests:
         """Forget every answer: the next question works them out from the forests."""
         self._live = [None] * len(self.players)
         self._tallies = [None] * len(self.players)
+        self._states = [None] * len(self.players)
 
     def current(self, i: int) -> Live:
         """Player i's answers, brought up to date with the placements they have not seen."""
@@ -151,6 +164,7 @@ class LiveForests:
                                                       is not live.last):
             live = self._live[i] = Live(0, None, [], {side: [] for side in self._sides})
         hosts = forest.hosts
+        shared = self._alike is not None
         for c in log[live.seen:]:
             host = c.host
             assert host is not None
@@ -158,9 +172,14 @@ class LiveForests:
             sp = c.species
             # a card in a slot bears on its side only, unless its rule reaches the whole host
             side = None if c.slot is None or placement.reaches_host(sp) else c.side
-            self._refit(live, hi, hosts[hi], side)
+            if shared:
+                live.pending.append((hi, side))
+            else:
+                self._refit(live, hi, hosts[hi], side)
             if sp is not None and sp.trigger is not None:
                 live.triggers.add(hi)
+        if shared:
+            live.state = self._alike.grown(live.state, log[live.seen:])  # type: ignore[union-attr]
         live.seen = len(log)
         live.last = log[-1] if log else None
         live.forest = forest
@@ -189,15 +208,44 @@ class LiveForests:
         theirs = tuple([(len(f.log), f.log[-1] if f.log else None) for f in forest.others])
         kept = self._tallies[i]
         if kept is None or kept[1] != cave or not _holds(log, *kept[0]):
-            tally = Tally(forest, cardset, self._tokens)
+            tally = Tally(forest, cardset, self._tokens, self._alike)
         else:
             tally = kept[3]
             if kept[0] != mine:
                 tally.advance(log[kept[0][0]:])
             if kept[2] != theirs:  # a play weighed may read them even where no card here does
                 tally.others_changed()
+            if kept[0] == mine and kept[2] == theirs:
+                # and so are the forests' states, as far as its points read them (no point
+                # here reads another player's cave, as the tally itself holds)
+                return tally
         self._tallies[i] = (mine, cave, theirs, tally)
+        if self._alike is not None:
+            states = self._forest_states(self._alike)
+            tally.state = states[i]
+            tally.around = (*states[:i], *states[i + 1:])
         return tally
+
+    def _forest_states(self, alike: Alike) -> list[int]:
+        """Each forest's state in `alike` (`Alike.grown`), brought up to date with the cards
+        placed since it was last asked (the forests as `views` sets their caves)."""
+        out = []
+        for i, p in enumerate(self.players):
+            forest = p.forest
+            log = forest.log
+            cave = (forest.cave, forest.cave_card)
+            kept = self._states[i]
+            if kept is not None and kept[0] == len(log) and kept[2] == cave and (
+                    not log or log[-1] is kept[1]):
+                out.append(kept[3])
+                continue
+            if kept is None or kept[2] != cave or not _holds(log, kept[0], kept[1]):
+                state = alike.state(forest)
+            else:
+                state = alike.grown(kept[3], log[kept[0]:])
+            self._states[i] = (len(log), log[-1] if log else None, cave, state)
+            out.append(state)
+        return out
 
     def views(self) -> list[Forest]:
         """Every player's forest, up to date, each with the others set (for majorities)."""
@@ -222,7 +270,24 @@ class LiveForests:
 
     def where_in(self, live: Live, half: Half) -> tuple[str, ...]:
         """`where` in one player's forest as `current` gave it, while it stands still: a turn
-        asks about every half of every hand card, and brings the forest up to date once."""
+        asks about every half of every hand card, and brings the forest up to date once. Where
+        forests placed alike share answers (`Alike`), the answer of one of them."""
+        alike = self._alike
+        if alike is None:
+            return self._where(live, half)
+        key = (live.state, half.exact)
+        hit = alike.fits.get(key)
+        if hit is None:
+            hit = alike.fits[key] = self._where(live, half)
+        return hit
+
+    def _where(self, live: Live, half: Half) -> tuple[str, ...]:
+        if live.pending:  # the hosts changed since asked, in the order they changed
+            assert live.forest is not None
+            hosts = live.forest.hosts
+            for hi, side in live.pending:
+                self._refit(live, hi, hosts[hi], side)
+            live.pending.clear()
         if half.ruled:
             return self._known(live, half, half.exact, None).all
         # a half that places plainly fits as every such half alike (`half.plain`) at each host

@@ -34,6 +34,7 @@ from grove.engine.game import Game, Player
 from grove.engine.players import GreedyPlayer, RandomPlayer, gain
 from grove.engine.restricted import RestrictedPlayer, narrow
 from grove.engine.seat import Seat
+from grove.engine.tally import Alike
 from grove.engine.worlds import world
 
 DEFAULT_ITERATIONS = 1000  # about a second a decision on one core of this machine (docs/ai.md)
@@ -168,17 +169,17 @@ class MctsPlayer:
         budget = self.budget
         deadline = (time.perf_counter() + budget.seconds) if budget.seconds is not None else None
         done = 0
-        policies = {}
+        kept = _Kept()
         while True:
             if budget.iterations is not None and done >= budget.iterations:
                 break
             if deadline is not None and done and time.perf_counter() >= deadline:
                 break
-            self._iterate(seat, root, name, rng, policies, k)
+            self._iterate(seat, root, name, rng, kept, k)
             done += 1
         return root
 
-    def _iterate(self, seat: Seat, root: Node, name: str, rng: random.Random, policies: dict,
+    def _iterate(self, seat: Seat, root: Node, name: str, rng: random.Random, kept: _Kept,
                  k: Knobs) -> None:
         me = seat.seat
         first = _select(root, None, k)  # every world offers the turn's own choices
@@ -186,8 +187,8 @@ class MctsPlayer:
             # the n-th try of each choice meets the same world and the same rollout dice, so
             # two choices' means differ by what the choices do, not by the worlds they met
             rng = random.Random(f"{name}:{root.visits.get(first, 0)}")
-        w = world(seat, rng)
-        players: list[Player] = [_Rollout(policies, j, rng, k.epsilon)
+        w = world(seat, rng, kept.alike)
+        players: list[Player] = [_Rollout(kept.policies, j, rng, k.epsilon)
                                  for j in range(len(w.players))]
         if self.barred:
             players[me] = RestrictedPlayer(players[me], self.barred)
@@ -222,7 +223,7 @@ class MctsPlayer:
             if w.turn >= stop and node is None:
                 break
             w.apply(players[d.player].choose(w.seats[d.player], d))
-        margin, reward = _value(w, me, k)
+        margin, reward = _value(w, me, k, kept.best)
         for n, text in path:
             n.n += 1
             n.visits[text] = n.visits.get(text, 0) + 1
@@ -277,6 +278,18 @@ class MctsPlayer:
         return DRAW_DECK if DRAW_DECK.text in decision.options else decision.actions[0]
 
 
+@dataclass
+class _Kept:
+    """What a turn's search keeps from world to world: its worlds' forests are the turn's,
+    grown by a few cards, so the same plays are weighed in the same forests again and again."""
+
+    policies: dict = field(default_factory=dict)  # seat -> its rollout's greedy and random players
+    alike: Alike = field(default_factory=Alike)  # what the worlds' tallies weighed (tally.py)
+    # (a forest's state in `alike`, a card) -> what the card's best play there gains, where no
+    # play of it read another forest (`_hand_worth`)
+    best: dict[tuple[int, int], float] = field(default_factory=dict)
+
+
 class _Rollout:
     """A rollout's player: greedy, or with probability epsilon any legal action."""
 
@@ -322,22 +335,28 @@ def _select(node: Node, legal: set[str] | None, k: Knobs, later: bool = False) -
     return best
 
 
-def _value(w: Game, me: int, k: Knobs) -> tuple[float, float]:
+def _value(w: Game, me: int, k: Knobs, best: dict[tuple[int, int], float] | None = None
+           ) -> tuple[float, float]:
     """The margin of the searching seat over the others' mean where the rollout stopped (the
-    scores so far, and what each hand can still make), and that as a reward in [0, 1]."""
-    values = [w.tally(j).total + (0.0 if w.over else _hand_worth(w, j, k))
+    scores so far, and what each hand can still make), and that as a reward in [0, 1]. `best`:
+    hand cards' best gains kept from other worlds (`_Kept`)."""
+    left = _cards_left(w)
+    values = [w.tally(j).total + (0.0 if w.over else _hand_worth(w, j, k, best, left))
               for j in range(len(w.players))]
     others = [v for j, v in enumerate(values) if j != me]
     margin = values[me] - sum(others) / len(others) if others else values[me]
     return margin, 0.5 + 0.5 * math.tanh(margin / k.scale)
 
 
-def _hand_worth(w: Game, j: int, k: Knobs) -> float:
+def _hand_worth(w: Game, j: int, k: Knobs, kept: dict[tuple[int, int], float] | None = None,
+                left: int | None = None) -> float:
     """What player j's hand can still make: each card the more of a flat `hand` (what it can
     pay) and `potential` times what its best play would gain now (its cost counted as greedy
     counts it), for as many cards as j has turns left in this world, the best first: a card
-    still in hand when the game ends makes nothing."""
-    turns = _turns_left(w, j)
+    still in hand when the game ends makes nothing. A card's best gain is taken from `kept`
+    where another world weighed it in a forest placed alike, and kept there. `left`: the
+    world's `_cards_left`, where the caller has it."""
+    turns = _turns_left(w, j, left)
     hand = w.players[j].hand
     if not turns or not hand:
         return 0.0
@@ -345,31 +364,49 @@ def _hand_worth(w: Game, j: int, k: Knobs) -> float:
         return k.hand * min(turns, len(hand))
     tally = w.tally(j)
     base = tally.total
+    if tally.alike is None:
+        kept = None
     worths = []
     for c in hand:
-        best = 0.0
-        for place in w.placements(j, c):
-            # the turn's play to that place, as greedy weighs it: read once per card set
-            value = gain(tally, base, *w.play_of(play_text(place)))
-            if value > best:
-                best = value
+        best = kept.get((tally.state, c)) if kept is not None else None
+        if best is None:
+            best = 0.0
+            steady = True
+            for place in w.placements(j, c):
+                # the turn's play to that place, as greedy weighs it: read once per card set
+                play = w.play_of(play_text(place))
+                value = gain(tally, base, *play)
+                steady = steady and tally.steady(play[4])
+                if value > best:
+                    best = value
+            if kept is not None and steady:
+                kept[(tally.state, c)] = best
         worths.append(max(k.hand, k.potential * best))
     worths.sort(reverse=True)
     return sum(worths[:turns])
 
 
-def _turns_left(w: Game, j: int) -> int:
+def _turns_left(w: Game, j: int, left: int | None = None) -> int:
     """How many more turns player j has in this world: the deck's cards above the winter card
-    that ends the game, at about one a turn (a draw takes two, a play none)."""
+    that ends the game (`left`, `_cards_left`), at about one a turn (a draw takes two, a play
+    none)."""
+    if left is None:
+        left = _cards_left(w)
+    n = len(w.players)
+    wait = (j - w.current) % n  # turns before j's next one
+    return max(0, -((wait - left) // n))  # ceil((left - wait) / n)
+
+
+def _cards_left(w: Game) -> int:
+    """The deck's cards above the winter card that ends the game."""
     need = w.cardset.setup.winter_cards - len(w.winter)
     left = 0
+    winter = w.winter_ids
     for c in reversed(w.deck):
-        if c in w.winter_ids:
+        if c in winter:
             need -= 1
             if need <= 0:
                 break
         else:
             left += 1
-    n = len(w.players)
-    wait = (j - w.current) % n  # turns before j's next one
-    return max(0, -((wait - left) // n))  # ceil((left - wait) / n)
+    return left

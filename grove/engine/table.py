@@ -20,7 +20,7 @@ from grove.engine.events import Event
 from grove.engine.live import LiveForests
 from grove.engine.memo import Memo
 from grove.engine.setup import deal
-from grove.engine.tally import Tally, play_key
+from grove.engine.tally import Alike, Tally, play_key
 from grove.forest.host import Placed, loose
 from grove.forest.model import Forest, Trial, table
 
@@ -110,10 +110,11 @@ class Table:
         self._plays = self.memo.plays
         self.actions = self.memo.actions  # the card set's actions, made once (grove/engine/action.py)
 
-    def _copy_to(self, other: Table, seed: int) -> None:
+    def _copy_to(self, other: Table, seed: int, alike: Alike | None = None) -> None:
         """Make `other` (a bare instance) this table as it stands, its forests new objects and
         its own random generator seeded with `seed`, keeping no events: a search plays on
-        copies (grove/engine/worlds.py). Every attribute `__init__` sets is set here too."""
+        copies (grove/engine/worlds.py), whose tallies share what they weigh (`alike`). Every
+        attribute `__init__` sets is set here too."""
         other.cardset = self.cardset
         other.legacy = self.legacy
         other.seed = seed
@@ -141,7 +142,7 @@ class Table:
         other._events = []
         other._views = {}
         other.memo = self.memo
-        other._forests = LiveForests(players, self.memo)
+        other._forests = LiveForests(players, self.memo, alike)
         other._halves = self._halves
         other._hosts_from = self._hosts_from
         other._placings = self._placings

@@ -16,6 +16,10 @@ A drafted cave's rule, scored in the cave row, is weighed the same way.
 `weigh(species, symbol, at)` gives the total with a card half placed at `at`, and `advance`
 brings the tally up to date with cards placed for real. Both equal `scoring.score(...).total`
 of the forest as it would be, which a test checks for every play of many games.
+
+Tallies of many games may share what they weighed (`Alike`): a search plays a thousand worlds a
+turn, each a copy of the same forests grown by a few cards, and weighs the same plays in the same
+forests in world after world.
 """
 
 from __future__ import annotations
@@ -31,13 +35,58 @@ from grove.forest.model import Forest
 OTHERS = frozenset({"others", "any"})  # the tokens of a rule that may read the other forests
 
 
+class Alike:
+    """What a play adds to a forest, and where a card half fits in it, shared by games whose
+    forests were placed alike (a search's worlds, grove/engine/mcts.py): nine weighs in ten of
+    a four-player search were of a play already weighed in the same forest in another world.
+
+    A forest is known by its cave and its placements in order (`grown`): what a card is and
+    where it went, never its number, which no rule reads and which a world deals anew for a
+    face-down card. A play whose weighing read no other forest is kept as what it adds to the
+    forest's total, whatever the others (a majority's points, and the total with them, move
+    with the other forests); one that read them, as the total it came to beside those forests
+    (`Tally.weigh`). Where a half fits reads the placements alone (`LiveForests.where_in`)."""
+
+    __slots__ = ("states", "gains", "totals", "fits")
+
+    def __init__(self) -> None:
+        self.states: dict[tuple, int] = {}  # (a forest's state, what was placed next) -> state
+        self.gains: dict[tuple[int, str], int] = {}  # (state, `play_key`) -> the total's change
+        # (state, the other forests' states, `play_key`) -> the total, of a play that read them
+        self.totals: dict[tuple[int, tuple[int, ...], str], int] = {}
+        # (the placements' state, a half's `Half.exact`) -> where it fits (grove/engine/live.py)
+        self.fits: dict[tuple[int, str], tuple[str, ...]] = {}
+
+    def state(self, forest: Forest) -> int:
+        """The state of a forest as it stands: its cave, then each placement in its log."""
+        cave = forest.cave_card
+        return self.grown(self._next(-1, (forest.cave, cave.key if cave is not None else None)),
+                          forest.log)
+
+    def grown(self, state: int, placed: Iterable[Placed]) -> int:
+        """The state of a forest in `state` grown by `placed`, in the order placed."""
+        for c in placed:
+            host = c.host
+            assert host is not None
+            if c.slot is None:  # a new host: its kind, its card and the cards beneath it
+                step = (host.kind.id, c.key, c.symbol, len(host.beneath))
+            else:
+                step = (host.index, c.slot, c.key, c.symbol)
+            state = self._next(state, step)
+        return state
+
+    def _next(self, state: int, step: tuple) -> int:
+        states = self.states
+        return states.setdefault((state, step), len(states))
+
+
 class Tally:
     __slots__ = ("forest", "total", "points", "firsts", "readers", "everywhere", "groups_reading",
                  "cave_card", "cave_reads", "reached", "local", "weighed", "plays", "others_cards",
-                 "slot_keys", "species_reads", "tokens")
+                 "slot_keys", "species_reads", "tokens", "alike", "state", "around")
 
     def __init__(self, forest: Forest, cardset: CardSet,
-                 tokens: dict[tuple, frozenset[str]] | None = None):
+                 tokens: dict[tuple, frozenset[str]] | None = None, alike: Alike | None = None):
         self.forest = forest
         # what a card placed alike changes (`_reached`): the same in every game of the card set,
         # so the engine hands in its memo's
@@ -69,6 +118,12 @@ class Tally:
             self._index(c)
         self.others_cards: set[Placed] = set()
         self._others_cards()
+        # what other games' tallies weighed in forests placed as these (None: nothing), and the
+        # states there of this forest and of the others, in order: the tally's owner sets them
+        # to the forests as they stand before it weighs (`LiveForests.tally`)
+        self.alike = alike
+        self.state = -1
+        self.around: tuple[int, ...] = ()
 
     def _index(self, c: Placed) -> None:
         """File a card under what its rule reads."""
@@ -217,8 +272,31 @@ class Tally:
             play = play_key(species, symbol, at)
         hit = self.plays.get(play)
         if hit is None:
+            alike = self.alike
+            if alike is None:
+                hit = self.plays[play] = self._weigh(species, symbol, at)
+                return hit[0]
+            key = (self.state, play)
+            gain = alike.gains.get(key)
+            if gain is not None:
+                hit = self.plays[play] = (self.total + gain, False)
+                return hit[0]
+            beside = (self.state, self.around, play)
+            total = alike.totals.get(beside)
+            if total is not None:
+                hit = self.plays[play] = (total, True)
+                return total
             hit = self.plays[play] = self._weigh(species, symbol, at)
+            if hit[1]:  # it read the other forests: the same where they are alike too
+                alike.totals[beside] = hit[0]
+            else:  # the same wherever this forest is alike
+                alike.gains[key] = hit[0] - self.total
         return hit[0]
+
+    def steady(self, play: str) -> bool:
+        """Whether a play weighed (by its `play_key`) read no other forest: what it adds then
+        holds wherever this forest is placed alike, whatever the others (`Alike`)."""
+        return not self.plays[play][1]
 
     def _weigh(self, species: Any, symbol: str | None, at: Any) -> tuple[int, bool]:
         """A play's total, shared by plays that weigh alike.

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from grove.engine.game import Game
 from grove.engine.seat import Seat
 from grove.engine.setup import shuffle
+from grove.engine.tally import Alike
 
 if TYPE_CHECKING:
     from grove.engine.table import Table
@@ -73,13 +74,14 @@ def _winter_places(table: Table, n: int, rng: random.Random) -> set[int]:
     return set(first + slots[:n - len(first)])
 
 
-def world(seat: Seat, rng: random.Random) -> Game:
+def world(seat: Seat, rng: random.Random, alike: Alike | None = None) -> Game:
     """A copy of the game behind `seat`, at the start of the current turn, with every card the
     seat cannot see dealt anew and a random generator of its own: any of the games the seat
-    cannot tell from it, for a search to play on. The one reader of the game behind a view,
+    cannot tell from it, for a search to play on, its tallies sharing what they weigh with the
+    other worlds of `alike` (grove/engine/tally.py). The one reader of the game behind a view,
     and it reads it only to deal the unseen cards away."""
     game = seat._t
     assert isinstance(game, Game)
-    g = game.copy(rng.getrandbits(32))
+    g = game.copy(rng.getrandbits(32), alike)
     redeal(g, seat.seat, rng)
     return g
