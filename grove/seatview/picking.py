@@ -21,6 +21,18 @@ from grove.seatview.steps import Step, confirmed, rehearse, rehearsed, steps
 from grove.seatview.view import Payment, View
 
 
+def next_queued(queued: list[Action], decision: Decision) -> Action | None:
+    """The next of a confirmed play's queued steps (its river card, its payment), taken off
+    `queued` where `decision` offers it; where it does not, the game went another way and the
+    rest is dropped. How every screen answers what a play it confirmed whole brings."""
+    if queued:
+        action = queued.pop(0)
+        if action.text in decision.options:
+            return action
+        queued.clear()
+    return None
+
+
 @dataclass(frozen=True)
 class Listing:
     """A list to show, and the question it answers: the decision's (with the lines picked on

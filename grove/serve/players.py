@@ -21,6 +21,7 @@ from grove.engine.action import Action
 from grove.engine.decision import Decision
 from grove.engine.human import Quit
 from grove.engine.seat import Seat
+from grove.seatview.picking import next_queued
 from grove.seatview.steps import rehearse, rehearsed
 
 MOST_ACTIONS = 12  # a play with its river card and its payment takes no more
@@ -69,11 +70,9 @@ class RemotePlayer:
     def choose(self, seat: Seat, decision: Decision) -> Action:
         match = self.match
         queued = match.queued.setdefault(self.seat, [])
-        if queued:  # the rest of a confirmed play: its river card and its payment
-            action = queued.pop(0)
-            if action.text in decision.options:
-                return action
-            queued.clear()
+        action = next_queued(queued, decision)  # the rest of a play confirmed whole
+        if action is not None:
+            return action
         match.publish((self.seat, decision))
         while True:
             item = match.inbox.get()

@@ -21,6 +21,7 @@ from grove.engine.action import Action
 from grove.engine.decision import Decision
 from grove.engine.human import Quit
 from grove.engine.seat import Seat
+from grove.seatview.picking import next_queued
 
 QUIT = object()  # the answer that stops the game
 
@@ -65,11 +66,9 @@ class ScreenPlayer:
 
     def choose(self, seat: Seat, decision: Decision) -> Action:
         self.handoff.check()
-        if self.queued:
-            action = self.queued.pop(0)
-            if action.text in decision.options:
-                return action
-            self.queued.clear()
+        action = next_queued(self.queued, decision)
+        if action is not None:
+            return action
         self.call(self.offer, seat, decision)
         first, *self.queued = self.handoff.wait()
         return first
