@@ -44,7 +44,8 @@ def _bytecode() -> None:
 # suite runs a file on one worker (`--dist loadfile`: a module's fixtures, a browser, a played
 # game, are made once), and the longest files go first, so that the workers end together rather
 # than one idling while the other finishes a long file it was handed late. A file not named here
-# keeps its place after these.
+# keeps its place after these. Only with `--dist loadfile`: xdist's default, `load`, first hands
+# each worker a run of consecutive tests, and would give one worker every long file.
 LONGEST_FIRST = (
     "test_fuzz.py",
     "test_table_fit.py",
@@ -63,7 +64,15 @@ LONGEST_FIRST = (
 )
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+@pytest.hookimpl(optionalhook=True)  # an xdist hook: the workers collect, with `dist` reset
+def pytest_configure_node(node) -> None:
+    node.workerinput["dist"] = node.config.getoption("dist")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    dist = getattr(config, "workerinput", {}).get("dist") or config.getoption("dist", "no")
+    if dist != "loadfile":
+        return
     rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: the rest in order
 
