@@ -25,9 +25,9 @@ demo: $(STAMP)
 
 test: $(TEST_STAMP)
 	$(BIN)/ruff check .
-	# one worker per logical CPU (pytest-xdist): serial, the suite took 13-14 min on CI's two cores;
-	# the slowest tests listed, so a run that nears CI's 15 minutes says where its time went
-	$(BIN)/python -m pytest -n logical --durations=15
+	# one worker per logical CPU (pytest-xdist), a test file on one worker and the longest files
+	# first (tests/conftest.py); the slowest tests listed, so a run says where its time went
+	$(BIN)/python -m pytest -n logical --dist loadfile --no-loadscope-reorder --durations=15
 
 bench: $(TEST_STAMP)
 	$(BIN)/python -m benchmarks

@@ -40,6 +40,43 @@ def _bytecode() -> None:
     compileall.compile_dir(Path(grove.__file__).parent, quiet=2)
 
 
+# The files whose tests take longest, longest first (`make test` lists the slowest tests). The
+# suite runs a file on one worker (`--dist loadfile`: a module's fixtures, a browser, a played
+# game, are made once), and the longest files go first, so that the workers end together rather
+# than one idling while the other finishes a long file it was handed late. A file not named here
+# keeps its place after these. Only with `--dist loadfile`: xdist's default, `load`, first hands
+# each worker a run of consecutive tests, and would give one worker every long file.
+LONGEST_FIRST = (
+    "test_fuzz.py",
+    "test_table_fit.py",
+    "test_play_terminal.py",
+    "test_serve_browser.py",
+    "test_engine_games.py",
+    "test_readme_tour.py",
+    "test_faults_simulate.py",
+    "test_sheets_browser.py",
+    "test_report_browser.py",
+    "test_serve_process.py",
+    "test_faults_records.py",
+    "test_faults_export.py",
+    "test_serve_api.py",
+    "test_mcts.py",
+)
+
+
+@pytest.hookimpl(optionalhook=True)  # an xdist hook: the workers collect, with `dist` reset
+def pytest_configure_node(node) -> None:
+    node.workerinput["dist"] = node.config.getoption("dist")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    dist = getattr(config, "workerinput", {}).get("dist") or config.getoption("dist", "no")
+    if dist != "loadfile":
+        return
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: the rest in order
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     for d in _OWN_CACHE:
         shutil.rmtree(d, ignore_errors=True)

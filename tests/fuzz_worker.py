@@ -26,6 +26,7 @@ MemoryError instead of taking the machine down.
 
 from __future__ import annotations
 
+import bisect
 import json
 import os
 import random
@@ -163,6 +164,18 @@ def card_sources() -> list[tuple[str, str]]:
     """(`set/file.yaml`, text) of every file of the card sets fuzzed."""
     return [(f"{name}/{p.name}", p.read_text(encoding="utf-8"))
             for name, folder in CARD_SETS.items() for p in sorted(folder.glob("*.yaml"))]
+
+
+def by_lines(sources: list[tuple[str, str]]) -> list[int]:
+    """Where each source's share of the case numbers ends: a source gets cases in proportion to
+    its lines, so every line of every file is mutated about as often: an equal share a file
+    would give a seven-line deck eleven times the cases a line of a 79-line species file gets,
+    spent on the same few lines."""
+    ends, total = [], 0
+    for _name, text in sources:
+        total += max(1, text.count("\n"))
+        ends.append(total)
+    return ends
 
 
 def case_rng(seed: int, kind: str, n: int) -> random.Random:
@@ -320,6 +333,7 @@ class Worker:
         self._grove("play", "--edition", "dartmoor", "--ai", "greedy,random", "--seed", "2",
                     "--quiet", "--record", str(record))
         self.forests.append(("record.jsonl", record.read_text(encoding="utf-8")))
+        self.ends = {"forest": by_lines(self.forests), "card": by_lines(self.cards)}
 
     def _grove(self, *args: str) -> tuple[int, str]:
         from grove.cli import main
@@ -338,7 +352,8 @@ class Worker:
 
     def case(self, kind: str, n: int) -> tuple[str, bytes]:
         sources = self.forests if kind == "forest" else self.cards
-        name, text = sources[n % len(sources)]
+        ends = self.ends[kind]
+        name, text = sources[bisect.bisect_right(ends, n % ends[-1])]
         return name, mutate(text, case_rng(self.seed, kind, n), odd=kind == "forest")
 
     def forest(self, name: str, data: bytes) -> str | None:
