@@ -1002,10 +1002,9 @@ def _played_hosts(cardset: Any, host_ids: Iterable[str]) -> list[Any]:
 
 def host_choice(cardset: Any, lang: str, host_ids: Iterable[str]) -> str:
     """"a Tree or a Sapling" (German "einen Baum oder einen Setzling"): hosts as the object of
-    "whenever you play ...", each with its own indefinite article and its name as the sheet
-    prints it (capitalised, like the labels of the slot diagrams beside it)."""
+    "whenever you play ...", each with its own indefinite article and its name as a sentence
+    of the language writes it (issue 44: a player writes "when you play a tree", not "a Tree")."""
     r = Renderer(cardset, lang)
-    r.lower = False
     return r.join_or([r.art(r.host_np(h), "indef.acc") for h in _played_hosts(cardset, host_ids)])
 
 
