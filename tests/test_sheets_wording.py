@@ -122,6 +122,10 @@ def test_sheet_says_the_wording_list(edition, lang, present, gone):
                       "ogni volta che giochi un albero o una piantina"],
      ["accanto alla radura", "tre pile", "giochi un Albero"]),
     (("dartmoor", ()), "it", ["mettine 2 nella radura"], ["sulla radura"]),
+    # the same winter rule in every language (seed 004 is the base game's only overview)
+    (BASE_ALL, "en", ["put each winter card you draw face up beside the deck"], ["beside the clearing"]),
+    (BASE_ALL, "de", ["Lege jede gezogene Winterkarte offen neben den Stapel"], ["neben die Lichtung"]),
+    (BASE_ALL, "th", ["ให้วางหงายหน้าไว้ข้างกองการ์ด"], ["ข้างพื้นที่กลาง"]),
 ])
 def test_sheet_says_the_overviews_words(edition, lang, present, gone):
     text = _text(*edition, lang)
