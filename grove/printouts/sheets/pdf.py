@@ -185,12 +185,27 @@ class _Noted(SegmentedParagraph):
     """A paragraph that notes the page it is drawn on under a key (a row of the species table,
     a block of the rules section), so the HTML page can start its pages where the PDF does."""
 
-    def __init__(self, markup: str, style, sink: list, key, words: frozenset[str]):
-        super().__init__(with_icons(markup, style.fontSize * ICON_SCALE), style, words=words)
+    def __init__(self, markup: str | None, style, sink: list | None = None, key=None,
+                 words: frozenset[str] = frozenset(), **kw):
+        if sink is None:  # a part of a split paragraph, as reportlab's Paragraph.split makes it
+            super().__init__(markup, style, words=words, **kw)
+        else:
+            super().__init__(with_icons(markup or "", style.fontSize * ICON_SCALE), style,
+                             words=words)
         self._sink, self._key = sink, key
 
+    def split(self, availWidth, availHeight):  # noqa: N803 - reportlab's names
+        """A paragraph the rules set closer may break across columns: each part notes its
+        page under the same key."""
+        parts = super().split(availWidth, availHeight)
+        for part in parts:
+            if part is not self:
+                part._sink, part._key, part._words = self._sink, self._key, self._words
+        return parts
+
     def draw(self) -> None:
-        self._sink.append((self._key, self.canv.getPageNumber()))
+        if self._sink is not None:
+            self._sink.append((self._key, self.canv.getPageNumber()))
         super().draw()
 
 
