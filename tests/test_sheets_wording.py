@@ -122,6 +122,11 @@ def test_sheet_says_the_wording_list(edition, lang, present, gone):
                       "ogni volta che giochi un albero o una piantina"],
      ["accanto alla radura", "tre pile", "giochi un Albero"]),
     (("dartmoor", ()), "it", ["mettine 2 nella radura"], ["sulla radura"]),
+    # the type a face-down card counts as, as a sentence writes it
+    (("smoky_mountains", ()), "en", ["universal river; it counts as a river."], ["counts as River"]),
+    (BASE_ALL, "en", ["It counts as a tree but has no tree symbol"], ["counts as Tree"]),
+    (BASE_ALL, "it", ["Conta come albero, ma non ha simbolo"], ["Conta come Albero"]),
+    (BASE_ALL, "de", ["Sie zählt als Baum, hat aber kein Baumsymbol"], []),
     # the same winter rule in every language (seed 004 is the base game's only overview)
     (BASE_ALL, "en", ["put each winter card you draw face up beside the deck"], ["beside the clearing"]),
     (BASE_ALL, "de", ["Lege jede gezogene Winterkarte offen neben den Stapel"], ["neben die Lichtung"]),
