@@ -118,7 +118,7 @@ def test_sheet_says_the_wording_list(edition, lang, present, gone):
      ["สัญลักษณ์น้ำ", "กองจั่ว"]),
     # seed 004: the winter card lies beside the draw deck; „mazzo di pesca"; three „mazzi"
     (BASE_ALL, "it", ["accanto al mazzo di pesca", "ognuna è la prima carta del mazzo di pesca",
-                      "Dividi le carte in tre mazzi più o meno uguali.",
+                      "Dividi le carte in tre mazzi più o meno uguali.", "A. Pesca due carte",
                       "ogni volta che giochi un albero o una piantina"],
      ["accanto alla radura", "tre pile", "giochi un Albero"]),
     (("dartmoor", ()), "it", ["mettine 2 nella radura"], ["sulla radura"]),
