@@ -127,6 +127,12 @@ def test_sheet_says_the_wording_list(edition, lang, present, gone):
     (BASE_ALL, "en", ["It counts as a tree but has no tree symbol"], ["counts as Tree"]),
     (BASE_ALL, "it", ["Conta come albero, ma non ha simbolo"], ["Conta come Albero"]),
     (BASE_ALL, "de", ["Sie zählt als Baum, hat aber kein Baumsymbol"], []),
+    # a host that reveals no card is said too (seed 001: „Dies gilt nicht für Sträucher")
+    (("dartmoor", ()), "de", ["Spielst du einen Strauch oder ein Moor aus, deckst du keine Karte auf."], []),
+    (("dartmoor", ()), "it", ["Giocare un arbusto o una brughiera non rivela nessuna carta."], []),
+    (("smoky_mountains", ()), "en", ["Playing a river reveals no card."], []),
+    (("smoky_mountains", ()), "th", ["การเล่นแม่น้ำไม่ต้องเปิดการ์ด"], []),
+    (("base", ()), "en", [], ["reveals no card"]),
     # the same winter rule in every language (seed 004 is the base game's only overview)
     (BASE_ALL, "en", ["put each winter card you draw face up beside the deck"], ["beside the clearing"]),
     (BASE_ALL, "de", ["Lege jede gezogene Winterkarte offen neben den Stapel"], ["neben die Lichtung"]),

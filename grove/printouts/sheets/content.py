@@ -139,6 +139,9 @@ class Sheet:
     words: frozenset[str] = frozenset()  # Thai names a line never breaks inside (thai.py)
     icons: Any = None  # symbol id -> (icons.Icon, its name): the tree and type symbols drawn
     revealing_choice: str = ""  # those hosts as the object of "play": "a Tree or a Sapling"
+    # the hosts played from a card of their own that reveal nothing, said too (issue 44: the
+    # Dartmoor overview: „Dies gilt nicht für Sträucher"): "a shrub or a moor"
+    quiet_choice: str = ""
     card_symbols: tuple[Symbol, ...] = ()  # the expansions' symbols on their cards (Alps)
     treeless_redraw: bool = False  # the set-up's redraw of a hand without a tree (`rules:`)
     water: str = ""  # the water requirement's name, where a species has it (its legend row)
@@ -332,6 +335,8 @@ def build_sheet(cs: CardSet, lang: str) -> Sheet:
         stuck_cards=int(stuck.get("cards", 0)), stuck_to=stuck.get("to"),
         hosts=hosts, revealing=tuple(h.name for h in revealing),
         revealing_choice=rules_text.host_choice(cs, lang, (h.id for h in revealing)),
+        quiet_choice=rules_text.host_choice(
+            cs, lang, (h.id for h in hosts if h.play is None and h.reveal == 0)),
         host_kinds=rules_text.host_plurals(cs, lang, cs.hosts),
         host_kinds_inline=rules_text.host_plurals(cs, lang, cs.hosts, cap=False),
         edition_id=cs.root.id,
