@@ -68,7 +68,7 @@ def test_tree_with_a_river_takes_any_card_at_top_left_and_right(smoky):
         "top": ("top", "any"), "left": ("left", "any"), "right": ("right", "any"),
         "bottom_1": ("bottom", "water"), "bottom_2": ("bottom", "water")}
     text = re.sub(r"\s+", " ", pdf.story(sheet).xhtml)
-    assert "Slots marked “any”, half blue, take cards with or without the water symbol." in text
+    assert "Slots marked “any”, half blue, take cards with or without the water requirement." in text
 
 
 def test_no_water_marks_where_the_requirement_does_not_exist(base):

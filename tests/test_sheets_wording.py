@@ -26,16 +26,16 @@ def _text(base: str, expansions: tuple[str, ...], lang: str) -> str:
 
 
 @pytest.mark.parametrize("edition,lang,expected", [
-    (BASE_ALL, "en", "Reveal : whenever you play a Tree or a Sapling, also turn the top card"),
+    (BASE_ALL, "en", "Reveal : whenever you play a tree or a sapling, also turn the top card"),
     (BASE_ALL, "de", "Aufdecken : Immer wenn du einen Baum oder einen Setzling ausspielst,"),
-    (BASE_ALL, "it", "Rivela : ogni volta che giochi un Albero o una Piantina, metti anche"),
+    (BASE_ALL, "it", "Rivela : ogni volta che giochi un albero o una piantina, metti anche"),
     (BASE_ALL, "th", "เปิดการ์ด : ทุกครั้งที่เล่นต้นไม้หรือต้นกล้า ให้เปิดการ์ด"),
     # Dartmoor: only a tree reveals, neither a shrub nor a moor (seed 001)
-    (("dartmoor", ()), "en", "Reveal : whenever you play a Tree, also turn"),
+    (("dartmoor", ()), "en", "Reveal : whenever you play a tree, also turn"),
     (("dartmoor", ()), "de", "Immer wenn du einen Baum ausspielst,"),
-    (("dartmoor", ()), "it", "ogni volta che giochi un Albero, metti"),
+    (("dartmoor", ()), "it", "ogni volta che giochi un albero, metti"),
     # a tree with a river beneath is a tree: one name, not "Tree and Tree with river"
-    (("smoky_mountains", ()), "en", "Reveal : whenever you play a Tree, also turn"),
+    (("smoky_mountains", ()), "en", "Reveal : whenever you play a tree, also turn"),
 ])
 def test_reveal_names_the_hosts_as_a_choice(edition, lang, expected):
     assert expected in _text(*edition, lang)
@@ -74,7 +74,7 @@ def test_sheet_sentences_read_as_written_in_the_language(lang, present, gone):
                       "Trees, saplings and shrubs: their slots",
                       "A split card goes into a free slot of one of your trees, saplings and shrubs,"],
      ["A card played without paying any card", "host", "Host", "card with two halves"]),
-    (("smoky_mountains", ()), "en", ["when you play a Tree, you may lay"],
+    (("smoky_mountains", ()), "en", ["when you play a tree, you may lay"],
      ["when you play a card as Tree", "host", "Host"]),
     (("dartmoor", ()), "de", ["Bäume, Sträucher, Moore und Universalmoore: ihre Plätze",
                               "A. Zwei Karten ziehen",
@@ -95,6 +95,50 @@ def test_sheet_sentences_read_as_written_in_the_language(lang, present, gone):
      ["ตาของคุณ", "การ์ดที่มีสองครึ่ง", "เอฟเฟกต์", "การ์ดหลัก", "ลานโล่ง", "ป่าผสม"]),
 ])
 def test_sheet_says_the_wording_list(edition, lang, present, gone):
+    text = _text(*edition, lang)
+    assert [p for p in present if p not in text] == []
+    assert [g for g in gone if g in text] == []
+
+
+# ---- issue 44, the second reading: the overviews' words where the sheets still had others ----
+@pytest.mark.parametrize("edition,lang,present,gone", [
+    # seed 002: "water requirement", not a "water symbol"; a tree in lower case mid-sentence
+    (("smoky_mountains", ()), "en", ["Blue slots take only cards with the water requirement.",
+                                     "take only cards without the water requirement.",
+                                     "when you play a tree, you may lay"],
+     ["water symbol", "play a Tree"]),
+    # seed 000: „Bedingung Wasser"
+    (("smoky_mountains", ()), "de", ["Blaue Plätze nehmen nur Karten mit der Bedingung Wasser auf.",
+                                     "nehmen nur Karten ohne die Bedingung Wasser auf.",
+                                     "je Platz eine Karte, außer eine Zahl erlaubt mehr."],
+     ["Wassersymbol", "sofern keine Zahl mehr erlaubt"]),
+    # seed 003: “ต้องการน้ำ”, and the deck is กองการ์ด
+    (("smoky_mountains", ()), "th", ["ช่องสีฟ้ารับเฉพาะการ์ดที่ “ต้องการน้ำ”",
+                                     "รับเฉพาะการ์ดที่ “ไม่ต้องการน้ำ”", "ใบจากกองการ์ด"],
+     ["สัญลักษณ์น้ำ", "กองจั่ว"]),
+    # seed 004: the winter card lies beside the draw deck; „mazzo di pesca"; three „mazzi"
+    (BASE_ALL, "it", ["accanto al mazzo di pesca", "ognuna è la prima carta del mazzo di pesca",
+                      "Dividi le carte in tre mazzi più o meno uguali.", "A. Pesca due carte",
+                      "ogni volta che giochi un albero o una piantina"],
+     ["accanto alla radura", "tre pile", "giochi un Albero"]),
+    (("dartmoor", ()), "it", ["mettine 2 nella radura"], ["sulla radura"]),
+    # the type a face-down card counts as, as a sentence writes it
+    (("smoky_mountains", ()), "en", ["universal river; it counts as a river."], ["counts as River"]),
+    (BASE_ALL, "en", ["It counts as a tree but has no tree symbol"], ["counts as Tree"]),
+    (BASE_ALL, "it", ["Conta come albero, ma non ha simbolo"], ["Conta come Albero"]),
+    (BASE_ALL, "de", ["Sie zählt als Baum, hat aber kein Baumsymbol"], []),
+    # a host that reveals no card is said too (seed 001: „Dies gilt nicht für Sträucher")
+    (("dartmoor", ()), "de", ["Spielst du einen Strauch oder ein Moor aus, deckst du keine Karte auf."], []),
+    (("dartmoor", ()), "it", ["Giocare un arbusto o una brughiera non rivela nessuna carta."], []),
+    (("smoky_mountains", ()), "en", ["Playing a river reveals no card."], []),
+    (("smoky_mountains", ()), "th", ["การเล่นแม่น้ำไม่ต้องเปิดการ์ด"], []),
+    (("base", ()), "en", [], ["reveals no card"]),
+    # the same winter rule in every language (seed 004 is the base game's only overview)
+    (BASE_ALL, "en", ["put each winter card you draw face up beside the deck"], ["beside the clearing"]),
+    (BASE_ALL, "de", ["Lege jede gezogene Winterkarte offen neben den Stapel"], ["neben die Lichtung"]),
+    (BASE_ALL, "th", ["ให้วางหงายหน้าไว้ข้างกองการ์ด"], ["ข้างพื้นที่กลาง"]),
+])
+def test_sheet_says_the_overviews_words(edition, lang, present, gone):
     text = _text(*edition, lang)
     assert [p for p in present if p not in text] == []
     assert [g for g in gone if g in text] == []

@@ -1002,11 +1002,21 @@ def _played_hosts(cardset: Any, host_ids: Iterable[str]) -> list[Any]:
 
 def host_choice(cardset: Any, lang: str, host_ids: Iterable[str]) -> str:
     """"a Tree or a Sapling" (German "einen Baum oder einen Setzling"): hosts as the object of
-    "whenever you play ...", each with its own indefinite article and its name as the sheet
-    prints it (capitalised, like the labels of the slot diagrams beside it)."""
+    "whenever you play ...", each with its own indefinite article and its name as a sentence
+    of the language writes it (issue 44: a player writes "when you play a tree", not "a Tree")."""
     r = Renderer(cardset, lang)
-    r.lower = False
     return r.join_or([r.art(r.host_np(h), "indef.acc") for h in _played_hosts(cardset, host_ids)])
+
+
+def types_counted(cardset: Any, lang: str, type_ids: Iterable[str]
+                  ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The types a face-down card counts as, as the end of "it counts as ...": bare ("tree",
+    German "Baum", Italian "albero"), and with the indefinite article a language's catalog may
+    want there ("a tree"); each names them as a sentence of the language writes them (issue 44:
+    "it counts as River" read as no English player writes)."""
+    r = Renderer(cardset, lang)
+    nps = [r.symbol_np(sym) for t in type_ids if (sym := cardset.symbol(t)) is not None]
+    return tuple(np.forms(1) for np in nps), tuple(r.art(np, "indef.nom") for np in nps)
 
 
 def host_plurals(cardset: Any, lang: str, host_ids: Iterable[str], cap: bool = True) -> str:

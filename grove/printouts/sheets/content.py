@@ -51,7 +51,8 @@ class Host:
     icon: str | None = None  # the type symbol its diagram shows (Sheet.icons)
     under_icon: str | None = None  # ... and that of the card beneath it (a tree's river)
     beneath: str = ""  # what the rules call the card beneath (`play: with_tree`), if named
-    base_choice: str | None = None  # `base` as the object of "play": "a Tree"
+    base_choice: str | None = None  # `base` as the object of "play": "a tree"
+    counts_as_a: tuple[str, ...] = ()  # `counts_as` with their indefinite articles: "a tree"
 
     @property
     def water_slots(self) -> bool:
@@ -138,6 +139,9 @@ class Sheet:
     words: frozenset[str] = frozenset()  # Thai names a line never breaks inside (thai.py)
     icons: Any = None  # symbol id -> (icons.Icon, its name): the tree and type symbols drawn
     revealing_choice: str = ""  # those hosts as the object of "play": "a Tree or a Sapling"
+    # the hosts played from a card of their own that reveal nothing, said too (issue 44: the
+    # Dartmoor overview: „Dies gilt nicht für Sträucher"): "a shrub or a moor"
+    quiet_choice: str = ""
     card_symbols: tuple[Symbol, ...] = ()  # the expansions' symbols on their cards (Alps)
     treeless_redraw: bool = False  # the set-up's redraw of a hand without a tree (`rules:`)
     water: str = ""  # the water requirement's name, where a species has it (its legend row)
@@ -179,7 +183,7 @@ def _hosts(cs: CardSet, lang: str, icons: dict) -> tuple[Host, ...]:
         sp.water for sp in cs.species.values())
     out = []
     for h in cs.hosts.values():
-        counts = tuple(_name(s.names, lang, s.id) for t in h.types if (s := cs.symbol(t)))
+        counts, counts_a = rules_text.types_counted(cs, lang, h.types)
         slots = tuple(Slot(s.id, s.side, s.capacity, s.water, s.dry,
                            water_matters and not (s.water or s.dry)) for s in h.slots)
         base = next((b for b in cs.hosts.values() if h.play == "with_tree"
@@ -189,7 +193,8 @@ def _hosts(cs: CardSet, lang: str, icons: dict) -> tuple[Host, ...]:
         out.append(Host(h.id, _name(h.names, lang, h.id), h.face_down, h.play, h.reveal, counts,
                         _name(base.names, lang, base.id) if base else None, slots, h.span,
                         icon, under, _name(h.beneath, lang, "") if h.beneath else "",
-                        rules_text.host_choice(cs, lang, (base.id,)) if base else None))
+                        rules_text.host_choice(cs, lang, (base.id,)) if base else None,
+                        counts_a))
     return tuple(out)
 
 
@@ -330,6 +335,8 @@ def build_sheet(cs: CardSet, lang: str) -> Sheet:
         stuck_cards=int(stuck.get("cards", 0)), stuck_to=stuck.get("to"),
         hosts=hosts, revealing=tuple(h.name for h in revealing),
         revealing_choice=rules_text.host_choice(cs, lang, (h.id for h in revealing)),
+        quiet_choice=rules_text.host_choice(
+            cs, lang, (h.id for h in hosts if h.play is None and h.reveal == 0)),
         host_kinds=rules_text.host_plurals(cs, lang, cs.hosts),
         host_kinds_inline=rules_text.host_plurals(cs, lang, cs.hosts, cap=False),
         edition_id=cs.root.id,

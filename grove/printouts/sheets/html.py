@@ -65,11 +65,12 @@ def _css_string(text: str) -> str:
     return '"' + "".join(out) + '"'
 
 
-def print_css(sheet: Sheet, paper: str) -> str:
-    """The print styles: the PDF's page (size, margins, footer) and type."""
+def print_css(sheet: Sheet, paper: str, tight: bool = False) -> str:
+    """The print styles: the PDF's page (size, margins, footer) and type; `tight`: the rules
+    set closer, as the PDF sets them where that saves them a page."""
     page = layout.page(paper)
     m = layout.MARGIN
-    return (PRINT_CSS
+    return ((PRINT_CSS + (TIGHT_CSS if tight else ""))
             .replace("@SIZE@", f"{page.width:.2f}pt {page.height:.2f}pt")
             .replace("@MARGINS@", f"{m + 12:g}pt {m:g}pt {m:g}pt {m:g}pt")
             .replace("@GUTTER@", f"{layout.GUTTER:g}pt")
@@ -105,6 +106,17 @@ PRINT_CSS = """
   tr.page-start, section.page-start { break-before: page; }
   .figures { gap: 4pt 10pt; justify-content: space-around; }
   figure { font-size: 7.4pt; line-height: 9pt; break-inside: avoid; }
+}
+"""
+
+# the rules set closer, in the proportions of layout.TIGHT_LEADING and layout.TIGHT_SPACE
+TIGHT_CSS = """
+@media print {
+  section.rules { line-height: 10.1pt; }
+  section.rules h2 { margin: 4.2pt 0 1.8pt; }
+  section.rules h3 { margin: 1.8pt 0 0.6pt; }
+  section.rules p, section.rules ul, section.rules ol { margin-bottom: 1.8pt; }
+  section.rules li { margin-bottom: 0.9pt; }
 }
 """
 
@@ -220,12 +232,12 @@ def render(sheet: Sheet, paper: str = "a4") -> str:
     diagrams = {h.id: svg(diagram_layout(h, labels), FONT_STACK, sheet.icons)
                 for h in sheet.hosts}
     css = (templates.TEMPLATE_DIR / "sheet.css").read_text(encoding="utf-8")
-    page = _colgroups(templates.render_page(sheet, diagrams, "@FONTS@\n" + css
-                                            + print_css(sheet, paper)))
     try:
         starts = pdf.page_starts(sheet, paper)
     except FontProblem:
         starts = pdf.Pages(0, frozenset(), frozenset())
+    page = _colgroups(templates.render_page(sheet, diagrams, "@FONTS@\n" + css
+                                            + print_css(sheet, paper, starts.tight)))
     page = _mark_blocks(_mark_rows(page, starts.rows), starts.blocks)
     page = _ICON_RUN.sub(lambda m: _icons_and_word(sheet, m), page)
     return page.replace("@FONTS@", font_faces(_faces_used(page)), 1)

@@ -73,12 +73,21 @@ class Styles:
     footer: ParagraphStyle
 
 
+# the rules set closer, where at full spacing they run a few lines onto a page of their own
+# (issue 44: Smoky Mountains de on US Letter); the type keeps its size, only the air goes
+TIGHT_LEADING = 10.4
+TIGHT_SPACE = 0.6  # of the space before and after blocks
+
+
 @cache
-def styles() -> Styles:
-    """Every style shapes its text (Thai needs it; Latin text is unchanged by it)."""
+def styles(tight: bool = False) -> Styles:
+    """Every style shapes its text (Thai needs it; Latin text is unchanged by it). `tight`:
+    the rules' lines and blocks closer together (pdf._build chooses it where they spill)."""
     f = register()
-    base = ParagraphStyle("sheet-body", fontName=f.regular, fontSize=8.6, leading=11.2,
-                          textColor=INK, shaping=1, alignment=TA_LEFT, spaceAfter=3,
+    air = TIGHT_SPACE if tight else 1.0
+    base = ParagraphStyle("sheet-body", fontName=f.regular, fontSize=8.6,
+                          leading=TIGHT_LEADING if tight else 11.2,
+                          textColor=INK, shaping=1, alignment=TA_LEFT, spaceAfter=3 * air,
                           splitLongWords=0, embeddedHyphenation=1, hyphenationMinWordLength=4)
 
     def s(name: str, parent: ParagraphStyle = base, **kw) -> ParagraphStyle:
@@ -89,12 +98,12 @@ def styles() -> Styles:
     return Styles(
         title=s("title", fontName=f.bold, fontSize=19, leading=23, textColor=ACCENT, spaceAfter=1),
         subtitle=s("subtitle", fontSize=10, leading=13, spaceAfter=6),
-        h2=s("h2", fontName=f.bold, fontSize=11.5, leading=14, textColor=ACCENT, spaceBefore=7,
-             spaceAfter=3, keepWithNext=1),
-        h3=s("h3", fontName=f.bold, fontSize=9, leading=11.5, spaceBefore=3, spaceAfter=1,
-             keepWithNext=1),
+        h2=s("h2", fontName=f.bold, fontSize=11.5, leading=14, textColor=ACCENT,
+             spaceBefore=7 * air, spaceAfter=3 * air, keepWithNext=1),
+        h3=s("h3", fontName=f.bold, fontSize=9, leading=11.5, spaceBefore=3 * air,
+             spaceAfter=1 * air, keepWithNext=1),
         body=base,
-        bullet=s("bullet", spaceAfter=1.5),
+        bullet=s("bullet", spaceAfter=1.5 * air),
         caption=s("caption", fontSize=7.4, leading=9, alignment=TA_CENTER, spaceAfter=0),
         cell=cell,
         cell_num=s("cell-num", parent=cell, alignment=TA_CENTER),

@@ -185,23 +185,39 @@ class _Noted(SegmentedParagraph):
     """A paragraph that notes the page it is drawn on under a key (a row of the species table,
     a block of the rules section), so the HTML page can start its pages where the PDF does."""
 
-    def __init__(self, markup: str, style, sink: list, key, words: frozenset[str]):
-        super().__init__(with_icons(markup, style.fontSize * ICON_SCALE), style, words=words)
+    def __init__(self, markup: str | None, style, sink: list | None = None, key=None,
+                 words: frozenset[str] = frozenset(), **kw):
+        if sink is None:  # a part of a split paragraph, as reportlab's Paragraph.split makes it
+            super().__init__(markup, style, words=words, **kw)
+        else:
+            super().__init__(with_icons(markup or "", style.fontSize * ICON_SCALE), style,
+                             words=words)
         self._sink, self._key = sink, key
 
+    def split(self, availWidth, availHeight):  # noqa: N803 - reportlab's names
+        """A paragraph the rules set closer may break across columns: each part notes its
+        page under the same key."""
+        parts = super().split(availWidth, availHeight)
+        for part in parts:
+            if part is not self:
+                part._sink, part._key, part._words = self._sink, self._key, self._words
+        return parts
+
     def draw(self) -> None:
-        self._sink.append((self._key, self.canv.getPageNumber()))
+        if self._sink is not None:
+            self._sink.append((self._key, self.canv.getPageNumber()))
         super().draw()
 
 
 class _Builder:
     """Blocks -> flowables; with `measure_only`, just the table cells and diagrams (for lint)."""
 
-    def __init__(self, sheet: Sheet, page: layout.Page, measure_only: bool = False):
+    def __init__(self, sheet: Sheet, page: layout.Page, measure_only: bool = False,
+                 tight: bool = False):
         self.sheet = sheet
         self.page = page
         self.measure_only = measure_only
-        self.st = layout.styles()
+        self.st = layout.styles(tight)
         self.cells: list[Cell] = []
         self.diagrams: list[Diagram] = []
         self.rows_drawn: list[tuple[int, int]] = []  # (body row of the long table, page)
@@ -364,13 +380,14 @@ class _Builder:
         return t
 
 
-def story(sheet: Sheet, paper: str = "a4", measure_only: bool = False) -> Story:
+def story(sheet: Sheet, paper: str = "a4", measure_only: bool = False,
+          tight: bool = False) -> Story:
     """The flowables of a sheet, and what the overflow check needs to know about them
-    (`measure_only`: no flowables, only that)."""
+    (`measure_only`: no flowables, only that; `tight`: the rules set closer)."""
     page = layout.page(paper)
     xhtml = with_fallback(templates.render_sheet(sheet))
     root = ET.fromstring(xhtml)
-    b = _Builder(sheet, page, measure_only)
+    b = _Builder(sheet, page, measure_only, tight)
     out: list[Flowable] = []
     for part in root:
         if part.tag == "section" and "species" in part.get("class", ""):
@@ -413,11 +430,13 @@ def render(sheet: Sheet, paper: str = "a4") -> bytes:
 class Pages:
     """Where the PDF starts its pages, for the HTML page's print styles: `rows`, body rows of
     the species table that start a page (other than the table's first); `blocks`, (child of
-    the rules section, item of that child's list or -1) that start one (other than the first)."""
+    the rules section, item of that child's list or -1) that start one (other than the first);
+    `tight`, the rules are set closer (layout.styles)."""
 
     count: int
     rows: frozenset[int]
     blocks: frozenset[tuple[int, int]]
+    tight: bool = False
 
 
 def _starts(drawn: list) -> frozenset:
@@ -431,7 +450,7 @@ def _starts(drawn: list) -> frozenset:
 
 def page_starts(sheet: Sheet, paper: str = "a4") -> Pages:
     built = _build(sheet, paper)
-    return Pages(built.count, _starts(built.rows), _starts(built.blocks))
+    return Pages(built.count, _starts(built.rows), _starts(built.blocks), built.tight)
 
 
 class _Doc(BaseDocTemplate):
@@ -452,13 +471,24 @@ class _Built:
     rows: list
     blocks: list
     used: float  # of the last page's frame, in points
+    tight: bool  # the rules set closer
+
+    @property
+    def rules_pages(self) -> int:
+        return min((p for _, p in self.rows), default=self.count + 1) - 1
 
 
 def _build(sheet: Sheet, paper: str) -> _Built:
     """The PDF, its page count and where its pages start. The species table's pages are made
     shorter, all alike, where its last page would hold only a few rows (issue 44: Dartmoor de
-    printed 2 rows on a fifth page): the same pages, the rows spread evenly over them."""
+    printed 2 rows on a fifth page): the same pages, the rows spread evenly over them. The
+    rules are set closer where that saves them a page (issue 44: Smoky Mountains de on US
+    Letter ran 4 lines onto a second page)."""
     full = _laid_out(sheet, paper, None)
+    if full.rules_pages > 1:
+        tight = _laid_out(sheet, paper, None, tight=True)
+        if tight.rules_pages < full.rules_pages:
+            full = tight
     height = layout.page(paper).frame_height
     first = min((p for _, p in full.rows), default=full.count)
     k = full.count - first + 1  # the species table's pages
@@ -470,7 +500,7 @@ def _build(sheet: Sheet, paper: str) -> _Built:
         if even >= height:
             break
         try:
-            tried = _laid_out(sheet, paper, even)
+            tried = _laid_out(sheet, paper, even, full.tight)
         except LayoutError:  # a row taller than the shorter page: the pages stay whole
             break
         if tried.count == full.count:
@@ -479,10 +509,10 @@ def _build(sheet: Sheet, paper: str) -> _Built:
     return full
 
 
-def _laid_out(sheet: Sheet, paper: str, wide: float | None) -> _Built:
+def _laid_out(sheet: Sheet, paper: str, wide: float | None, tight: bool = False) -> _Built:
     """The PDF with the species table's frames `wide` points high (None: the whole page)."""
     require_shaping()
-    s = story(sheet, paper)
+    s = story(sheet, paper, tight=tight)
     page = s.page
     buf = BytesIO()
     doc = _Doc(buf, pagesize=(page.width, page.height), invariant=1,
@@ -508,4 +538,4 @@ def _laid_out(sheet: Sheet, paper: str, wide: float | None) -> _Built:
         doc.build(list(s.flowables), canvasmaker=canvas_class)
     finally:
         textlayer.forget()
-    return _Built(buf.getvalue(), doc.page, s.rows_drawn, s.blocks_drawn, doc.used)
+    return _Built(buf.getvalue(), doc.page, s.rows_drawn, s.blocks_drawn, doc.used, tight)
