@@ -43,11 +43,33 @@ class _Group(click.Group):
     command line a program reads stderr as JSON lines, so there the error comes as one, with
     the same exit code (2)."""
 
-    def main(self, *args: Any, **kwargs: Any) -> Any:
+    def main(self, args: Any = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True,
+             **extra: Any) -> Any:
         previous = sys.unraisablehook
         sys.unraisablehook = _redeliver_interrupt
         try:
-            return super().main(*args, **kwargs)
+            if not standalone_mode:
+                return super().main(args, prog_name, complete_var, False, **extra)
+            # click in its own standalone mode would turn a Ctrl-C outside the command's work
+            # (its options read, or the work done and the process ending) into "Aborted!" and
+            # exit 1; here every interrupt is the one message, exit 130
+            argv = list(sys.argv[1:] if args is None else args)
+            try:
+                code = super().main(args, prog_name, complete_var, False, **extra)
+            except click.Abort as exc:
+                if isinstance(exc.__cause__, EOFError):  # input closed at a prompt: click's word
+                    click.echo("Aborted!", err=True)
+                    sys.exit(1)
+                _interrupted(_json_in(argv))
+            except KeyboardInterrupt:
+                _interrupted(_json_in(argv))
+            except click.ClickException as exc:
+                exc.show()
+                sys.exit(exc.exit_code)
+            sys.exit(code if isinstance(code, int) else 0)
+        except KeyboardInterrupt:  # one landing while the above ends
+            _interrupted(_json_in(list(sys.argv[1:] if args is None else args)))
         finally:
             sys.unraisablehook = previous
 
@@ -59,14 +81,7 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:
-            # click would print "Aborted!" and exit 1, the code of findings: an interrupt is
-            # 130 by the table, as the shell gives a command SIGINT ended, and said as one
-            print_diagnostics([Diagnostic(
-                "INTERRUPTED", Severity.ERROR, None,
-                "stopped by an interrupt (Ctrl-C) before the command was done",
-                "every file grove writes lands whole or not at all: a file or folder it was "
-                "writing is as it was")], "json" if _json_asked(ctx) else "text")
-            sys.exit(EXIT_INTERRUPTED)
+            _interrupted(_json_asked(ctx))
         except click.UsageError as exc:
             if not _json_asked(ctx):
                 # click echoes the option or value it refuses: escaped and cut like any input
@@ -82,9 +97,23 @@ class _Group(click.Group):
 def _json_asked(ctx: click.Context) -> bool:
     """Whether the command line asks for JSON (`--json`, `--format json`): stderr is then read
     as JSON lines."""
-    argv = ctx.meta.get("grove.argv", [])
+    return _json_in(ctx.meta.get("grove.argv", []))
+
+
+def _json_in(argv: list[str]) -> bool:
     pairs = set(zip(argv, argv[1:], strict=False))
     return "--json" in argv or ("--format", "json") in pairs or "--format=json" in argv
+
+
+def _interrupted(json: bool) -> None:
+    """An interrupt said as one and exit 130, the code the table gives it (as the shell gives a
+    command SIGINT ended), where click would print "Aborted!" and exit 1, the code of findings."""
+    print_diagnostics([Diagnostic(
+        "INTERRUPTED", Severity.ERROR, None,
+        "stopped by an interrupt (Ctrl-C) before the command was done",
+        "every file grove writes lands whole or not at all: a file or folder it was "
+        "writing is as it was")], "json" if json else "text")
+    sys.exit(EXIT_INTERRUPTED)
 
 
 def _redeliver_interrupt(unraisable: Any) -> None:

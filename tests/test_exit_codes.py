@@ -310,3 +310,26 @@ def test_a_reused_anchor_prints_nothing_of_the_input(tmp_path):
                        timeout=120, check=False)
     assert r.returncode == 0 and "anchor" not in r.stderr, r.stderr
     assert "\u202e" not in r.stdout + r.stderr
+
+
+@pytest.mark.parametrize("where", ["reading the options", "ending after the work"])
+def test_an_interrupt_outside_the_commands_work_is_said_as_one(monkeypatch, where):
+    """A Ctrl-C that lands while click reads the options, or after the command's work as the
+    process ends, is the INTERRUPTED message and exit 130, as one during the work is: click
+    alone said "Aborted!" and exit 1 there (seen by the export fault test once exports got
+    quick)."""
+    import click
+
+    def interrupt(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    if where == "reading the options":
+        monkeypatch.setattr(click.Group, "make_context", interrupt)
+    else:  # the command's exit on its way out through click's context
+        monkeypatch.setattr(click.Context, "__exit__", interrupt)
+    result = CliRunner().invoke(main, ["editions"])
+    assert result.exit_code == 130, result.output
+    assert "INTERRUPTED" in result.output and "Aborted" not in result.output
+    result = CliRunner().invoke(main, ["editions", "--json"])
+    assert result.exit_code == 130
+    assert json.loads(result.output.strip().splitlines()[-1])["code"] == "INTERRUPTED"
