@@ -54,7 +54,7 @@ def test_scorepad_host_rows_are_plural_like_the_others(edition, lang, expected):
 
 @pytest.mark.parametrize("lang,present,gone", [
     ("en", ["Names that cover several species"], ["Names that count several species"]),
-    ("de", ["Teile den Nachziehstapel in drei etwa gleich große Stapel.",
+    ("de", ["Teile den Stapel in drei etwa gleich große Stapel.",
             "Eine Karte, die 0 kostet, bringt nie ihren Bonus."],
      ["Teile den Stapel in drei Stapel", "Ohne bezahlte Karte gibt es keinen Bonus."]),
     ("it", [
