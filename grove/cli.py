@@ -48,13 +48,13 @@ class _Group(click.Group):
              **extra: Any) -> Any:
         previous = sys.unraisablehook
         sys.unraisablehook = _redeliver_interrupt
+        argv = list(sys.argv[1:] if args is None else args)
         try:
             if not standalone_mode:
                 return super().main(args, prog_name, complete_var, False, **extra)
             # click in its own standalone mode would turn a Ctrl-C outside the command's work
             # (its options read, or the work done and the process ending) into "Aborted!" and
             # exit 1; here every interrupt is the one message, exit 130
-            argv = list(sys.argv[1:] if args is None else args)
             try:
                 code = super().main(args, prog_name, complete_var, False, **extra)
             except click.Abort as exc:
@@ -69,7 +69,7 @@ class _Group(click.Group):
                 sys.exit(exc.exit_code)
             sys.exit(code if isinstance(code, int) else 0)
         except KeyboardInterrupt:  # one landing while the above ends
-            _interrupted(_json_in(list(sys.argv[1:] if args is None else args)))
+            _interrupted(_json_in(argv))
         finally:
             sys.unraisablehook = previous
 

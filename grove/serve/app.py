@@ -1,12 +1,13 @@
 """`build_app(settings)`: the browser table as a Starlette app.
 
 The routes: the lobby (`/`), a seat's table (`/play/TOKEN`), a spectator's (`/watch/TOKEN`),
-the card faces (`/faces/KEY/N.png`), the HTTP API (`/api/...`, docs/serve.md) and a seat's
-WebSocket (`/ws/TOKEN`), which sends the seat's table each time it changes and takes the same
-requests as the API. Every request that touches a game names a seat by its token, and speaks
-for that seat only; whatever a client sends, the answer is a status and a message, and the
-game is as it was (`Refused`, `players.Unfit`). The lifespan reads the games folder back (every
-unfinished game goes on) and stops every game at the end, each record with its stop line.
+the card faces (`/faces/KEY/N.png`) and their words (`/faces/KEY/words.json`), the HTTP API
+(`/api/...`, docs/serve.md) and a seat's WebSocket (`/ws/TOKEN`), which sends the seat's table
+each time it changes and takes the same requests as the API. Every request that touches a game
+names a seat by its token, and speaks for that seat only; whatever a client sends, the answer is
+a status and a message, and the game is as it was (`Refused`, `players.Unfit`). The lifespan
+reads the games folder back (every unfinished game goes on) and stops every game at the end,
+each record with its stop line.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import contextlib
 import json
 import secrets
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -328,33 +329,22 @@ def build_app(settings: Settings) -> Starlette:
             await ws.close(code=4403)
             return
         await ws.accept()
-        loop = asyncio.get_running_loop()
-        changed = asyncio.Event()
-
-        def listener() -> None:
-            loop.call_soon_threadsafe(changed.set)
-
-        match.listeners.add(listener)
-        if seat == SPECTATOR:
-            match.watchers += 1
-        sender = asyncio.create_task(_send_tables(ws, match, seat, changed))
-        try:
-            while True:
-                message = await ws.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                reply = await _on_message(server, match, seat, token, message)
-                if reply is not None:
-                    await ws.send_text(dumps(reply))
-        except (WebSocketDisconnect, RuntimeError):
-            pass  # the browser left: its seat waits for it to come back
-        finally:
-            match.listeners.discard(listener)
-            if seat == SPECTATOR:
-                match.watchers -= 1
-            sender.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await sender
+        with _told(match, watching=seat == SPECTATOR) as changed:
+            sender = asyncio.create_task(_send_tables(ws, match, seat, changed))
+            try:
+                while True:
+                    message = await ws.receive()
+                    if message["type"] == "websocket.disconnect":
+                        break
+                    reply = await _on_message(server, match, seat, token, message)
+                    if reply is not None:
+                        await ws.send_text(dumps(reply))
+            except (WebSocketDisconnect, RuntimeError):
+                pass  # the browser left: its seat waits for it to come back
+            finally:
+                sender.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await sender
 
     routes = [
         Route("/", lobby),
@@ -406,13 +396,7 @@ async def _view(match: Match, seat: int, wait: float = 10.0) -> str | None:
     if view is not None or seat != SPECTATOR:
         return view
     loop = asyncio.get_running_loop()
-    changed = asyncio.Event()
-
-    def listener() -> None:
-        loop.call_soon_threadsafe(changed.set)
-
-    match.listeners.add(listener)
-    try:
+    with _told(match) as changed:
         end = loop.time() + wait
         while (view := match.views.get(seat)) is None and loop.time() < end:
             match.watch()
@@ -420,8 +404,26 @@ async def _view(match: Match, seat: int, wait: float = 10.0) -> str | None:
                 await asyncio.wait_for(changed.wait(), 0.5)
             changed.clear()
         return view
+
+
+@contextlib.contextmanager
+def _told(match: Match, watching: bool = False) -> Iterator[asyncio.Event]:
+    """An event set each time the match publishes a table, while the block runs (the match
+    tells from its engine's thread). `watching`: a spectator's socket, for which the
+    spectator's table is worded meanwhile."""
+    loop = asyncio.get_running_loop()
+    changed = asyncio.Event()
+
+    def listener() -> None:
+        loop.call_soon_threadsafe(changed.set)
+
+    match.listeners.add(listener)
+    match.watchers += watching
+    try:
+        yield changed
     finally:
         match.listeners.discard(listener)
+        match.watchers -= watching
 
 
 async def _on_message(server: Server, match: Match, seat: int, token: str,
