@@ -345,7 +345,41 @@ def lint_forest_text(path: str | Path, text: str, roots: Roots | None = None
 
 def score_file(path: str, explain: bool = False, roots: Roots | None = None) -> dict[str, Any]:
     """Score a forest file, or the final forests of a grove game record (the end line holds them
-    all), so a finished game is scored straight from its record; the forests must be legal."""
+    all), so a finished game is scored straight from its record; the forests must be legal.
+    The scores of legal forests are kept in the on-disk cache (`compiler.cache`), keyed by the
+    file's bytes and by every card file of the search path: asked again of the same file and
+    cards, they are read back, without building the card set, its rules or the YAML reader."""
+    from grove.compiler import cache
+
+    key = _score_key(path, explain, roots)
+    if key is None:
+        return _score_file(path, explain, roots)
+    return cache.cached("score", key, lambda: _score_file(path, explain, roots))
+
+
+def _score_key(path: str, explain: bool, roots: Roots | None) -> str | None:
+    """The cache key of a forest file's scores, or None where the cache is off or the path is
+    no regular file (the reader says what is wrong with it)."""
+    import stat
+
+    from grove.compiler import cache
+    from grove.compiler.search_path import roots_near
+    from grove.compiler.universe import folder_digests, key_of
+
+    if cache.cache_dir() is None:
+        return None
+    near = roots_near(path, roots)
+    cards = key_of(folder_digests(near if near is not None else search_path()))
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+        forests = cache.file_digest(Path(path))
+    except OSError:
+        return None
+    return cache.key("score", cards, forests, "explain" if explain else "")
+
+
+def _score_file(path: str, explain: bool, roots: Roots | None) -> dict[str, Any]:
     from grove import forest_file
     from grove.engine import placement, scoring
 
@@ -380,8 +414,13 @@ def result_json(edition: str, expansions, scores: list[PlayerScore], explain: bo
             "winners": scoring.winners(scores)}
 
 
-def cardset_of(result: dict[str, Any], roots: Roots | None = None) -> CardSet:
-    return load_cardset(result["edition"], result["with"], roots)
+def cardset_of(result: dict[str, Any], roots: Roots | None = None, *, programs: bool = True
+               ) -> CardSet:
+    """The card set a result was scored with; `programs=False` leaves its rules uncompiled, all
+    a scoreboard needs unless it words each rule's terms (`grove score --explain --lang`)."""
+    from grove.compiler.cardset import build
+
+    return build(result["edition"], result["with"], roots, programs=programs)
 
 
 def sheet(edition: str, expansions: list[str], langs: list[str], out: str | None = None,

@@ -248,36 +248,16 @@ def read_doc(doc: Document, roots: Roots | None = None) -> ForestFile:
     return _read_doc(doc, roots, cached=False)
 
 
-def _own_set(path: str) -> str | None:
-    """The edition folder a forest file sits in (`thicket/forests/example.yaml` is in
-    `thicket/`), looked for up to three folders up, or None."""
-    here = Path(path).resolve().parent
-    for folder in [here, *list(here.parents)[:3]]:
-        if (folder / "edition.yaml").is_file():
-            return str(folder)
-    return None
-
-
-def roots_near(path: str, roots: Roots | None) -> Roots | None:
-    """`roots`, and after them the card set the file at `path` sits in where the set is not on
-    them: what the scoreboard builds the card set from again, as the read did."""
-    from grove.compiler.search_path import search_path
-
-    own = _own_set(path)
-    looked = tuple(roots if roots is not None else search_path())
-    return roots if own is None or own in looked else (*looked, own)
-
-
 def _build_near(path: str, edition: str, exps: tuple[str, ...], roots: Roots | None):  # noqa: ANN202
     """The card set a forest file names, from the search path, or else from the card set the
     file sits in: `grove score thicket/forests/example.yaml` in an author's own folder finds
     `thicket` without `--cards`. Failing both, the error says where grove looked."""
-    from grove.compiler.search_path import search_path
+    from grove.compiler.search_path import own_set, search_path
 
     try:
         return cs.build(edition, exps, roots)
     except DiagnosticError as exc:
-        own = _own_set(path)
+        own = own_set(path)
         looked = list(roots if roots is not None else search_path())
         if own is not None and own not in looked:
             try:

@@ -75,10 +75,13 @@ def scoreboard(result: dict[str, Any], cardset: CardSet, lang: str = "en",
 def _explained(players: list[dict[str, Any]], player_names: list[str], cardset: CardSet,
                lang: str, worded: bool) -> list[str]:
     """Each player's cards with their points and, under each, the rule terms that gave them."""
-    from grove.card_words import CardWords
     from grove.engine.scoring import DOUBLED_RULE, SET_NOTE
 
-    words = CardWords(cardset, lang) if worded else None
+    words = None
+    if worded:  # the game's words bring the engine with them: only for a worded explanation
+        from grove.card_words import CardWords
+
+        words = CardWords(cardset, lang)
     lines = []
     for p, pname in zip(players, player_names, strict=True):
         lines += ["", f"{pname}:"]

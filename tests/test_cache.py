@@ -64,6 +64,46 @@ def test_editing_a_rule_changes_the_next_score(home: Path):
     assert total(home) == 22  # and back: the entry of the first content serves again
 
 
+def test_editing_the_forest_file_changes_the_next_score(home: Path):
+    """The scores kept for a forest file are keyed by its bytes: an edited forest, of the same
+    size and written within the same tick, is scored again, and an illegal one refused."""
+    forest = home / "forest.yaml"
+    assert total(home) == 22
+    text = forest.read_text(encoding="utf-8")
+    st = forest.stat()
+    forest.write_text(text.replace("cave: 2", "cave: 3").replace("name: Ana", "name: Ann"),
+                      encoding="utf-8")
+    os.utime(forest, ns=(st.st_atime_ns, st.st_mtime_ns))
+    proc = grove(home, "score", "forest.yaml", "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["players"][0]["name"] == "Ann"
+    forest.write_text(text.replace("tree: hawthorn", "tree: no_such_tree"), encoding="utf-8")
+    proc = grove(home, "score", "forest.yaml")
+    assert proc.returncode == 1 and "no_such_tree" in proc.stderr
+    forest.write_text(text, encoding="utf-8")
+    assert total(home) == 22
+
+
+def test_a_warm_score_reads_its_answer_without_the_compiler(home: Path):
+    """Scored again, unchanged, a forest file's scores and the scoreboard's card set come from
+    the cache: the YAML reader, the schemas, the rules' AST and the code generator are never
+    imported (issue 48: a warm `grove score` within 2x `grove --version`)."""
+    assert grove(home, "score", "forest.yaml").returncode == 0
+    heavy = ("ruamel", "jsonschema", "lark", "grove.dsl.ast", "grove.compiler.codegen",
+             "grove.compiler.schemas", "grove.forest_file")
+    code = ("import sys\nfrom grove.cli import main\ntry:\n    main()\nexcept SystemExit:\n"
+            f"    print(sorted(m for m in sys.modules if m.startswith({heavy!r})), "
+            "file=sys.stderr)\n")
+    full = {**os.environ, "GROVE_CACHE_DIR": str(home / "cache"),
+            "GROVE_CARDS": str(home / "sets")}
+    for args in (["forest.yaml"], ["forest.yaml", "--explain"], ["forest.yaml", "--json"]):
+        assert grove(home, "score", *args).returncode == 0  # fills the cache for these
+        proc = subprocess.run([sys.executable, "-c", code, "score", *args], cwd=home, env=full,
+                              capture_output=True, text=True, timeout=300)
+        assert proc.stderr.strip() == "[]", (args, proc.stderr)
+        assert proc.stdout == grove(home, "score", *args, GROVE_NO_CACHE="1").stdout
+
+
 def test_a_removed_or_added_file_is_seen(home: Path):
     assert total(home) == 22
     deck = home / "sets" / "hedgerow" / "deck.yaml"

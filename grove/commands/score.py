@@ -24,7 +24,7 @@ def score(forest_file: str, explain: bool, as_json: bool, lang: str | None, root
 
     worded = lang is not None
     lang = language(lang or "en")
-    from grove.forest_file import roots_near
+    from grove.compiler.search_path import roots_near
 
     record_size(forest_file, record=False)
     roots = roots_near(forest_file, roots)  # the card set a forest file sits in, found
@@ -32,5 +32,5 @@ def score(forest_file: str, explain: bool, as_json: bool, lang: str | None, root
     if as_json:
         echo_json(result)
         return
-    click.echo(report.scoreboard(result, api.cardset_of(result, roots), lang, explain=explain,
-                                 worded=worded))
+    cardset = api.cardset_of(result, roots, programs=explain and worded)
+    click.echo(report.scoreboard(result, cardset, lang, explain=explain, worded=worded))

@@ -41,7 +41,6 @@ import hmac
 import io
 import os
 import pickle
-import secrets
 import stat
 import sys
 import time
@@ -293,6 +292,8 @@ def _secret(root: Path, *, create: bool) -> bytes | None:
         except FileNotFoundError:
             if not create:
                 return None
+            import secrets  # made once per cache folder: a command that only reads needs none
+
             from grove.files.write import write_bytes
 
             try:

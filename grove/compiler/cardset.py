@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 from grove.compiler import cache
 from grove.compiler.model import SIDES, EditionDef, HostKind, Setup, SpeciesDef, Symbol
 from grove.compiler.names import NameScope
-from grove.compiler.search_path import EDITION_FILE, Roots, shipped_cards_dir
-from grove.compiler.universe import Universe, load_universe
+from grove.compiler.search_path import EDITION_FILE, Roots, search_path, shipped_cards_dir
+from grove.compiler.universe import Universe, folder_digests, key_of, load_universe
 from grove.dsl.diagnostics import Diagnostic, DiagnosticError, Span, error, sort_key, warning
 
 if TYPE_CHECKING:
@@ -605,6 +605,19 @@ def build(edition: str, expansions: Iterable[str] = (), roots: Roots | None = No
     (every program field is None): what a listing of the cards needs, in a fraction of the
     time. `universe`, where given, is the one `roots` would load (the language server's, with
     an editor's unsaved text in it)."""
+    if programs or universe is not None or cache.cache_dir() is None:
+        return _build(edition, expansions, roots, programs=programs, universe=universe)
+    # a card set without programs is plain data: the on-disk cache keeps it whole, so a
+    # scoreboard or a listing reads one entry of its own editions rather than every edition on
+    # the path (`universe.key` names the same files)
+    roots = roots if roots is not None else search_path()
+    exps = tuple(dict.fromkeys(expansions))
+    k = cache.key("cardset", key_of(folder_digests(roots)), edition, *exps)
+    return cache.cached("cardset", k, lambda: _build(edition, exps, roots, programs=False))
+
+
+def _build(edition: str, expansions: Iterable[str], roots: Roots | None, *, programs: bool,
+           universe: Universe | None = None) -> CardSet:
     universe = universe if universe is not None else load_universe(roots)
     eds = universe.editions
     if edition not in eds:

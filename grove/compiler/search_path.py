@@ -47,6 +47,24 @@ def search_path(cards: Iterable[str | Path] = (), env: Mapping[str, str] | None 
     return tuple(dict.fromkeys(out))
 
 
+def own_set(path: str | Path) -> str | None:
+    """The edition folder a forest file sits in (`thicket/forests/example.yaml` is in
+    `thicket/`), looked for up to three folders up, or None."""
+    here = Path(path).resolve().parent
+    for folder in [here, *list(here.parents)[:3]]:
+        if (folder / EDITION_FILE).is_file():
+            return str(folder)
+    return None
+
+
+def roots_near(path: str | Path, roots: Roots | None) -> Roots | None:
+    """`roots`, and after them the card set the file at `path` sits in where the set is not on
+    them: what the scoreboard builds the card set from again, as the read did."""
+    own = own_set(path)
+    looked = tuple(roots if roots is not None else search_path())
+    return roots if own is None or own in looked else (*looked, own)
+
+
 def edition_folders(root: Path) -> list[Path]:
     """The edition folders at `root`: itself if it holds an edition.yaml, else its children.
     An edition.yaml that is there but no regular file (a FIFO, a device) makes a folder an
