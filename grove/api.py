@@ -359,7 +359,7 @@ def score_file(path: str, explain: bool = False, roots: Roots | None = None) -> 
 
 def _score_key(path: str, explain: bool, roots: Roots | None) -> str | None:
     """The cache key of a forest file's scores, or None where the cache is off or the path is
-    no regular file (the reader says what is wrong with it)."""
+    no regular file of a size whose bytes a key is made of (the reader says what is wrong)."""
     import stat
 
     from grove.compiler import cache
@@ -371,10 +371,11 @@ def _score_key(path: str, explain: bool, roots: Roots | None) -> str | None:
     near = roots_near(path, roots)
     cards = key_of(folder_digests(near if near is not None else search_path()))
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > cache.MAX_DIGEST_BYTES:
             return None
         forests = cache.file_digest(Path(path))
-    except OSError:
+    except (OSError, ValueError):  # gone, unreadable, or no path at all (a NUL in it)
         return None
     return cache.key("score", cards, forests, "explain" if explain else "")
 
