@@ -1,4 +1,5 @@
-"""The on-disk cache of loaded and compiled card sets, and of lint results.
+"""The on-disk cache of loaded and compiled card sets, and of what commands answer from them
+(lint results, a forest file's scores).
 
 Reading an edition means parsing YAML with positions and validating it against the schemas,
 then parsing and checking every rule: about a second for the shipped boxes, paid by every
