@@ -155,6 +155,12 @@ class Keystrokes:
 
     found: list[tuple[float, float]] = field(default_factory=list)
     full: list[tuple[float, float]] = field(default_factory=list)
+    typed: list[tuple[float, float]] = field(default_factory=list)  # at a typist's pace
+
+
+# A typist's pace: a change every 150 ms, each sent while the printouts of the one before are
+# being checked (they start 50 ms after a change's own findings).
+PACE_S = 0.15
 
 
 async def _keystrokes(path: Path, rounds: int, checkouts: list[str | None]
@@ -192,6 +198,15 @@ async def _keystrokes(path: Path, rounds: int, checkouts: list[str | None]
                 if r >= 2:
                     figures.found.append((t1 - t0, c1 - c0))
                     figures.full.append((t2 - t0, c2 - c0))
+        for s, uri, figures in zip(servers, uris, out, strict=True):
+            for r in range(rounds + 2, 2 * rounds + 2):  # a change every PACE_S, not waiting
+                c0, t0 = s.cpu(), time.perf_counter()  # for the printouts of the one before
+                s.client.text_document_did_change(types.DidChangeTextDocumentParams(
+                    types.VersionedTextDocumentIdentifier(uri=uri, version=r + 2),
+                    [types.TextDocumentContentChangeWholeDocument(text=text(r, r % 2 == 0))]))
+                await _until(s, uri, r % 2 == 0)
+                figures.typed.append((time.perf_counter() - t0, s.cpu() - c0))
+                await asyncio.sleep(max(0.0, t0 + PACE_S - time.perf_counter()))
     finally:
         for s in servers:
             await s.stop()
@@ -302,8 +317,13 @@ def bench_lsp(opts: Any) -> dict[str, Any]:
         print(f"   {label:8} all of lint's findings (sheets and rules text too): median "
               f"{full_wall:7.1f} | {full_cpu:7.1f} ms, slowest "
               f"{max(w for w, _ in run.full) * 1e3:7.1f} ms")
+        typed_wall, typed_cpu = _median_ms(w for w, _ in run.typed), _median_ms(c for _, c in run.typed)
+        print(f"   {label:8} typing, a change every {PACE_S * 1e3:.0f} ms: median {typed_wall:7.1f} | "
+              f"{typed_cpu:7.1f} ms, slowest {max(w for w, _ in run.typed) * 1e3:7.1f} ms")
         prefix = "" if label == "this" else "baseline_"
         figures.update({
+            f"{prefix}typing_to_diagnostics_ms": typed_wall,
+            f"{prefix}typing_to_diagnostics_cpu_ms": typed_cpu,
             f"{prefix}change_to_diagnostics_ms": wall,
             f"{prefix}change_to_diagnostics_cpu_ms": cpu,
             f"{prefix}slowest_ms": slowest,

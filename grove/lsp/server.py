@@ -173,9 +173,13 @@ async def _check(ls: GroveServer, uri: str, version: int | None) -> None:
     if target.kind != "edition":
         return
     await asyncio.sleep(SETTLE_S)  # a newer change read meanwhile makes the rest needless
-    if _newer(ls, uri, version):
-        return
-    ls.printed[unit] = ls.session.check(target, cards=False)
+    printed: list[Diagnostic] = []
+    for check in ls.session.printout_checks(target):
+        if _newer(ls, uri, version):
+            return
+        printed += check()
+        await asyncio.sleep(PIECE_S)  # the next keystroke waits for this piece only
+    ls.printed[unit] = _merged(printed)
     publish(ls, target, _merged(cards, ls.printed[unit]))
 
 
@@ -194,6 +198,9 @@ DRAIN_S = 0.01
 # How long a change waits, after its first diagnostics, for the next keystroke before the
 # printouts are checked.
 SETTLE_S = 0.05
+# The pause between the pieces of the printouts' check (sheets, icons, rules text, cards): long
+# enough for the loop to read a change the editor sent meanwhile, which makes the rest needless.
+PIECE_S = 0.001
 
 
 def _merged(*parts: list[Diagnostic]) -> list[Diagnostic]:
