@@ -20,8 +20,7 @@ Each figure is given twice: the wall time the client waits, and the CPU time the
 process spent in it (the scheduler's count of its threads, in nanoseconds, on Linux). The
 targets are wall times on a quiet machine; on a machine shared with other work the wall time
 also counts the waits for a core, so read the CPU time there: it is what the wall time comes
-to when the server has a core to itself, less the server's own short waits (a keystroke's
-10 ms drain) and the pipe's latency.
+to when the server has a core to itself, less the pipe's latency.
 
 With `--baseline DIR` every figure is also measured with the server of another checkout of
 grove, in rounds interleaved with this one's, so that the two stand side by side under the

@@ -54,6 +54,9 @@ class GroveServer(LanguageServer):
         self.lang = "en"
         self.published: dict[str, set[str]] = {}  # checked unit -> uris given diagnostics
         self.printed: dict[str, list[Diagnostic]] = {}  # unit -> its printouts' last findings
+        # whether the editor sent messages not yet handled (wire.serve tells); until it is
+        # known, a change drains as if there were some
+        self.queued: Callable[[], bool] = lambda: True
 
     def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None,
                  framer: wire.Framer | None = None, handover: prelude.Handover | None = None
@@ -193,7 +196,8 @@ def _withdraw(ls: GroveServer, uri: str) -> None:
                                                                             diagnostics=[]))
 
 
-# How long a change waits before it is checked, for the changes queued behind it to be read.
+# How long a change with messages queued behind it waits before it is checked, for them to be
+# read.
 DRAIN_S = 0.01
 # How long a change waits, after its first diagnostics, for the next keystroke before the
 # printouts are checked.
@@ -409,13 +413,15 @@ def build_server(session: Session | None = None) -> GroveServer:
         if path is None:
             return
         version = params.text_document.version
-        # a burst of changes (3,000 queued by a client were checked 3,000 times): wait a
-        # moment for what is queued to be read; a newer change makes this check needless, so
-        # only the newest text of a burst is checked
+        # a burst of changes (3,000 queued by a client were checked 3,000 times): where
+        # messages are queued, wait a moment for them to be read; a newer change makes this
+        # check needless, so only the newest text of a burst is checked. A change with nothing
+        # behind it (a keystroke) is checked at once.
         ls.session.set_text(path, ls.workspace.get_text_document(uri).source)  # for requests
-        await asyncio.sleep(DRAIN_S)
-        if _newer(ls, uri, version):
-            return
+        if ls.queued():
+            await asyncio.sleep(DRAIN_S)
+            if _newer(ls, uri, version):
+                return
         await _check(ls, uri, version)
 
     @on(types.TEXT_DOCUMENT_DID_SAVE)
