@@ -222,6 +222,19 @@ class Session:
             return []
         return printout_checks(self.universe(target.folder), target.folder)
 
+    def warm_pieces(self, target: Target) -> list[Callable[[], object]]:
+        """What the first change to a file of an edition builds that opening it need not (its
+        findings can come from lint's cache): every file of the folder read through the
+        session's reader, kept by content, and the rules' grammar. The server builds them one
+        at a time after a file's first diagnostics, while the author reads them."""
+        from grove.compiler.loader import load_edition
+        from grove.dsl.parser import _lark
+
+        if target.kind != "edition" or target.folder is None:
+            return []
+        folder = target.folder
+        return [lambda: load_edition(folder, self._reader()), _lark]
+
     def linted(self, target: Target) -> list[Diagnostic] | None:
         """All of what `grove lint FOLDER` found, where lint's cache holds it for the folder as
         the editor holds it (nothing unsaved); None otherwise."""

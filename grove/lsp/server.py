@@ -186,6 +186,15 @@ async def _check(ls: GroveServer, uri: str, version: int | None) -> None:
     publish(ls, target, _merged(cards, ls.printed[unit]))
 
 
+async def _warm(ls: GroveServer, uri: str) -> None:
+    """After an opened file's diagnostics, what its first keystroke would build else (a
+    keystroke sent meanwhile waits for one piece at most)."""
+    checked = _checked(ls, uri)
+    for piece in ls.session.warm_pieces(checked[0]) if checked is not None else []:
+        await asyncio.sleep(PIECE_S)
+        piece()
+
+
 def _withdraw(ls: GroveServer, uri: str) -> None:
     """A file grove no longer checks (a YAML file whose `players:` went) loses what it was
     given as a forest file."""
@@ -405,6 +414,7 @@ def build_server(session: Session | None = None) -> GroveServer:
         if path is not None:
             ls.session.set_text(path, doc.text)
             await _check(ls, doc.uri, doc.version)
+            await _warm(ls, doc.uri)
 
     @on(types.TEXT_DOCUMENT_DID_CHANGE)
     async def did_change(params: types.DidChangeTextDocumentParams) -> None:
