@@ -100,7 +100,9 @@ def _bench_compile(opts: Options) -> dict[str, Any]:
 
     def clear(grammar: bool) -> None:
         universe._universe.cache_clear()
+        universe._load.cache_clear()  # the folders read, kept for the language server
         cardset._compiled.cache_clear()
+        parser.parse_rule.cache_clear()  # the rules parsed, likewise
         if grammar:
             parser._lark.cache_clear()
 

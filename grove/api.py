@@ -16,6 +16,8 @@ from grove.compiler.search_path import Roots, edition_folders, search_path
 from grove.dsl.diagnostics import Diagnostic, DiagnosticError, Severity, error, sort_key
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from grove.compiler.cardset import CardSet
     from grove.compiler.model import EditionDef
     from grove.compiler.universe import Universe
@@ -265,9 +267,7 @@ def lint_cached(universe: Universe, folder: str | Path) -> list[Diagnostic] | No
     from grove.compiler import cache
 
     asked = [str(Path(folder).resolve())]
-    wanted = sorted(e.id for e in universe.editions.values()
-                    if str(Path(e.folder).resolve()) in asked)
-    found = cache.get("lint", _lint_key(universe, wanted, asked, []))
+    found = cache.get("lint", _lint_key(universe, _wanted(universe, folder), asked, []))
     return sorted(dict.fromkeys(found), key=sort_key) if found is not None else None
 
 
@@ -286,15 +286,26 @@ def _lint_printouts(roots: Roots, wanted: list[str], universe: Universe | None =
                     ) -> list[Diagnostic]:
     """The findings of the printed word: sheets (text that overflows its box, glyphs fonts
     lack, icons) and rule-book text (a phrase, name or lexicon entry missing)."""
+    return [d for lint in _printout_lints() for d in lint(roots, wanted, universe)]
+
+
+def _printout_lints() -> tuple[Callable[[Roots, list[str], Universe | None], list[Diagnostic]],
+                               ...]:
     from grove.printouts import text_lint
     from grove.printouts.cards import lint as card_lint
     from grove.printouts.sheets import icon_lint
     from grove.printouts.sheets import lint as sheet_lint
 
-    return (sheet_lint.lint(roots, wanted, universe)  # text that overflows, glyphs fonts lack
-            + icon_lint.lint(roots, wanted, universe)  # icons a sheet cannot draw, or draws for nothing
-            + text_lint.lint(roots, wanted, universe)  # a phrase, name or lexicon entry missing
-            + card_lint.lint(roots, wanted, universe))  # text too long for its box on a card
+    return (sheet_lint.lint,  # text that overflows, glyphs fonts lack
+            icon_lint.lint,  # icons a sheet cannot draw, or draws for nothing
+            text_lint.lint,  # a phrase, name or lexicon entry missing
+            card_lint.lint)  # text too long for its box on a card
+
+
+def _wanted(universe: Universe, folder: str | Path) -> list[str]:
+    """The ids of the editions that lie in `folder`."""
+    asked = str(Path(folder).resolve())
+    return sorted(e.id for e in universe.editions.values() if str(Path(e.folder).resolve()) == asked)
 
 
 def lint_roots(folder: str | Path, roots: Roots | None = None) -> Roots:
@@ -312,13 +323,21 @@ def lint_edition(universe: Universe, folder: str | Path, *, cards: bool = True,
     the language server asks for them one after the other."""
     from grove.compiler import cardset as cs
 
-    asked = [str(Path(folder).resolve())]
-    wanted = sorted(e.id for e in universe.editions.values()
-                    if str(Path(e.folder).resolve()) in asked)
-    found = cs.lint(universe.roots, wanted, asked, universe) if cards else []
+    wanted = _wanted(universe, folder)
+    found = cs.lint(universe.roots, wanted, [str(Path(folder).resolve())], universe) if cards else []
     if printouts:
-        found += _lint_printouts(universe.roots, wanted, universe)
+        found += [d for check in printout_checks(universe, folder) for d in check()]
     return sorted(dict.fromkeys(found), key=sort_key)
+
+
+def printout_checks(universe: Universe, folder: str | Path) -> list[Callable[[], list[Diagnostic]]]:
+    """`lint_edition`'s printouts, in the pieces they are made of (the sheets, their icons, the
+    rules text, the cards' faces): the language server runs one at a time and reads the
+    editor's messages between them, so that a keystroke waits for one piece at most."""
+    from functools import partial
+
+    wanted = _wanted(universe, folder)
+    return [partial(lint, universe.roots, wanted, universe) for lint in _printout_lints()]
 
 
 def lint_forest_text(path: str | Path, text: str, roots: Roots | None = None

@@ -54,3 +54,33 @@ def test_a_set_lint_has_not_seen_gets_no_cached_answer(tmp_path: Path):
     shutil.copytree(MEADOW, folder)
     f = folder / "species.yaml"
     assert Session(search_path(env={})).linted(target_of(f, None)) is None
+
+
+def test_after_the_warm_pieces_a_keystroke_reads_its_own_file_only(tmp_path: Path, monkeypatch):
+    """The server builds, after a file's first diagnostics, what its first keystroke would: the
+    folder's files read (and the grammar), so the keystroke reads again only the file it
+    changed, and finds what a session that was never warmed finds."""
+    from grove.compiler import loader
+
+    folder, _ = _linted_copy(tmp_path)
+    f = folder / "species.yaml"
+    text = f.read_text(encoding="utf-8")
+    typed = text.replace("per pnd", "per pond")
+    cold = Session(search_path(env={}))
+    cold.set_text(f, typed)
+    expected = cold.check(target_of(f, typed))
+
+    session = Session(search_path(env={}))
+    session.set_text(f, text)
+    pieces = session.warm_pieces(target_of(f, text))
+    assert len(pieces) == 2
+    for piece in pieces:
+        piece()
+    read: list[str] = []
+    real = loader.read_document
+    monkeypatch.setattr(loader, "read_document",
+                        lambda path, *a, **k: read.append(Path(path).name) or real(path, *a, **k))
+    session.set_text(f, typed)
+    assert session.check(target_of(f, typed)) == expected
+    assert read == ["species.yaml"]
+    assert session.warm_pieces(target_of(tmp_path / "forest.yaml", "players: []")) == []

@@ -207,3 +207,20 @@ def test_the_stall_knob():
     assert wire.stall_seconds({"GROVE_LSP_STALL_S": "0.5"}) == 0.5
     for bad in ("0", "-1", "inf", "nan", "soon"):
         assert wire.stall_seconds({"GROVE_LSP_STALL_S": bad}) == wire.STALL_S
+
+
+@pytest.mark.skipif(os.name != "posix", reason="select() tells a pipe's bytes on POSIX only")
+def test_the_framer_says_whether_more_is_waiting():
+    """A change with nothing behind it is checked at once, one with messages queued behind it
+    waits for them (grove/lsp/server.py): the framer tells bytes in its buffer or in the pipe."""
+    r, w = os.pipe()
+    framer = wire.Framer(r, stall_s=1)
+    assert not framer.holds_more()  # an editor that sent one keystroke and waits
+    os.write(w, wire.frame({"a": 1}) + wire.frame({"b": 2}))
+    assert framer.holds_more()  # in the pipe, not read yet
+    assert json.loads(framer.next()) == {"a": 1}
+    assert framer.holds_more()  # the second message, read into the buffer with the first
+    assert json.loads(framer.next()) == {"b": 2}
+    assert not framer.holds_more()
+    os.close(w)
+    os.close(r)

@@ -63,6 +63,9 @@ class Universe:
         return [root, *(self.editions[x] for x in self.expansions_of(root.id))]
 
 
+# the language server assembles a universe for every keystroke: the folders it did not change
+# come from memory, not unpickled from the disk again
+@lru_cache(maxsize=32)
 def _load(folder: Path, digest: str) -> tuple[EditionDef | None, tuple[Diagnostic, ...]]:
     def build() -> tuple[EditionDef | None, tuple[Diagnostic, ...]]:
         from grove.compiler.loader import load_edition  # YAML and schemas: only when not cached

@@ -8,7 +8,7 @@ text and then moved to where the text sits in its YAML file, so a caret lands un
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 from lark import Lark, Token, Transformer, v_args
@@ -586,10 +586,13 @@ def _check_limits(field: str, text: str, file: str, line: int, col: int) -> Diag
 _NESTING = re.compile(r"[()]|\bnot\b")
 
 
+@lru_cache(maxsize=4096)
 def parse_rule(field: str, text: str, file: str = "<rule>", line: int = 1, col: int = 1) -> ast.Rule:
     """Parse one field's text; raise `DiagnosticError` with a DSL-SYNTAX diagnostic if it fails.
 
     `line` and `col` say where `text` starts in `file`, so spans point into the YAML source.
+    Kept by those five (the tree is frozen): the language server checks an edition again at
+    every keystroke, and a keystroke changes one rule, if any.
     """
     if field not in _START:
         raise ValueError(f"unknown rules field {field!r}")

@@ -15,7 +15,7 @@ import hashlib
 import logging
 import re
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -213,6 +213,27 @@ class Session:
         from grove.api import lint_edition
 
         return lint_edition(self.universe(folder), folder, cards=cards, printouts=printouts)
+
+    def printout_checks(self, target: Target) -> list[Callable[[], list[Diagnostic]]]:
+        """The printouts' part of `check_edition`, in pieces to run one at a time."""
+        from grove.api import printout_checks
+
+        if target.kind != "edition" or target.folder is None:
+            return []
+        return printout_checks(self.universe(target.folder), target.folder)
+
+    def warm_pieces(self, target: Target) -> list[Callable[[], object]]:
+        """What the first change to a file of an edition builds that opening it need not (its
+        findings can come from lint's cache): every file of the folder read through the
+        session's reader, kept by content, and the rules' grammar. The server builds them one
+        at a time after a file's first diagnostics, while the author reads them."""
+        from grove.compiler.loader import load_edition
+        from grove.dsl.parser import _lark
+
+        if target.kind != "edition" or target.folder is None:
+            return []
+        folder = target.folder
+        return [lambda: load_edition(folder, self._reader()), _lark]
 
     def linted(self, target: Target) -> list[Diagnostic] | None:
         """All of what `grove lint FOLDER` found, where lint's cache holds it for the folder as

@@ -54,6 +54,9 @@ class GroveServer(LanguageServer):
         self.lang = "en"
         self.published: dict[str, set[str]] = {}  # checked unit -> uris given diagnostics
         self.printed: dict[str, list[Diagnostic]] = {}  # unit -> its printouts' last findings
+        # whether the editor sent messages not yet handled (wire.serve tells); until it is
+        # known, a change drains as if there were some
+        self.queued: Callable[[], bool] = lambda: True
 
     def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None,
                  framer: wire.Framer | None = None, handover: prelude.Handover | None = None
@@ -173,10 +176,23 @@ async def _check(ls: GroveServer, uri: str, version: int | None) -> None:
     if target.kind != "edition":
         return
     await asyncio.sleep(SETTLE_S)  # a newer change read meanwhile makes the rest needless
-    if _newer(ls, uri, version):
-        return
-    ls.printed[unit] = ls.session.check(target, cards=False)
+    printed: list[Diagnostic] = []
+    for check in ls.session.printout_checks(target):
+        if _newer(ls, uri, version):
+            return
+        printed += check()
+        await asyncio.sleep(PIECE_S)  # the next keystroke waits for this piece only
+    ls.printed[unit] = _merged(printed)
     publish(ls, target, _merged(cards, ls.printed[unit]))
+
+
+async def _warm(ls: GroveServer, uri: str) -> None:
+    """After an opened file's diagnostics, what its first keystroke would build else (a
+    keystroke sent meanwhile waits for one piece at most)."""
+    checked = _checked(ls, uri)
+    for piece in ls.session.warm_pieces(checked[0]) if checked is not None else []:
+        await asyncio.sleep(PIECE_S)
+        piece()
 
 
 def _withdraw(ls: GroveServer, uri: str) -> None:
@@ -189,11 +205,15 @@ def _withdraw(ls: GroveServer, uri: str) -> None:
                                                                             diagnostics=[]))
 
 
-# How long a change waits before it is checked, for the changes queued behind it to be read.
+# How long a change with messages queued behind it waits before it is checked, for them to be
+# read.
 DRAIN_S = 0.01
 # How long a change waits, after its first diagnostics, for the next keystroke before the
 # printouts are checked.
 SETTLE_S = 0.05
+# The pause between the pieces of the printouts' check (sheets, icons, rules text, cards): long
+# enough for the loop to read a change the editor sent meanwhile, which makes the rest needless.
+PIECE_S = 0.001
 
 
 def _merged(*parts: list[Diagnostic]) -> list[Diagnostic]:
@@ -394,6 +414,7 @@ def build_server(session: Session | None = None) -> GroveServer:
         if path is not None:
             ls.session.set_text(path, doc.text)
             await _check(ls, doc.uri, doc.version)
+            await _warm(ls, doc.uri)
 
     @on(types.TEXT_DOCUMENT_DID_CHANGE)
     async def did_change(params: types.DidChangeTextDocumentParams) -> None:
@@ -402,13 +423,15 @@ def build_server(session: Session | None = None) -> GroveServer:
         if path is None:
             return
         version = params.text_document.version
-        # a burst of changes (3,000 queued by a client were checked 3,000 times): wait a
-        # moment for what is queued to be read; a newer change makes this check needless, so
-        # only the newest text of a burst is checked
+        # a burst of changes (3,000 queued by a client were checked 3,000 times): where
+        # messages are queued, wait a moment for them to be read; a newer change makes this
+        # check needless, so only the newest text of a burst is checked. A change with nothing
+        # behind it (a keystroke) is checked at once.
         ls.session.set_text(path, ls.workspace.get_text_document(uri).source)  # for requests
-        await asyncio.sleep(DRAIN_S)
-        if _newer(ls, uri, version):
-            return
+        if ls.queued():
+            await asyncio.sleep(DRAIN_S)
+            if _newer(ls, uri, version):
+                return
         await _check(ls, uri, version)
 
     @on(types.TEXT_DOCUMENT_DID_SAVE)

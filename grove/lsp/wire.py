@@ -124,6 +124,16 @@ class Framer:
         del self.buf[:length]
         return body
 
+    def holds_more(self) -> bool:
+        """Whether bytes of a message not yet taken are here or waiting in the pipe (where
+        select() can tell; elsewhere always, so that a caller that drains waits as it did)."""
+        if self.buf or not _CAN_WAIT:
+            return True
+        try:
+            return bool(select.select([self.fd], [], [], 0)[0])
+        except (OSError, ValueError):  # the stream is closed: nothing more comes
+            return False
+
     def item(self) -> bytes | BrokenFrame | None:
         """`next`, with a broken frame or a stream that cannot be read given, not raised."""
         try:
@@ -201,6 +211,8 @@ async def _loop(server: LanguageServer, framer: Framer, writer,
 
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue = asyncio.Queue(maxsize=1)
+    # what the handlers ask before they drain: a message read but not yet taken, or more to read
+    server.queued = lambda: not queue.empty() or framer.holds_more()
     if all(isinstance(item, bytes) for item in early):  # else the stream has ended or broken
         threading.Thread(target=_reader, args=(framer, queue, loop), name="grove-lsp-stdin",
                          daemon=True).start()
