@@ -2,13 +2,15 @@
 
 Each input here once took tens of seconds and gigabytes (an alias bomb, a 5 MB forest file), ended
 in a RecursionError (a rule 400 parentheses deep), or printed megabytes for one error (a 2 MB name,
-a 260 KB line). They are generated in `tmp_path`, so no large file is committed.
+a 260 KB line). They are generated in `tmp_path`, so no large file is committed. "Quickly" is
+bounded in CPU seconds, which a loaded machine does not stretch as it does wall time.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -45,10 +47,10 @@ def _codes(exc: pytest.ExceptionInfo[DiagnosticError]) -> list[str]:
 @pytest.mark.parametrize("prefix", ["", "q: {a:b}\n"], ids=["fast path", "round-trip loader"])
 def test_alias_bomb_is_refused_at_the_alias(prefix: str) -> None:
     # `{a:b}` is YAML 1.2 that libyaml refuses, so the second text goes to ruamel's own loader
-    start = time.perf_counter()
+    start = time.process_time()
     with pytest.raises(DiagnosticError) as exc:
         ys.loads(_bomb(prefix=prefix), "bomb.yaml")
-    assert time.perf_counter() - start < 1.0
+    assert time.process_time() - start < 1.0
     (d,) = exc.value.diagnostics
     assert d.code == "YAML-ALIAS-LIMIT"
     # a0 is 11 values (the list and its items), a1 111, a2 1,111: the aliases on the a1 and a2
@@ -142,10 +144,10 @@ def test_shipped_files_keep_the_fast_path() -> None:
 def test_card_file_size_limit(tmp_path: Path) -> None:
     path = tmp_path / "big.yaml"
     path.write_text("# x\n" * (ys.MAX_CARD_FILE_BYTES // 4 + 1), encoding="utf-8")
-    start = time.perf_counter()
+    start = time.process_time()
     with pytest.raises(DiagnosticError) as exc:
         ys.load(path)
-    assert time.perf_counter() - start < 0.5
+    assert time.process_time() - start < 0.5
     (d,) = exc.value.diagnostics
     assert d.code == "INPUT-TOO-LARGE"
     assert str(path.stat().st_size) in d.message and str(ys.MAX_CARD_FILE_BYTES) in d.message
@@ -179,10 +181,10 @@ def test_dense_forest_below_the_limit_is_checked_in_seconds(tmp_path: Path) -> N
         n += 1
     path = tmp_path / "dense.yaml"
     path.write_text(text, encoding="utf-8")
-    start = time.perf_counter()
+    start = time.process_time()
     with pytest.raises(DiagnosticError):
         forest_file.read(path)
-    assert time.perf_counter() - start < 5
+    assert time.process_time() - start < 5
 
 
 # -- DSL rules
@@ -304,11 +306,15 @@ def _hostile(tmp_path: Path) -> dict[str, tuple[Path, str]]:
 
 
 def _grove(*args: str, cwd: Path) -> tuple[int, str, float]:
+    """Exit code, output and the CPU seconds the process used: CPU, which a loaded machine does
+    not stretch as it does wall time, so the bound below says what the limits bound."""
     env = {**os.environ, "GROVE_NO_CACHE": "1"}
-    start = time.perf_counter()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     r = subprocess.run([str(GROVE), *args], capture_output=True, text=True, cwd=cwd, env=env,
                        timeout=60, check=False)
-    return r.returncode, r.stdout + r.stderr, time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return r.returncode, r.stdout + r.stderr, cpu
 
 
 @pytest.mark.parametrize("command", ["score", "lint"])
@@ -319,7 +325,7 @@ def test_hostile_files_through_the_cli(tmp_path: Path, command: str) -> None:
         assert rc == 1 and code in out, (name, rc, out[:2000])
         assert len(out) < 5000, (name, len(out))
         assert "\u202e" not in out, name
-        assert seconds < 5, (name, seconds)  # with the interpreter's start: the limit is ~0.1 s
+        assert seconds < 5, (name, seconds)  # CPU, with the interpreter's start; the limit is ~0.1 s
 
 
 def test_deep_rule_through_the_cli(tmp_path: Path) -> None:
