@@ -210,12 +210,21 @@ def plant(species: str, into: Path, edition: str = EDITION, factor: int = 3,
 
 # ---- playing and judging ------------------------------------------------------------------
 def _complete(folder: Path, games: int, seed: int, ais: tuple[str, ...]) -> bool:
+    """Whether `folder` holds a finished run of these games with every column this checkout
+    writes (a run kept from before `paid` was written is played again: it cannot say what
+    the planted species' copies were paid with)."""
+    import pyarrow.parquet as pq
+
+    from grove.simulation.columns import CARD_COLUMNS
+
     try:
         s = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+        with open(folder / "cards.parquet", "rb") as fh:
+            columns = set(pq.read_schema(fh).names)
     except (OSError, ValueError):
         return False
     return (s.get("complete") is True and s.get("games") == games and s.get("seed") == seed
-            and tuple(s.get("ai", ())) == ais)
+            and tuple(s.get("ai", ())) == ais and set(CARD_COLUMNS) <= columns)
 
 
 def play(folder: Path, edition: str, expansions: tuple[str, ...], ais: tuple[str, ...],
