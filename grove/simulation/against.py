@@ -396,9 +396,9 @@ def _r6(x: float | None) -> float | None:
 
 
 def _said(m: Move, p: float | None) -> dict[str, Any]:
-    r = _r6
-    return {"what": m.what, "before": r(m.before), "after": r(m.after), "change": r(m.change),
-            "ci95": None if m.ci95 is None else [r(m.ci95[0]), r(m.ci95[1])],
+    return {"what": m.what, "before": _r6(m.before), "after": _r6(m.after),
+            "change": _r6(m.change),
+            "ci95": None if m.ci95 is None else [_r6(m.ci95[0]), _r6(m.ci95[1])],
             "p": None if p is None else float(f"{p:.4g}")}
 
 

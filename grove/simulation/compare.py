@@ -167,7 +167,8 @@ def _paid_ratio(t: Totals, sid: str) -> Ratio | None:
 
 
 def paid_change(a: Totals, b: Totals, sid: str
-                ) -> tuple[float | None, float | None, tuple | None]:
+                ) -> tuple[float | None, float | None,
+                           tuple[float, tuple[float, float], float, float] | None]:
     """The cards paid a copy of a species in two independent runs and their change tested as
     two ratios of sums (`ratios_change`; None where either run does not say what was paid or
     has no copy): the figure a cost made cheaper or dearer moves for certain, whether or not
