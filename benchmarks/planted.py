@@ -33,6 +33,7 @@ import re
 import shutil
 import sys
 import tempfile
+from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -210,12 +211,21 @@ def plant(species: str, into: Path, edition: str = EDITION, factor: int = 3,
 
 # ---- playing and judging ------------------------------------------------------------------
 def _complete(folder: Path, games: int, seed: int, ais: tuple[str, ...]) -> bool:
+    """Whether `folder` holds a finished run of these games with every column this checkout
+    writes (a run kept from before `paid` was written is played again: it cannot say what
+    the planted species' copies were paid with)."""
+    import pyarrow.parquet as pq
+
+    from grove.simulation.columns import CARD_COLUMNS
+
     try:
         s = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+        with open(folder / "cards.parquet", "rb") as fh:
+            columns = set(pq.read_schema(fh).names)
     except (OSError, ValueError):
         return False
     return (s.get("complete") is True and s.get("games") == games and s.get("seed") == seed
-            and tuple(s.get("ai", ())) == ais)
+            and tuple(s.get("ai", ())) == ais and set(CARD_COLUMNS) <= columns)
 
 
 def play(folder: Path, edition: str, expansions: tuple[str, ...], ais: tuple[str, ...],
@@ -500,7 +510,8 @@ def _against_task(args: tuple) -> str:
 
 def against_judged(base: Run, changed: Run, species: str) -> dict[str, Any]:
     """The report against the unchanged run, read for one planted species: its place among
-    the changed species (None where not named), its mark, and the first few named."""
+    the changed species (None where not named), its mark, the figure of it that moved most
+    surely, and the first few named."""
     from grove.simulation.against import set_against
 
     found = set_against(base, changed)["against"]["changed"]
@@ -508,6 +519,7 @@ def against_judged(base: Run, changed: Run, species: str) -> dict[str, Any]:
     own = found[ids.index(species)] if species in ids else None
     return {"place": ids.index(species) + 1 if own else None, "named": len(ids),
             "first": ids[:TOP], "flag": own and own["flag"],
+            "figure": own and own["figures"][0]["what"],
             "found": own is not None and ids.index(species) < TOP}
 
 
@@ -565,8 +577,8 @@ def against_table(result: dict[str, Any]) -> str:
                     for k in r if k != "change"})
     lines = [f"planted, the report against the unchanged run: {result['games']} games, seed "
              f"{result['seed']} (place among the changed species, * = among the first {TOP}; "
-             "species named; mark)",
-             f"{'plant':8s}{'species':24s}{'change':30s}" + "".join(f"{n:>22s}" for n in names)]
+             "species named; mark; its figure that moved most surely)",
+             f"{'plant':8s}{'species':24s}{'change':30s}" + "".join(f"{n:>31s}" for n in names)]
     for c, rows in result["plants"].items():
         for s, r in rows.items():
             cells = []
@@ -574,12 +586,14 @@ def against_table(result: dict[str, Any]) -> str:
                 j = r[n]
                 place = "-" if j["place"] is None else str(j["place"])
                 cells.append(f"{place:>3}{'*' if j['found'] else ' '} {j['named']:>3} "
-                             f"{j['flag'] or '-':>6}")
+                             f"{j['flag'] or '-':>6} {j.get('figure') or '-':>15}")
             lines.append(f"{c:8s}{s:24s}{r['change'][:29]:30s}"
-                         + "".join(f"{x:>22s}" for x in cells))
+                         + "".join(f"{x:>31s}" for x in cells))
     for c, rows in result["plants"].items():
-        per = [r[n]["found"] for r in rows.values() for n in names]
-        lines.append(f"found ({c}): {sum(per)} of {len(per)}")
+        per = [r[n] for r in rows.values() for n in names]
+        by = Counter(j.get("figure") for j in per if j["found"])
+        lines.append(f"found ({c}): {sum(j['found'] for j in per)} of {len(per)} (by "
+                     + ", ".join(f"{k} {v}" for k, v in sorted(by.items())) + ")")
     lines.append(f"found in all: {result['found']} of {result['planted runs']} "
                  f"({100 * (result['share found'] or 0):.1f}%)")
     for label, named in result["apart"].items():

@@ -154,7 +154,7 @@ def test_the_rows_add_up(runs):
         "game", "seed", "seat", "ai", "total", "trees", "top", "bottom", "left", "right", "cave",
         "winner", "turns"]
     assert pq.read_schema(folder / "cards.parquet").names == [
-        "game", "seat", "ai", "species", "copies", "points", "winner", "drawn"]
+        "game", "seat", "ai", "species", "copies", "points", "winner", "drawn", "paid"]
     assert len(games) == 2 * GAMES
     assert [r["game"] for r in games] == sorted(r["game"] for r in games)
     best: dict[int, int] = {}
@@ -163,11 +163,14 @@ def test_the_rows_add_up(runs):
         best[r["game"]] = max(best.get(r["game"], 0), r["total"])
     assert all(r["winner"] == (r["total"] == best[r["game"]]) for r in games)
     points: Counter[tuple[int, int]] = Counter()
+    cost = {r["id"]: r["cost"] for r in s["species"]}
     for c in pq.read_table(folder / "cards.parquet").to_pylist():
         # a row for every species the seat played or drew; every copy played was drawn
         assert c["copies"] >= 1 or c["drawn"] >= 1
         assert c["drawn"] >= c["copies"] or c["copies"] == 0
         assert c["points"] == 0 or c["copies"] >= 1
+        # each play paid its cost, or nothing where it was free
+        assert 0 <= c["paid"] <= cost[c["species"]] * c["copies"]
         points[c["game"], c["seat"]] += c["points"]
     for r in games:
         assert points[r["game"], r["seat"]] == r["total"] - r["cave"]
@@ -189,6 +192,37 @@ def test_a_games_seed_replays_it_with_grove_play(runs):
     played = json.loads(out)
     assert [p["total"] for p in played["players"]] == [r["total"] for r in rows]
     assert played["turns"] == rows[0]["turns"]
+
+
+def test_what_a_seat_paid_is_the_payments_of_its_record(runs, tmp_path):
+    """The `paid` of a game's rows, seat by seat, is the number of `pay` actions its record
+    holds when `grove play` replays it; a species of cost 0 never pays, and the run's own
+    totals are those of this run, exactly."""
+    rows = [r for r in pq.read_table(runs["one"][0] / "games.parquet").to_pylist()
+            if r["game"] == 7]
+    seating = ",".join(r["ai"] for r in sorted(rows, key=lambda r: r["seat"]))
+    record = tmp_path / "game7.jsonl"
+    code, _, err = run("play", "--edition", "base", "--ai", seating, "--seed",
+                       str(rows[0]["seed"]), "--record", record)
+    assert code == 0, err
+    pays: Counter[int] = Counter()
+    for line in record.read_text(encoding="utf-8").splitlines():
+        step = json.loads(line)
+        if step.get("type") == "action" and step["action"].startswith("pay "):
+            pays[step["player"] + 1] += 1
+    cards = pq.read_table(runs["one"][0] / "cards.parquet").to_pylist()
+    paid: Counter[int] = Counter()
+    for c in cards:
+        if c["game"] == 7:
+            paid[c["seat"]] += c["paid"]
+    assert paid == pays and sum(pays.values()) > 0
+    cost = {r["id"]: r["cost"] for r in runs["one"][1]["species"]}
+    assert all(c["paid"] == 0 for c in cards if cost[c["species"]] == 0)
+    totals = {sp: (sum(c["copies"] for c in cards if c["species"] == sp),
+                   sum(c["paid"] for c in cards if c["species"] == sp))
+              for sp in ("wolf", "red_fox", "beech_marten")}
+    # (copies, cards paid) over the 40 games: one wolf of 32 (cost 3) was played free
+    assert totals == {"wolf": (32, 93), "red_fox": (19, 38), "beech_marten": (61, 61)}
 
 
 def test_the_counts_do_not_depend_on_the_order_of_the_rows(runs):

@@ -52,6 +52,7 @@ WORDS = {"strength": "strength (log2 of points over expected)",
          "played_per_game": "copies played a game",
          "points_per_game": "points it scores a game",
          "mean_points_when_played": "points a forest holding it",
+         "paid_per_copy": "cards paid a copy",
          "win_rate_when_played": "win rate when played",
          "win_rate_when_not": "win rate when not played"}
 
@@ -99,6 +100,7 @@ def species_moves(a: Totals, b: Totals, sid: str) -> list[Move]:
                         None if after is None else scale * after, change,
                         None if ci is None else (scale * ci[0], scale * ci[1]),
                         means_p((na, ta, qa), (nb, tb, qb))))
+    out.append(_paid_move(a, b, sid))
     wa, wb = a.forests.wins, b.forests.wins
     for what, (ka, na), (kb, nb) in (
             ("win_rate_when_played", (sa.wins, sa.plays), (sb.wins, sb.plays)),
@@ -109,6 +111,17 @@ def species_moves(a: Totals, b: Totals, sid: str) -> list[Move]:
                         None if before is None or after is None else after - before,
                         difference_interval(kb, nb, ka, na), proportions_p(ka, na, kb, nb)))
     return out
+
+
+def _paid_move(a: Totals, b: Totals, sid: str) -> Move:
+    """The cards paid a copy in two independent runs (compare.paid_change); untested where
+    either run does not say what was paid or has no copy."""
+    from grove.simulation.compare import paid_change
+
+    va, vb, tested = paid_change(a, b, sid)
+    if tested is None:
+        return Move(sid, "paid_per_copy", va, vb, None, None, None)
+    return Move(sid, "paid_per_copy", va, vb, *tested)
 
 
 def strength_move(sid: str, before: Mapping[str, Any] | None,
@@ -187,15 +200,19 @@ def paired_moves(pair: Pair, sid: str, due: tuple[Mapping[str, float], Mapping[s
     one cost."""
     from scipy.special import ndtr, ndtri
 
-    from grove.simulation.paired import log_ratio_change, mean_change
+    from grove.simulation.paired import log_ratio_change, mean_change, ratio_change
 
     a, b = pair.sums(pair.before, sid), pair.sums(pair.after, sid)
     out = []
-    for what, (xa, xb) in (("played_per_game", (a.all_copies(pair.games),
-                                                b.all_copies(pair.games))),
+    copies = (a.all_copies(pair.games), b.all_copies(pair.games))
+    for what, (xa, xb) in (("played_per_game", copies),
                            ("points_per_game", (a.points, b.points))):
         t = mean_change(xa, xb)
         out.append(Move(sid, what, t.before, t.after, t.change, t.ci95, t.p, t.z))
+    paid = ratio_change((a.paid, b.paid), copies) if pair.paid else None
+    out.append(Move(sid, "paid_per_copy", None, None, None, None, None) if paid is None else
+               Move(sid, "paid_per_copy", paid.before, paid.after, paid.change, paid.ci95,
+                    paid.p, paid.z))
     dues = []
     for side, e in zip((a, b), due, strict=True):
         total = np.zeros(pair.games)
@@ -341,6 +358,7 @@ def against(base: Totals, new: Totals, base_rows: list[dict[str, Any]],
         found.sort(key=lambda pm: (pm[1].p, -pm[1].z, pm[1].what))
         row_a, row_b = rows_a.get(sid), rows_b.get(sid)
         st = next(m for m in moves if m.species == sid and m.what == "strength")
+        pd = next(m for m in moves if m.species == sid and m.what == "paid_per_copy")
         changed.append({
             "id": sid, "name": (row_b or row_a or {}).get("name") or sid,
             "kind": (row_b or row_a or {}).get("kind") or "",
@@ -349,6 +367,7 @@ def against(base: Totals, new: Totals, base_rows: list[dict[str, Any]],
             "rank": [rank_a.get(sid), rank_b.get(sid)],
             "points_per_copy": [(row_a or {}).get("mean_points_per_copy"),
                                 (row_b or {}).get("mean_points_per_copy")],
+            "paid_per_copy": [_r6(pd.before), _r6(pd.after)],
             "cost": [(row_a or {}).get("cost"), (row_b or {}).get("cost")],
             "flag": _direction(st),
             "card_differs": sid in causes,
@@ -372,12 +391,14 @@ def _direction(st: Move) -> str | None:
     return "weak" if st.ci95[1] < 0 else "strong" if st.ci95[0] > 0 else None
 
 
-def _said(m: Move, p: float | None) -> dict[str, Any]:
-    def r(x: float | None) -> float | None:
-        return None if x is None else round(x, 6)
+def _r6(x: float | None) -> float | None:
+    return None if x is None else round(x, 6)
 
-    return {"what": m.what, "before": r(m.before), "after": r(m.after), "change": r(m.change),
-            "ci95": None if m.ci95 is None else [r(m.ci95[0]), r(m.ci95[1])],
+
+def _said(m: Move, p: float | None) -> dict[str, Any]:
+    return {"what": m.what, "before": _r6(m.before), "after": _r6(m.after),
+            "change": _r6(m.change),
+            "ci95": None if m.ci95 is None else [_r6(m.ci95[0]), _r6(m.ci95[1])],
             "p": None if p is None else float(f"{p:.4g}")}
 
 

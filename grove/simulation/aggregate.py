@@ -22,6 +22,7 @@ import pyarrow.parquet as pq
 COUNTED_GAMES = ("game", "seat", "ai", "total", "winner", "turns")
 COUNTED_CARDS = ("game", "species", "ai", "copies", "points", "winner")
 DRAWN = "drawn"  # counted where the file has it (runs before it was written lack it)
+PAID = "paid"  # likewise
 
 
 @dataclass
@@ -58,6 +59,9 @@ class SpeciesCounts:
     points_copies: int = 0  # sum over forests of points times copies: a per-copy mean's spread
     drawn: int = 0  # forests whose player drew at least one card bearing the species
     drawn_wins: int = 0
+    paid: int = 0  # cards paid to play its copies
+    paid_sq: int = 0  # sum over forests of paid squared
+    paid_copies: int = 0  # sum over forests of paid times copies: a per-copy ratio's spread
 
     def add(self, other: SpeciesCounts) -> None:
         for name in _SPECIES_FIELDS:
@@ -65,7 +69,7 @@ class SpeciesCounts:
 
 
 _SPECIES_FIELDS = ("plays", "wins", "copies", "copies_sq", "points", "points_sq",
-                   "points_copies", "drawn", "drawn_wins")
+                   "points_copies", "drawn", "drawn_wins", "paid", "paid_sq", "paid_copies")
 
 
 @dataclass
@@ -81,6 +85,7 @@ class Totals:
     # species -> AI kind -> its counts in that AI's forests; they add up to `species`
     species_ai: dict[str, dict[str, SpeciesCounts]] = field(default_factory=dict)
     drawn: bool = True  # whether the rows said what each seat drew (runs before did not)
+    paid: bool = True  # whether the rows said what each play was paid (runs before did not)
 
     def add_games(self, rows: pa.Table) -> None:
         if rows.num_rows == 0:
@@ -109,10 +114,14 @@ class Totals:
     def add_cards(self, rows: pa.Table) -> None:
         """Add rows of `cards.parquet`: a row holds a species its seat played (`copies` > 0),
         drew (`drawn` > 0), or both. Rows without `drawn` (an older run) are all of played
-        species, and the run's drawn figures are unknown."""
+        species, and the run's drawn figures are unknown; rows without `paid` leave what was
+        paid unknown (counted as nothing)."""
         if DRAWN not in rows.column_names:
             self.drawn = False
             rows = rows.append_column(DRAWN, rows["copies"])
+        if PAID not in rows.column_names:
+            self.paid = False
+            rows = rows.append_column(PAID, pc.multiply(rows["copies"], 0))
         if rows.num_rows == 0:
             return
         wide = pc.cast(rows["copies"], pa.int64())
@@ -125,7 +134,9 @@ class Totals:
             "copies": wide, "copies_sq": _squared(rows["copies"]),
             "points": pc.cast(rows["points"], pa.int64()), "points_sq": _squared(rows["points"]),
             "points_copies": pc.multiply(pc.cast(rows["points"], pa.int64()), wide),
-            "drawn": held, "drawn_wins": pc.multiply(held, won)})
+            "drawn": held, "drawn_wins": pc.multiply(held, won),
+            "paid": pc.cast(rows[PAID], pa.int64()), "paid_sq": _squared(rows[PAID]),
+            "paid_copies": pc.multiply(pc.cast(rows[PAID], pa.int64()), wide)})
         for r in rows.group_by(["species", "ai"]).aggregate(
                 [(name, "sum") for name in _SPECIES_FIELDS]).to_pylist():
             counts = SpeciesCounts(**{name: r[f"{name}_sum"] for name in _SPECIES_FIELDS})
@@ -171,7 +182,8 @@ def read_totals(games: Path, cards: Path, batch_rows: int = 1 << 16) -> Totals:
             totals.add_games(_whole(batch, COUNTED_GAMES, games))
     with open(cards, "rb") as fh:
         parquet = pq.ParquetFile(fh)
-        counted = COUNTED_CARDS + ((DRAWN,) if DRAWN in parquet.schema_arrow.names else ())
+        counted = COUNTED_CARDS + tuple(c for c in (DRAWN, PAID)
+                                        if c in parquet.schema_arrow.names)
         for batch in parquet.iter_batches(batch_size=batch_rows, columns=list(counted)):
             totals.add_cards(_whole(batch, counted, cards))
     return totals

@@ -24,7 +24,14 @@ from grove.simulation.aggregate import BadRows, SpeciesCounts, Totals, read_tota
 from grove.simulation.columns import CARD_COLUMNS, CARD_OPTIONAL, GAME_FIXED, GAME_TAIL, META_KEY, TYPES
 from grove.simulation.folder import shown
 from grove.simulation.sinks import CARDS_FILE, GAMES_FILE
-from grove.simulation.statistics import ALPHA, CORRECTIONS, means_p, proportions_p
+from grove.simulation.statistics import (
+    ALPHA,
+    CORRECTIONS,
+    Ratio,
+    means_p,
+    proportions_p,
+    ratios_change,
+)
 
 RUN_HINT = "a run folder is what `grove simulate --out DIR` writes"
 # what each column the counts read must be, whatever width of integer a writer chose
@@ -80,7 +87,7 @@ def read_run(folder: str | Path) -> Run:
         if not p.is_file():
             raise _missing(p)
     metas: list[Any] = []
-    # a run written before `drawn` was is read without it (its drawn figures unknown)
+    # a run written before `drawn` or `paid` was is read without it (those figures unknown)
     need = {GAMES_FILE: set(GAME_FIXED) | set(GAME_TAIL),
             CARDS_FILE: set(CARD_COLUMNS) - set(CARD_OPTIONAL)}
     for name, p in paths.items():
@@ -141,6 +148,7 @@ def figures(a: Totals, b: Totals) -> list[Figure]:
                           _rate(sb.points, sb.plays),
                           means_p((sa.plays, sa.points, sa.points_sq),
                                   (sb.plays, sb.points, sb.points_sq))))
+        out.append(paid_figure(a, b, sid))
         out.append(Figure(sid, "win_rate_when_played", _rate(sa.wins, sa.plays),
                           _rate(sb.wins, sb.plays),
                           proportions_p(sa.wins, sa.plays, sb.wins, sb.plays)))
@@ -149,6 +157,31 @@ def figures(a: Totals, b: Totals) -> list[Figure]:
         out.append(Figure(sid, "win_rate_when_not", _rate(wa, na), _rate(wb, nb),
                           proportions_p(wa, na, wb, nb)))
     return out
+
+
+def _paid_ratio(t: Totals, sid: str) -> Ratio | None:
+    """A species' cards paid over its copies as `ratio_of_sums` takes them; None where the run
+    does not say what was paid (written before `paid`)."""
+    s = t.species.get(sid, SpeciesCounts())
+    return (s.plays, s.paid, s.copies, s.paid_sq, s.paid_copies, s.copies_sq) if t.paid else None
+
+
+def paid_change(a: Totals, b: Totals, sid: str
+                ) -> tuple[float | None, float | None,
+                           tuple[float, tuple[float, float], float, float] | None]:
+    """The cards paid a copy of a species in two independent runs and their change tested as
+    two ratios of sums (`ratios_change`; None where either run does not say what was paid or
+    has no copy): the figure a cost made cheaper or dearer moves for certain, whether or not
+    the AIs play the card more or less often."""
+    ra, rb = _paid_ratio(a, sid), _paid_ratio(b, sid)
+    va, vb = (None if r is None or not r[2] else r[1] / r[2] for r in (ra, rb))
+    return va, vb, None if ra is None or rb is None else ratios_change(ra, rb)
+
+
+def paid_figure(a: Totals, b: Totals, sid: str) -> Figure:
+    va, vb, tested = paid_change(a, b, sid)
+    return Figure(sid, "paid_per_copy", None if va is None else round(va, 6),
+                  None if vb is None else round(vb, 6), None if tested is None else tested[2])
 
 
 def _facts(run: Run) -> dict[str, Any]:

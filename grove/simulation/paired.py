@@ -27,6 +27,7 @@ import numpy as np
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from grove.simulation.aggregate import PAID
 from grove.simulation.sinks import CARDS_FILE, GAMES_FILE
 
 MIN_GAMES = 10  # fewer paired games than this and the runs are compared as independent samples
@@ -34,9 +35,11 @@ MIN_GAMES = 10  # fewer paired games than this and the runs are compared as inde
 
 @dataclass(frozen=True)
 class Sums:
-    """One species in one run, a value per paired game: its points, and its copies by AI."""
+    """One species in one run, a value per paired game: its points, the cards paid to play
+    its copies, and its copies by AI."""
 
     points: np.ndarray
+    paid: np.ndarray
     copies: dict[str, np.ndarray] = field(default_factory=dict)
 
     def all_copies(self, games: int) -> np.ndarray:
@@ -48,14 +51,16 @@ class Sums:
 
 @dataclass(frozen=True)
 class Pair:
-    """The games two runs share, and each species' sums in each game of both."""
+    """The games two runs share, and each species' sums in each game of both; `paid`: whether
+    both runs say what was paid (a run written before `paid` does not)."""
 
     games: int
     before: dict[str, Sums]
     after: dict[str, Sums]
+    paid: bool = True
 
     def sums(self, side: dict[str, Sums], sid: str) -> Sums:
-        return side.get(sid) or Sums(np.zeros(self.games))
+        return side.get(sid) or Sums(np.zeros(self.games), np.zeros(self.games))
 
 
 def _games(folder: Path) -> dict[int, tuple[int, tuple[str, ...]]]:
@@ -79,23 +84,34 @@ def _keyed(games: dict[int, tuple[int, tuple[str, ...]]]) -> dict[tuple, int]:
     return {k: gs[0] for k, gs in seen.items() if len(gs) == 1}
 
 
-def _sums(folder: Path, where: dict[int, int], n: int) -> dict[str, Sums]:
-    """species -> its sums over the games of `where` (game number -> paired index)."""
+def _paid_known(folder: Path) -> bool:
     with open(folder / CARDS_FILE, "rb") as fh:
-        cards = pq.read_table(fh, columns=["game", "species", "ai", "copies", "points"])
-    cards = cards.filter(pc.or_(pc.greater(cards["copies"], 0),
-                                pc.not_equal(cards["points"], 0)))
+        return PAID in pq.read_schema(fh).names
+
+
+def _sums(folder: Path, where: dict[int, int], n: int) -> dict[str, Sums]:
+    """species -> its sums over the games of `where` (game number -> paired index); what was
+    paid counted as nothing in a run that does not say."""
+    with open(folder / CARDS_FILE, "rb") as fh:
+        cards = pq.read_table(fh, columns=["game", "species", "ai", "copies", "points"]
+                              + ([PAID] if _paid_known(folder) else []))
+    if PAID not in cards.column_names:
+        cards = cards.append_column(PAID, pc.multiply(cards["copies"], 0))
+    cards = cards.filter(pc.or_(pc.or_(pc.greater(cards["copies"], 0),
+                                       pc.not_equal(cards["points"], 0)),
+                                pc.greater(cards[PAID], 0)))
     grouped = cards.group_by(["game", "species", "ai"]).aggregate(
-        [("copies", "sum"), ("points", "sum")]).to_pydict()
+        [("copies", "sum"), ("points", "sum"), (PAID, "sum")]).to_pydict()
     out: dict[str, Sums] = {}
-    for game, sid, ai, copies, points in zip(grouped["game"], grouped["species"],
-                                             grouped["ai"], grouped["copies_sum"],
-                                             grouped["points_sum"], strict=True):
+    for game, sid, ai, copies, points, paid in zip(
+            grouped["game"], grouped["species"], grouped["ai"], grouped["copies_sum"],
+            grouped["points_sum"], grouped[f"{PAID}_sum"], strict=True):
         at = where.get(game)
         if at is None:
             continue
-        s = out.setdefault(sid, Sums(np.zeros(n)))
+        s = out.setdefault(sid, Sums(np.zeros(n), np.zeros(n)))
         s.points[at] += points
+        s.paid[at] += paid
         s.copies.setdefault(ai, np.zeros(n))[at] += copies
     return out
 
@@ -109,7 +125,8 @@ def read_pair(before: Path, after: Path) -> Pair | None:
         return None
     n = len(shared)
     return Pair(n, _sums(before, {ka[k]: i for i, k in enumerate(shared)}, n),
-                _sums(after, {kb[k]: i for i, k in enumerate(shared)}, n))
+                _sums(after, {kb[k]: i for i, k in enumerate(shared)}, n),
+                _paid_known(before) and _paid_known(after))
 
 
 @dataclass(frozen=True)
@@ -144,6 +161,36 @@ def mean_change(a: np.ndarray, b: np.ndarray) -> Tested:
     half = float(stdtrit(n - 1, 0.5 + 0.5 * LEVEL)) * se
     return Tested(float(a.mean()), float(b.mean()), mean, (mean - half, mean + half),
                   float(2 * stdtr(n - 1, -abs(t))), abs(t))
+
+
+def ratio_change(num: tuple[np.ndarray, np.ndarray], den: tuple[np.ndarray, np.ndarray]
+                 ) -> Tested | None:
+    """sum(num) / sum(den) in each run (cards paid over copies) and the change, tested game
+    by game: the standard error is the delta method's for a difference of two ratios of sums
+    over the same games (each game's influence on the one minus its influence on the other),
+    so a game the change left alone adds nothing. None where either run's den sums to 0."""
+    from scipy.special import ndtr, ndtri
+
+    from grove.simulation.statistics import LEVEL
+
+    n = len(num[0])
+    ratios, influence = [], []
+    for x, y in zip(num, den, strict=True):
+        ty = float(y.sum())
+        if ty <= 0:
+            return None
+        r = float(x.sum()) / ty
+        ratios.append(r)
+        influence.append(n * (x - r * y) / ty)
+    d = influence[1] - influence[0]
+    se = _exact(float(d.std(ddof=1)) / math.sqrt(n)) if n > 1 else math.inf
+    change = _exact(ratios[1] - ratios[0])
+    if se == 0:
+        return Tested(ratios[0], ratios[1], change, (change, change),
+                      1.0 if change == 0 else 0.0, 0.0 if change == 0 else math.inf)
+    half = float(ndtri(0.5 + 0.5 * LEVEL)) * se
+    return Tested(ratios[0], ratios[1], change, (change - half, change + half),
+                  float(2 * ndtr(-abs(change) / se)), abs(change) / se)
 
 
 def log_ratio_change(points: tuple[np.ndarray, np.ndarray], due: tuple[np.ndarray, np.ndarray]

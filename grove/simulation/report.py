@@ -371,7 +371,8 @@ def _value(what: str, v: float | None, signed: bool = False) -> str:
 def changed_rows(against: dict[str, Any]) -> list[dict[str, Any]]:
     """The what-changed table's rows as the page shows them: each changed species' most
     certain figure before and after, its change with the 95% interval, its strength and rank
-    before and after, its points a copy's change, and why it moved."""
+    before and after, its points a copy's change, the cards paid a copy before and after, and
+    why it moved."""
     out = []
     for c in against["changed"]:
         top = c["figures"][0]
@@ -392,7 +393,9 @@ def changed_rows(against: dict[str, Any]) -> list[dict[str, Any]]:
             "more": len(c["figures"]) - 1,
             "strength": f"{_value('strength', st['before'])} → {_value('strength', st['after'])}",
             "rank": " → ".join("–" if r is None else str(r) for r in c["rank"]),
-            "points": share})
+            "points": share,
+            "paid": " → ".join(_value("paid_per_copy", v)
+                               for v in c.get("paid_per_copy") or (None, None))})
     return out
 
 

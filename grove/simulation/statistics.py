@@ -122,6 +122,40 @@ def means_p(a: tuple[int, int, int], b: tuple[int, int, int]) -> float | None:
     return 1.0 if math.isnan(res.pvalue) else float(res.pvalue)
 
 
+Ratio = tuple[int, int, int, int, int, int]  # over n forests: n, sum x, sum y, x^2, x y, y^2
+
+
+def ratio_of_sums(r: Ratio) -> tuple[float, float] | None:
+    """sum x / sum y over n forests (cards paid over copies: a forest of three copies weighs
+    three times one of one) and its standard error by the delta method: the spread of each
+    forest's x - ratio * y, from the exact sums. None where y sums to nothing or n < 2."""
+    n, x, y, xx, xy, yy = r
+    if n < 2 or y == 0:
+        return None
+    k = x / y
+    resid = xx - 2 * k * xy + k * k * yy
+    return k, math.sqrt(max(0.0, resid) * n / (n - 1)) / abs(y)
+
+
+def ratios_change(a: Ratio, b: Ratio
+                  ) -> tuple[float, tuple[float, float], float, float] | None:
+    """ratio(b) - ratio(a) of two independent samples (`ratio_of_sums`), its 95% normal
+    interval, the two-sided p of no change and the change in standard errors; where both
+    spreads are nil the ratios are equal or plainly not. None where either is unknown."""
+    from scipy.special import ndtr, ndtri
+
+    ra, rb = ratio_of_sums(a), ratio_of_sums(b)
+    if ra is None or rb is None:
+        return None
+    d, se = rb[0] - ra[0], math.hypot(ra[1], rb[1])
+    if abs(d) < 1e-12:  # the same integers divided in another order: no change
+        d = 0.0
+    if se < 1e-12:
+        return d, (d, d), 1.0 if d == 0 else 0.0, 0.0 if d == 0 else math.inf
+    half = float(ndtri(0.5 + 0.5 * LEVEL)) * se
+    return d, (d - half, d + half), float(2 * ndtr(-abs(d) / se)), abs(d) / se
+
+
 def _weighed(ps: Sequence[float], weights: Sequence[float] | None) -> list[float]:
     """Each p over its weight, the weights scaled to average 1 (equal weights: the p as it
     is). A weight is the share of the error allowed that a figure is given before any is seen:

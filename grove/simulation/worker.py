@@ -210,9 +210,10 @@ def play_game(sh: Shelf, index: int, seed: int, seating: tuple[str, ...],
               games: dict[str, list[Any]], cards: dict[str, list[Any]]) -> None:
     """Play one game and append its rows. The game and the players are made as `grove play`
     makes them (`engine/runner.py`), so `grove play --ai <seating> --seed <seed>` replays it;
-    it keeps its events, the referee's account of which cards came into each hand, for the
-    `drawn` column (noting them costs no measurable time: 1.0% either way, within the noise, over
-    160 games of greedy against random)."""
+    it keeps its events, the referee's account of which cards came into each hand and what
+    each play was paid with, for the `drawn` and `paid` columns (noting them costs no
+    measurable time: 1.0% either way, within the noise, over 160 games of greedy against
+    random)."""
     cs = sh.cardset
     game = Game(cs, [f"P{i + 1}" for i in range(len(seating))], seed, memo=sh.fresh_memo(),
                 events=True)
@@ -229,7 +230,7 @@ def _play_into(sh: Shelf, index: int, seed: int, seating: tuple[str, ...], game:
     players = seats(list(seating), seed)
     dealt = [list(p.hand) for p in game.players]  # before any decision is answered
     game.play_out(players)
-    drew = drawn(sh, game, dealt)
+    drew, spent = drawn(sh, game, dealt), paid(game)
     views = game.views()
     scores = [score(v, cs, cards=True) for v in views]
     best = max(s.total for s in scores)
@@ -257,7 +258,7 @@ def _play_into(sh: Shelf, index: int, seed: int, seating: tuple[str, ...], game:
             key = view.cave_card.key
             copies[key] = copies.get(key, 0) + 1
             points[key] = points.get(key, 0) + cave_card_points(view)
-        held = drew[seat - 1]
+        held, payments = drew[seat - 1], spent[seat - 1]
         for key in sorted(copies.keys() | held.keys()):
             cards["game"].append(index)
             cards["seat"].append(seat)
@@ -268,6 +269,7 @@ def _play_into(sh: Shelf, index: int, seed: int, seating: tuple[str, ...], game:
             cards["winner"].append(won)
             # a copy in the forest was drawn, whatever way it came there
             cards["drawn"].append(max(held.get(key, 0), copies.get(key, 0)))
+            cards["paid"].append(payments.get(key, 0))
 
 
 def drawn(sh: Shelf, game: Game, dealt: list[list[int]]) -> list[dict[str, int]]:
@@ -297,4 +299,23 @@ def drawn(sh: Shelf, game: Game, dealt: list[list[int]]) -> list[dict[str, int]]
         for key in cave:
             count[key] = count.get(key, 0) + 1
         out.append(count)
+    return out
+
+
+def paid(game: Game) -> list[dict[str, int]]:
+    """For each seat, species key -> the cards its player paid to play that species' copies,
+    read from the game's events: a play's `pay` event (its payment, into the clearing) comes
+    just before the play it pays for; a play with none (a cost of 0, a free play) paid 0."""
+    out: list[dict[str, int]] = [{} for _ in game.players]
+    owing = [0 for _ in game.players]  # each seat's payment not yet matched to its play
+    for ev in game.events:
+        if ev.player < 0:
+            continue
+        if ev.kind == "pay":
+            owing[ev.player] = len(ev.cards)
+        elif ev.kind == "play":
+            if ev.species:  # a face-down card is no species' play
+                count = out[ev.player]
+                count[ev.species] = count.get(ev.species, 0) + owing[ev.player]
+            owing[ev.player] = 0
     return out
