@@ -47,20 +47,26 @@ def _bytecode() -> None:
 # keeps its place after these. Only with `--dist loadfile`: xdist's default, `load`, first hands
 # each worker a run of consecutive tests, and would give one worker every long file.
 LONGEST_FIRST = (
-    "test_fuzz.py",
     "test_table_fit.py",
-    "test_play_terminal.py",
+    "test_play_steps.py",
+    "test_fuzz.py",
     "test_serve_browser.py",
+    "test_faults_simulate.py",
     "test_engine_games.py",
     "test_readme_tour.py",
-    "test_faults_simulate.py",
     "test_sheets_browser.py",
-    "test_report_browser.py",
-    "test_serve_process.py",
+    "test_play_terminal.py",
     "test_faults_records.py",
-    "test_faults_export.py",
-    "test_serve_api.py",
+    "test_sheets_printed.py",
+    "test_simulate_balance.py",
+    "test_authoring_doc.py",
+    "test_serve_process.py",
+    "test_simulate_against.py",
     "test_mcts.py",
+    "test_report_browser.py",
+    "test_print.py",
+    "test_serve_api.py",
+    "test_faults_export.py",
 )
 
 
