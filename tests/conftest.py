@@ -65,8 +65,14 @@ LONGEST_FIRST = (
     "test_mcts.py",
     "test_report_browser.py",
     "test_print.py",
+    "test_hostile_round_two.py",
+    "test_lint_unreadable.py",
     "test_serve_api.py",
+    "test_benchmarks_json.py",
     "test_faults_export.py",
+    "test_cache.py",
+    "test_sheets.py",
+    "test_collector.py",
 )
 
 
