@@ -91,19 +91,25 @@ class Try:
 
 
 # ---- the server (run as a script) --------------------------------------------------------------
-def _import_what_a_run_imports(scratch: Path) -> None:
-    """A run in a forked child, whose modules this process then imports, so each try's child
-    starts with them as a real grove process starts with its bytecode read."""
+def modules_of_a_run(scratch: Path) -> Path:
+    """The modules a whole run imports, listed by a run in a process of its own (once, for
+    every server)."""
     listing = scratch / "modules.txt"
     code = (f"import atexit, sys; atexit.register(lambda: open({str(listing)!r}, 'w').write("
             f"'\\n'.join(sys.modules))); from grove.cli import main; "
             f"main({command(scratch / 'warm', 1, 1)[1:]!r})")
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, timeout=300)
+    shutil.rmtree(scratch / "warm")
+    return listing
+
+
+def _import_what_a_run_imports(listing: Path) -> None:
+    """The modules of a run imported here, so each try's child starts with them as a real
+    grove process starts with its bytecode read."""
     for name in listing.read_text(encoding="utf-8").split():
         if name.startswith(("grove", "pyarrow", "jinja2", "click")) and name not in sys.modules:
             with contextlib.suppress(ImportError):
                 importlib.import_module(name)
-    shutil.rmtree(scratch / "warm")
 
 
 def _reap(pid: int, seconds: float) -> int | None:
@@ -166,7 +172,7 @@ def kill_once(out: Path, scratch: Path, t: Try, span: float, n: int) -> dict:
 def serve(spec: dict) -> None:
     """Time a whole run, then run every try of one folder: fork, wait, signal, reap."""
     out, scratch = Path(spec["out"]), Path(spec["scratch"])
-    _import_what_a_run_imports(scratch)
+    _import_what_a_run_imports(Path(spec["modules"]))
     span = _run_seconds(out, scratch)
     tries = [kill_once(out, scratch, Try(**t), span, n) for n, t in enumerate(spec["tries"])]
     assert _run_seconds(out, scratch) > 0  # one more run sweeps what the killed runs left beside
@@ -205,11 +211,13 @@ def test_a_run_killed_at_any_moment_leaves_the_old_run_or_a_whole_new_one(tmp_pa
     # AT_ONCE servers at once, each timing a whole run as the others run (timed one by one,
     # the span was too short for runs sharing the cores, and no kill came after a run had
     # ended: 'whole' never seen, once on a loaded machine), then killing its share of the tries
+    (tmp_path / "scratch").mkdir()
+    modules = modules_of_a_run(tmp_path / "scratch")
     servers = []
     for k, out in enumerate(folders):
         scratch = tmp_path / "scratch" / out.name
         scratch.mkdir(parents=True)
-        spec = {"out": str(out), "scratch": str(scratch),
+        spec = {"out": str(out), "scratch": str(scratch), "modules": str(modules),
                 "tries": [dataclasses.asdict(t) for t in tries[k::AT_ONCE]]}
         servers.append(subprocess.Popen([sys.executable, __file__, json.dumps(spec)],
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,

@@ -7,7 +7,9 @@ example forests out of the package) or from an earlier step (the `game.jsonl` th
 records is there for `replay` and `score`), and GROVE_CARDS is unset. Trailing `# comments` and
 continuation-comment lines are not part of a command. Each command must exit 0 without a
 traceback; `lint` must be clean; `editions` must print exactly the lines the README shows under
-it; `examples` must write the shipped examples; `sheet` must write the files it names.
+it; `examples` must write the shipped examples; `sheet` must write the files it names. A `play
+--quiet` that writes no file starts in its turn and is checked at the end, as the others are:
+nothing later reads what it did, and the search AI's game need not hold up the rest.
 """
 
 from __future__ import annotations
@@ -62,44 +64,73 @@ def test_tour_block_is_found():
         assert cmd in names, f"the tour lost its `grove {cmd}` line"
 
 
+OUTPUT_FLAGS = ("-o", "--output", "--record", "--final")
+
+
+def _beside(step: Step) -> bool:
+    """A `play --quiet` that writes no file: nothing after it reads what it did, so it may run
+    beside the later steps (the tour's game of the search AI takes most of the tour's time)."""
+    return (step.args[0] == "play" and "--quiet" in step.args and not step.shown
+            and not any(f in step.args for f in OUTPUT_FLAGS))
+
+
 def test_tour_runs_as_written(tmp_path: Path):
     assert GROVE.exists(), f"{GROVE}: grove is not installed in this environment"
     env = {k: v for k, v in os.environ.items() if k != "GROVE_CARDS"}
     assert not any(tmp_path.iterdir())
-    for step in tour():
-        where = f"README.md:{step.line}: grove {shlex.join(step.args)}"
-        if step.args[0] == "serve":  # a server: started, asked for its lobby, stopped
-            _serves(tmp_path, step.args, where, env)
-            continue
-        try:
-            run = subprocess.run([str(GROVE), *step.args], cwd=tmp_path, capture_output=True,
-                                 text=True, timeout=600, env=env)
-        except subprocess.TimeoutExpired:
-            pytest.fail(f"{where}: still running after 600 s")
-        assert "Traceback" not in run.stderr, f"{where}:\n{run.stderr}"
-        assert run.returncode == 0, f"{where}: exit {run.returncode}\n{run.stderr[-3000:]}"
-        command = step.args[0]
-        if step.shown:
-            assert run.stdout.splitlines() == step.shown, (
-                f"{where}: prints otherwise than the README shows")
-        if command == "lint":
-            assert "0 error(s), 0 warning(s)" in run.stderr, f"{where}: not clean\n{run.stderr}"
-        flag = next((f for f in ("-o", "--output", "--record") if f in step.args), None)
-        if command == "play" and flag:
-            record = tmp_path / step.args[step.args.index(flag) + 1]
-            assert record.is_file() and record.stat().st_size > 0, f"{where}: no record"
-        if command == "score":
-            assert "Winner" in run.stdout, f"{where}: no scoreboard\n{run.stdout}"
-        if command == "examples":
-            shipped = sorted(p.name for p in (REPO / "grove" / "examples").glob("*.yaml"))
-            assert sorted(p.name for p in (tmp_path / "examples").iterdir()) == shipped, where
-        if command == "sheet":
-            written = re.findall(r"^wrote (.+) \(\d+ KiB\)$", run.stderr, re.M)
-            langs = step.args[step.args.index("--lang") + 1].split(",")
-            assert len(written) == len(langs), f"{where}: wrote {written}\n{run.stderr}"
-            for name in written:
-                path = tmp_path / name
-                assert path.is_file() and path.stat().st_size > 0, f"{where}: {name} missing"
+    running: list[tuple[Step, str, subprocess.Popen]] = []
+    try:
+        for step in tour():
+            where = f"README.md:{step.line}: grove {shlex.join(step.args)}"
+            if step.args[0] == "serve":  # a server: started, asked for its lobby, stopped
+                _serves(tmp_path, step.args, where, env)
+                continue
+            proc = subprocess.Popen([str(GROVE), *step.args], cwd=tmp_path, env=env, text=True,
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            running.append((step, where, proc))
+            if not _beside(step):
+                _finished(tmp_path, *running.pop())
+        while running:  # those that ran beside the later steps, in their order
+            _finished(tmp_path, *running.pop(0))
+    finally:
+        for _, _, proc in running:
+            proc.kill()
+            proc.wait()
+
+
+def _finished(tmp_path: Path, step: Step, where: str, proc: subprocess.Popen) -> None:
+    """Wait for one step's command and check what it did."""
+    try:
+        out, err = proc.communicate(timeout=600)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        pytest.fail(f"{where}: still running after 600 s")
+    run = subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+    assert "Traceback" not in run.stderr, f"{where}:\n{run.stderr}"
+    assert run.returncode == 0, f"{where}: exit {run.returncode}\n{run.stderr[-3000:]}"
+    command = step.args[0]
+    if step.shown:
+        assert run.stdout.splitlines() == step.shown, (
+            f"{where}: prints otherwise than the README shows")
+    if command == "lint":
+        assert "0 error(s), 0 warning(s)" in run.stderr, f"{where}: not clean\n{run.stderr}"
+    flag = next((f for f in ("-o", "--output", "--record") if f in step.args), None)
+    if command == "play" and flag:
+        record = tmp_path / step.args[step.args.index(flag) + 1]
+        assert record.is_file() and record.stat().st_size > 0, f"{where}: no record"
+    if command == "score":
+        assert "Winner" in run.stdout, f"{where}: no scoreboard\n{run.stdout}"
+    if command == "examples":
+        shipped = sorted(p.name for p in (REPO / "grove" / "examples").glob("*.yaml"))
+        assert sorted(p.name for p in (tmp_path / "examples").iterdir()) == shipped, where
+    if command == "sheet":
+        written = re.findall(r"^wrote (.+) \(\d+ KiB\)$", run.stderr, re.M)
+        langs = step.args[step.args.index("--lang") + 1].split(",")
+        assert len(written) == len(langs), f"{where}: wrote {written}\n{run.stderr}"
+        for name in written:
+            path = tmp_path / name
+            assert path.is_file() and path.stat().st_size > 0, f"{where}: {name} missing"
 
 
 def _serves(folder: Path, args: list[str], where: str, env: dict[str, str]) -> None:

@@ -397,7 +397,9 @@ def put(kind: str, k: str, value: Any) -> None:
     try:
         if _entry_problem(path) is not None:  # a FIFO or another's file: the folder is ours
             os.unlink(path)
-        write_bytes(path, head + _mac(secret, kind, head, body) + body, private=True)
+        # not durable: an entry a crash cut short fails its MAC when read, a miss rebuilt
+        write_bytes(path, head + _mac(secret, kind, head, body) + body, private=True,
+                    durable=False)
     except OSError:
         return
 
