@@ -233,10 +233,12 @@ def test_a_whole_game_on_the_screen_with_keys_fits(base, size):
 
     async def play() -> None:
         async with app.run_test(size=size) as pilot:
-            await _until(pilot, lambda: app.decision is not None)
-            while app.outcome is None:
-                await pilot.pause()
-                if size == (120, 40) and app.decision is not None:
+            while True:  # every step of every decision, as drawn when it is asked
+                await _until(pilot, lambda: app.outcome is not None or app.decision is not None)
+                if app.outcome is not None:
+                    break
+                await pilot.pause(0)  # laid out
+                if size == (120, 40):
                     for panel in ("#hand", "#scores"):
                         table = app.query_one(panel, DataTable)
                         assert table.virtual_size.width <= table.size.width, panel
@@ -248,6 +250,7 @@ def test_a_whole_game_on_the_screen_with_keys_fits(base, size):
                     await pilot.pause()
                     two_digits.append(len(app.lists) > before and app.lists[-1] == want.below
                                       or want.action is not None)
+                    continue  # the step it led to is checked in its turn
                 await _drive(app, pilot, presses=1)
             assert "The game is over" in _screen_text(app)
             assert "points card by card" in _screen_text(app)
