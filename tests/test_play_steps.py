@@ -297,8 +297,8 @@ def test_a_whole_game_in_tmux_by_keys_at_both_sizes(tmp_path):
         assert check.returncode == 0 and "verified" in check.stderr, check.stderr
 
 
-LOOK = 0.04  # seconds between two looks at a screen
-SETTLED = 0.5  # ... and how long a payment seen half picked stays so before it is begun anew
+TMUX_LOOK = 0.04  # seconds between two looks at a screen in tmux
+TMUX_SETTLED = 0.5  # ... and how long a payment seen half picked stays so before it is begun anew
 
 
 def _play_by_keys(sessions: dict[str, str]) -> None:
@@ -324,13 +324,13 @@ def _play_by_keys(sessions: dict[str, str]) -> None:
                 continue
             if screen == answered.get(name):
                 continue
-            keys = _keys(screen, settled=now - since >= SETTLED)
+            keys = _keys(screen, settled=now - since >= TMUX_SETTLED)
             if keys:
                 subprocess.run(["tmux", "send-keys", "-t", session, *keys], check=True)
                 answered[name] = screen
                 if keys == ["q"]:
                     done.add(name)
-        time.sleep(LOOK)
+        time.sleep(TMUX_LOOK)
 
 
 def _keys(screen: str, settled: bool) -> list[str]:
