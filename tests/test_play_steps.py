@@ -5,8 +5,8 @@ forest's points card by card at the end.
 
 Checked against the engine itself: every list's leaves are the decision's actions, the world's
 payment is the game's, the points are the tally's. Small games: two players, a few seconds
-each; the tmux games (a whole game by keys at 120x40 and 80x24, side by side) take about a
-minute together.
+each; the tmux games (a whole game by keys at 120x40 and 80x24, side by side, each key sent once
+the screen shows what the last did) take some twenty seconds together.
 """
 
 from __future__ import annotations
@@ -233,10 +233,12 @@ def test_a_whole_game_on_the_screen_with_keys_fits(base, size):
 
     async def play() -> None:
         async with app.run_test(size=size) as pilot:
-            await _until(pilot, lambda: app.decision is not None)
-            while app.outcome is None:
-                await pilot.pause()
-                if size == (120, 40) and app.decision is not None:
+            while True:  # every step of every decision, as drawn when it is asked
+                await _until(pilot, lambda: app.outcome is not None or app.decision is not None)
+                if app.outcome is not None:
+                    break
+                await pilot.pause(0)  # laid out
+                if size == (120, 40):
                     for panel in ("#hand", "#scores"):
                         table = app.query_one(panel, DataTable)
                         assert table.virtual_size.width <= table.size.width, panel
@@ -248,6 +250,7 @@ def test_a_whole_game_on_the_screen_with_keys_fits(base, size):
                     await pilot.pause()
                     two_digits.append(len(app.lists) > before and app.lists[-1] == want.below
                                       or want.action is not None)
+                    continue  # the step it led to is checked in its turn
                 await _drive(app, pilot, presses=1)
             assert "The game is over" in _screen_text(app)
             assert "points card by card" in _screen_text(app)
@@ -285,14 +288,7 @@ def test_a_whole_game_in_tmux_by_keys_at_both_sizes(tmp_path):
                         "-c", str(tmp_path), *(e for v in env for e in ("-e", v)),
                         command + "; sleep 30"], check=True)
     try:
-        done: set[str] = set()
-        end = time.monotonic() + 600
-        while len(done) < len(sessions):
-            assert time.monotonic() < end, "the games did not end"
-            for name, session in sessions.items():
-                if name not in done and _step(session):
-                    done.add(name)
-            time.sleep(0.15)
+        _play_by_keys(sessions)
     finally:
         for session in sessions.values():
             subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
@@ -301,24 +297,55 @@ def test_a_whole_game_in_tmux_by_keys_at_both_sizes(tmp_path):
         assert check.returncode == 0 and "verified" in check.stderr, check.stderr
 
 
-def _step(session: str) -> bool:
-    """One look at the screen and the keys it wants; True once the game is over (q sent)."""
-    screen = subprocess.run(["tmux", "capture-pane", "-p", "-t", session], capture_output=True,
-                            text=True).stdout
+TMUX_LOOK = 0.04  # seconds between two looks at a screen in tmux
+TMUX_SETTLED = 0.5  # ... and how long a payment seen half picked stays so before it is begun anew
+
+
+def _play_by_keys(sessions: dict[str, str]) -> None:
+    """Each session's game to its end, keys sent once per new screen: a screen is answered
+    once it reads the same at two looks (drawn whole) and differs from the one answered last
+    (so the keys sent are never sent again before the screen shows what they did), rather
+    than after a fixed sleep."""
+    seen: dict[str, tuple[str, float]] = {}  # each session's screen at the last look, since when
+    answered: dict[str, str] = {}  # ... and the screen its last keys answered
+    done: set[str] = set()
+    end = time.monotonic() + 600
+    while len(done) < len(sessions):
+        assert time.monotonic() < end, ("the games did not end", seen)
+        for name, session in sessions.items():
+            if name in done:
+                continue
+            screen = subprocess.run(["tmux", "capture-pane", "-p", "-t", session],
+                                    capture_output=True, text=True).stdout
+            now = time.monotonic()
+            last, since = seen.get(name, ("", now))
+            if screen != last:
+                seen[name] = (screen, now)
+                continue
+            if screen == answered.get(name):
+                continue
+            keys = _keys(screen, settled=now - since >= TMUX_SETTLED)
+            if keys:
+                subprocess.run(["tmux", "send-keys", "-t", session, *keys], check=True)
+                answered[name] = screen
+                if keys == ["q"]:
+                    done.add(name)
+        time.sleep(TMUX_LOOK)
+
+
+def _keys(screen: str, settled: bool) -> list[str]:
+    """The keys a screen wants: q once the game is over; a payment picked by its numbers and
+    confirmed with c; else Enter on the highlighted line; nothing while waiting."""
     if "The game is over" in screen:
-        subprocess.run(["tmux", "send-keys", "-t", session, "q"], check=True)
-        return True
+        return ["q"]
     if m := re.search(r"picked (\d+) of (\d+)", screen):
-        count = int(m[2])
-        # a payment seen half picked again (keys still on their way): begin it anew
-        keys = [*map(str, range(1, count + 1)), "c"] if m[1] == "0" else ["Escape"]
-        subprocess.run(["tmux", "send-keys", "-t", session, *keys], check=True)
-    elif re.search(r"^ ?1\. ", screen, re.M):
-        subprocess.run(["tmux", "send-keys", "-t", session, "Enter"], check=True)
-    else:
-        return False
-    time.sleep(0.25)
-    return False
+        if m[1] == "0":
+            return [*map(str, range(1, int(m[2]) + 1)), "c"]
+        # a payment seen half picked a while (its keys went astray): begin it anew
+        return ["Escape"] if settled else []
+    if re.search(r"^ ?1\. ", screen, re.M):
+        return ["Enter"]
+    return []
 
 
 def test_at_80x24_the_panels_scroll_by_keys_and_the_help_names_them(base):

@@ -209,12 +209,18 @@ def test_the_screen_reads_its_words_from_the_catalogs():
 
 
 # ---- the full screen ---------------------------------------------------------------------------
+# Seconds between two looks at the app while waiting on it: what is waited for is named (a
+# decision offered, a list shown), and each look ends with the screen laid out anew, so the
+# look need not also wait for the process to idle (`pilot.pause()`, 20 ms at least each time).
+LOOK = 0.002
+
+
 async def _drive(app, pilot, presses: int = 4000) -> int:
     """Play the human's side with keys only: enter takes the highlighted option (a card, then
     where it goes); a payment picks cards by their numbers, then confirms with c."""
     n = 0
     while app.outcome is None and n < presses:
-        await pilot.pause()
+        await pilot.pause(LOOK)
         if app.decision is not None and app.payment is not None:
             for k in range(1, app.payment.count + 1):
                 await pilot.press(str(k))
@@ -223,8 +229,6 @@ async def _drive(app, pilot, presses: int = 4000) -> int:
         elif app.decision is not None and app.options:
             await pilot.press("enter")
             n += 1
-        else:
-            await asyncio.sleep(0.01)
     return n
 
 
@@ -318,7 +322,7 @@ async def _until(pilot, done, seconds: float = 30) -> None:
     end = time.monotonic() + seconds
     while not done():
         assert time.monotonic() < end, "the screen did not get there"
-        await pilot.pause()
+        await pilot.pause(LOOK)
 
 
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")

@@ -7,8 +7,10 @@ names, and the help scrolls to its every line.
 
 Whole games, the human against greedy AIs, played with Enter alone: base with both expansions
 in English (most of their cards are split), Smoky Mountains and Dartmoor in Italian (the
-longest names, the widest hand), Smoky Mountains in Thai; about 30 s a game. The widest
-hands of three editions in four languages 11 s; the help a second a language.
+longest names, the widest hand), Smoky Mountains in Thai; each step of a decision checked in
+the pane it comes in, the card's text or the forests, then in the other (a pane switch a step);
+some 10 s of CPU a game. The widest hands of three editions in four languages 11 s; the help
+a second a language.
 """
 
 from __future__ import annotations
@@ -34,6 +36,13 @@ def _fits(app, selector: str) -> None:
                                                             table.size)
 
 
+def _fits_both_columns(app) -> None:
+    """The card's text shown: the hand and the scores each fit their panel."""
+    assert app.query_one("#left").display
+    _fits(app, "#hand")
+    _fits(app, "#scores")
+
+
 @pytest.mark.parametrize(("edition", "expansions", "lang", "players"), [
     ("base", ["alpine", "woodland_edge"], "en", 4),
     ("smoky_mountains", [], "it", 2),  # the longest names: a late forest's thirty lines wrapped
@@ -45,6 +54,7 @@ def test_every_decision_fits_at_120x40(edition, expansions, lang, players):
     every player's forest fits the forests' pane, which spans the table (no line beyond its
     width or height)."""
     from textual.containers import VerticalScroll
+    from textual.widgets import ContentSwitcher
 
     from grove.compiler import cardset as cs
     from grove.terminal.app import GameScreen
@@ -56,25 +66,39 @@ def test_every_decision_fits_at_120x40(edition, expansions, lang, players):
 
     async def play() -> None:
         async with app.run_test(size=(120, 40)) as pilot:
-            await _until(pilot, lambda: app.decision is not None)
             forest = app.query_one("#forest", VerticalScroll)
-            while app.outcome is None:
-                await pilot.pause()
-                if app.decision is not None:
-                    await pilot.press("t")  # the two columns: the hand, the scores
-                    _fits(app, "#hand")
-                    _fits(app, "#scores")
+            panes = app.query_one("#panes", ContentSwitcher)
+            picker, drawn = None, 0  # the decision's steps; the forest the pane holds
+            while True:
+                # every step of every decision, as drawn when it is asked
+                await _until(pilot, lambda: app.outcome is not None or app.decision is not None)
+                if app.outcome is not None:
+                    break
+                await pilot.pause(0)  # laid out
+                if app.picker is not picker:  # a decision offered: its player's forest drawn
+                    picker, drawn = app.picker, app.shown
+                # the step comes in the pane the last one left, the card's text or the forests,
+                # and the other is shown after: a switch a step
+                cards_first = panes.current == "card"
+                if cards_first:
+                    _fits_both_columns(app)
                     await pilot.press("f")  # the forests, the table wide
-                    assert not app.query_one("#left").display
-                    shown = app.shown
-                    for j in range(players):
-                        app.shown = j
+                    await pilot.pause(0)
+                assert not app.query_one("#left").display
+                shown = app.shown
+                for j in (drawn, *(j for j in range(players) if j != drawn)):
+                    if j != drawn:
+                        app.shown = drawn = j
                         app._draw_forest(app.view)
-                        await pilot.pause()
-                        assert forest.max_scroll_y == 0, (j, forest.virtual_size, forest.size)
-                        assert forest.virtual_size.width <= forest.size.width
-                    app.shown = shown
-                    checked.append(len(app.game.players[0].forest.hosts))
+                        await pilot.pause(0)
+                    assert forest.max_scroll_y == 0, (j, forest.virtual_size, forest.size)
+                    assert forest.virtual_size.width <= forest.size.width
+                app.shown = shown
+                if not cards_first:
+                    await pilot.press("t")  # the two columns: the hand, the scores
+                    await pilot.pause(0)
+                    _fits_both_columns(app)
+                checked.append(len(app.game.players[0].forest.hosts))
                 await _drive(app, pilot, presses=1)
             await pilot.press("q")
 

@@ -200,6 +200,7 @@ class GameScreen(Panels):
         self.hand_need: int | None = None  # the columns the hand shown needs
         self.hand_rows = 0  # ... and its rows
         self.clearing_text = ""
+        self.card_text = ""
         self.forest_text = ""  # the forest shown, as its pane shows it
         self.outcome: runner.Outcome | None = None
         self.log_lines: list[str] = []
@@ -455,8 +456,7 @@ class GameScreen(Panels):
         from grove.report import final_cards
 
         result = final_result(out)
-        self.query_one("#cardtext", Static).update(Text("\n".join(
-            final_cards(result, self.cardset, self.lang))))
+        self.show_card_text("\n".join(final_cards(result, self.cardset, self.lang)))
         final = self.words("final.title", turns=result["turns"])
         self.query_one("#card").border_title = final
         self.query_one("#scores").border_title = final  # no longer "so far"

@@ -45,6 +45,7 @@ class Panels(App[runner.Outcome | None]):
     hand_need: int | None  # the columns the hand shown needs
     hand_rows: int  # ... and its rows
     clearing_text: str
+    card_text: str  # the card's pane's text
     forest_text: str  # the forest shown, as its pane shows it
     log_lines: list[str]
     _logged: int  # log lines shown
@@ -138,6 +139,15 @@ class Panels(App[runner.Outcome | None]):
         elif k is not None and 0 <= k < len(self.options):
             card = self.options[k].card
         text = "\n".join(view.card_text(card)) if card is not None else self.words("card_none")
+        self.show_card_text(text)
+
+    def show_card_text(self, text: str) -> None:
+        """The card's pane from its top, where its text changes. A list shown draws its first
+        line's card, and its highlight, announced after, asks the same text again: laying the
+        screen out anew for it would cost a frame each time a list is shown."""
+        if text == self.card_text:
+            return
+        self.card_text = text
         self.query_one("#cardtext", Static).update(Text(text))
         self.query_one("#card", VerticalScroll).scroll_home(animate=False)
 
