@@ -547,6 +547,13 @@ class Renderer:
                 self._miss("article", str(np.key))
         return self.t(f"art.{kind}", **kw)
 
+    def indef(self, np: NP, case: str) -> str:
+        """The noun with its indefinite article in `case`, knowing the others: a sentence asks
+        for the one its verb takes (German „an %(a_acc)s angelegt", where English says "on
+        %(a)s")."""
+        return cases.Declined(self.art(np, f"indef.{case}"),
+                              {c: self.art(np, f"indef.{c}") for c in ("nom", "acc", "dat")})
+
     # -- hosts
     def playable_hosts(self) -> list[NP]:
         """The hosts a card can sit on, as a reader names them: a tree with a river beneath is
@@ -877,9 +884,9 @@ class Renderer:
                 return self.t(f"{ctxt}.any_slot", **kw)
             return self.t(ctxt, slot=self.slot("acc", s.slot.text), **kw)
         if isinstance(s, ast.OnlyOn):
-            return self.t("place.only_on", a=self.art(self.filter_np(s.filter), "indef.dat"))
+            return self.t("place.only_on", a=self.indef(self.filter_np(s.filter), "dat"))
         if isinstance(s, ast.NotOn):
-            return self.t("place.not_on", a=self.art(self.filter_np(s.filter), "indef.dat"))
+            return self.t("place.not_on", a=self.indef(self.filter_np(s.filter), "dat"))
         if isinstance(s, ast.Joining):
             return self.t("place.joining", a=self.art(self.filter_np(s.filter), "indef.nom"))
         if isinstance(s, ast.MaxPerHost):

@@ -251,6 +251,14 @@ def _symbols(cs: CardSet, lang: str, kind: str,
         if kind == "group" or s.id in card_symbols:
             names = {printed[k] for k, sp in cs.species.items() if s.id in sp.tags}
             members = tuple(sorted(names, key=lambda n: sort_key(n, lang)))
+            own = _name(s.names, lang, s.id)
+            if kind == "group" and members == (own,):
+                continue  # a name covering one species of that name says nothing („Frischling:
+                # Frischling" in the base game alone)
+            if kind == "group" and len(members) > 1:  # „Frischling: Frischling (Mischwald) und
+                # Frischling (Waldrand)", not a bare „Frischling" beside one with its edition
+                root = f"{own} ({_name(cs.root.names, lang, cs.root.id)})"
+                members = tuple(root if m == own else m for m in members)
         out.append(Symbol(s.id, _name(s.names, lang, s.id), also, members, s.span,
                           s.id in (icons or {})))
     if kind == "type":  # a reader looks a symbol up by its name; the files' order is no order
