@@ -65,9 +65,9 @@ def lines(words: list[str], width: float, font: str, size: float) -> int:
 
 def slot_lines(row: SpeciesRow, labels: Labels, cave: str) -> tuple[str, ...]:
     """The lines the slot cell of a row prints (as species.j2 writes it)."""
-    if row.kind == "dweller":
+    if row.kind == "dweller":  # the water requirement's words may wrap („Bedingung / Wasser")
         return (" / ".join(labels.sides.get(s, s) for s in row.sides),
-                *((labels.water,) if row.water else ()))
+                *(labels.water.split() if row.water else ()))
     if row.kind == "cave":
         return (cave,)
     return (row.host or row.kind,)
