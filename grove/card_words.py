@@ -13,6 +13,7 @@ from __future__ import annotations
 from grove.compiler.cardset import CardSet, Species
 from grove.dsl.diagnostics import escape
 from grove.game_log import sentences
+from grove.printouts.cases import declined
 from grove.seatview.words import Words
 
 
@@ -36,8 +37,12 @@ class CardWords:
         return _shown(sym.names.get(self.lang) or sym.names.get("en") or sid) if sym else sid
 
     def host_name(self, kind: str) -> str:
+        """The host's name, with the case forms its data gives (`{host_acc}` on the screen)."""
         host = self.cardset.hosts.get(kind)
-        return _shown(host.names.get(self.lang) or host.names.get("en") or kind) if host else kind
+        if host is None:
+            return kind
+        forms = {c: _shown(f) for c, f in (host.cases.get(self.lang) or {}).items()}
+        return declined(_shown(host.names.get(self.lang) or host.names.get("en") or kind), forms)
 
     def side_name(self, side: str) -> str:
         return self._log.get(f"log.side.{side}", side)

@@ -15,6 +15,7 @@ from functools import cache
 from grove.engine.events import Event
 from grove.engine.game import Game
 from grove.engine.seat import HIDDEN, Seat
+from grove.printouts.cases import declined, with_cases
 
 
 @cache
@@ -59,7 +60,7 @@ class GameLog:
         """The sentence `log.<key>` of the language, filled in."""
         if self._words is None:
             self._words = sentences(self.lang)
-        return self._words.get(f"log.{key}", key).format(**values)
+        return self._words.get(f"log.{key}", key).format(**with_cases(values))
 
     def _zone(self, way: str, zone: str) -> str:
         """`from the clearing`, `into the cave`: a zone with its preposition, which the
@@ -188,7 +189,8 @@ class GameLog:
             host = hosts[e.target]
             what = (self._species(e.species) if e.species
                     else self._say("face_down", card=self._names([card])))
-            play = self._say(f"host.{how}", card=what, host=host.names.get(self.lang, host.id))
+            play = self._say(f"host.{how}", card=what, host=declined(
+                host.names.get(self.lang, host.id), host.cases.get(self.lang)))
             if e.cards[1:]:
                 play = self._say("beneath", play=play, cards=self._names(e.cards[1:]))
             return play

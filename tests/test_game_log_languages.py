@@ -36,7 +36,9 @@ def test_catalog_translates_every_sentence_with_the_same_blanks(lang):
     assert set(cat) == set(en)
     for ctxt, (msgid, text) in cat.items():
         assert text, f"{lang}: {ctxt} is not translated"
-        assert sorted(re.findall(r"\{(\w+)\}", text)) == sorted(re.findall(r"\{(\w+)\}", msgid)), (
+        # a name in a case (`{host_acc}`, printouts/cases.py) keeps the English blank
+        blanks = [re.sub(r"_(nom|acc|dat|gen)$", "", b) for b in re.findall(r"\{(\w+)\}", text)]
+        assert sorted(blanks) == sorted(re.findall(r"\{(\w+)\}", msgid)), (
             f"{lang}: {ctxt} must keep the blanks of {msgid!r}")
 
 

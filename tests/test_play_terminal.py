@@ -197,7 +197,9 @@ def test_every_language_has_every_screen_word(lang):
     assert set(own) == set(english)
     for key, text in own.items():
         assert text, f"{lang}: {key} is empty"
-        assert set(re.findall(r"{\w+}", text)) == set(re.findall(r"{\w+}", english[key])), key
+        # a name in a case (`{host_acc}`, printouts/cases.py) is the English blank's
+        own_blanks = {re.sub(r"_(nom|acc|dat|gen)}$", "}", b) for b in re.findall(r"{\w+}", text)}
+        assert own_blanks == set(re.findall(r"{\w+}", english[key])), key
 
 
 def test_the_screen_reads_its_words_from_the_catalogs():

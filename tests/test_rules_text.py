@@ -203,7 +203,7 @@ def test_missing_phrase_and_lexicon_are_reported(classic):
     assert misses == ["name no_such_name resolves to nothing"]
     rule = parse_rule("placement", "only on shrub; bottom holds up to 2 bird only")
     r = rt.Renderer(_without_article(classic, "shrub", "de"), "de")
-    assert "Darf nur an Strauch gespielt werden" in r.rule(rule)
+    assert "Darf nur an Strauch angelegt werden" in r.rule(rule)
     assert "article class of shrub" in r.misses
     assert r.gaps[0].noun == "type symbol 'shrub'"
     assert Path(r.gaps[0].decl.file).parts[-2:] == ("woodland_edge", "edition.yaml")

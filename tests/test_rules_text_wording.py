@@ -56,9 +56,9 @@ def test_german_pronoun_of_every_card_phrase_follows_the_gender():
 # ---- Dartmoor Cuckoo: the hosts a rule counts are the hosts it allows ----------------------
 @pytest.mark.parametrize("lang,per_host,not_on", [
     ("en", "At most 1 copy per tree or shrub.", "May not be played on a moor"),
-    ("de", "Höchstens 1 Exemplar pro Baum oder Strauch.", "Darf nicht an einem Moor gespielt"),
+    ("de", "Höchstens 1 Exemplar pro Baum oder Strauch.", "Darf nicht an ein Moor angelegt"),
     ("it", "Al massimo 1 copia per ogni albero o arbusto.", "Non si può giocare su una"),
-    ("th", "ไม่เกิน 1 ใบต่อต้นไม้หรือไม้พุ่ม", "ห้ามเล่นบนทุ่งพรุ"),
+    ("th", "ไม่เกิน 1 ใบต่อต้นไม้หรือไม้พุ่ม", "ห้ามติดกับทุ่งพรุ"),
 ])
 def test_cuckoo_does_not_count_the_moor_it_may_not_sit_on(lang, per_host, not_on):
     text = _text(("dartmoor",), "dartmoor:cuckoo", "placement", lang)

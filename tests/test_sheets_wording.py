@@ -104,17 +104,17 @@ def test_sheet_says_the_wording_list(edition, lang, present, gone):
 @pytest.mark.parametrize("edition,lang,present,gone", [
     # seed 002: "water requirement", not a "water symbol"; a tree in lower case mid-sentence
     (("smoky_mountains", ()), "en", ["Blue slots take only cards with the water requirement.",
-                                     "take only cards without the water requirement.",
+                                     "take no card with the water requirement.",
                                      "when you play a tree, you may lay"],
      ["water symbol", "play a Tree"]),
     # seed 000: „Bedingung Wasser"
     (("smoky_mountains", ()), "de", ["Blaue Plätze nehmen nur Karten mit der Bedingung Wasser auf.",
-                                     "nehmen nur Karten ohne die Bedingung Wasser auf.",
+                                     "nehmen keine Karte mit der Bedingung Wasser auf.",
                                      "je Platz eine Karte, außer eine Zahl erlaubt mehr."],
      ["Wassersymbol", "sofern keine Zahl mehr erlaubt"]),
     # seed 003: “ต้องการน้ำ”, and the deck is กองการ์ด
     (("smoky_mountains", ()), "th", ["ช่องสีฟ้ารับเฉพาะการ์ดที่ “ต้องการน้ำ”",
-                                     "รับเฉพาะการ์ดที่ “ไม่ต้องการน้ำ”", "ใบจากกองการ์ด"],
+                                     "ไม่รับการ์ดที่ “ต้องการน้ำ”", "ใบจากกองการ์ด"],
      ["สัญลักษณ์น้ำ", "กองจั่ว"]),
     # seed 004: the winter card lies beside the draw deck; „mazzo di pesca"; three „mazzi"
     (BASE_ALL, "it", ["accanto al mazzo di pesca", "ognuna è la prima carta del mazzo di pesca",

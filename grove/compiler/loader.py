@@ -311,6 +311,9 @@ def _hosts(doc: Document, edition: str) -> list[HostKind]:
                 article=_names(h.get("article")),
                 classifier=_names(h.get("classifier")),
                 beneath=_names(h.get("beneath")),
+                cases=MappingProxyType({str(k): _names(v) for k, v in (h.get("cases") or {}).items()}),
+                beneath_cases=MappingProxyType(
+                    {str(k): _names(v) for k, v in (h.get("beneath_cases") or {}).items()}),
             )
         )
     return out

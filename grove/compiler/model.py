@@ -70,6 +70,10 @@ class HostKind:
     # a host played with a card beneath (`play: with_tree`): what the rules call that card,
     # {lang: name} (Smoky Mountains' "universal river")
     beneath: Any = field(default_factory=no_words)
+    # the forms of `names` and `beneath` in a language's cases, {lang: {case: form}}, where
+    # they differ from the name (German „als universellen Fluss")
+    cases: Any = field(default_factory=no_words)
+    beneath_cases: Any = field(default_factory=no_words)
 
     def slot(self, slot_id: str) -> SlotDef | None:
         return self.slots_by_id.get(slot_id)

@@ -29,7 +29,7 @@ from typing import Any
 from grove.compiler.model import HostKind, Symbol, scorepad_names
 from grove.dsl import ast
 from grove.dsl.diagnostics import Span
-from grove.printouts import glossary
+from grove.printouts import cases, glossary
 from grove.printouts.phrases import Catalog, catalog_path, load_catalog
 
 LANGS = ("en", "de", "it", "th")
@@ -182,9 +182,16 @@ _PRONOUNS = {"it": "nom", "it_dat": "dat", "its_m_acc": "its_m_acc"}
 
 def _fill(text: str, kw: dict[str, Any]) -> str:
     """`text % kw`, where a value may be a function computed only if the text asks for it: a
-    plural nobody prints must not be reported missing."""
+    plural nobody prints must not be reported missing. A placeholder may ask for a case of a
+    value (`%(host_acc)s`, `cases.py`)."""
     used = set(_PLACEHOLDER.findall(text))
-    return text % {k: (v() if callable(v) else v) for k, v in kw.items() if k in used}
+    values = {k: (v() if callable(v) else v) for k, v in kw.items() if k in used}
+    for k in used:
+        asked = cases.case_key(k, kw)
+        if asked is not None:
+            v = kw[asked[0]]
+            values[k] = cases.case_of(v() if callable(v) else v, asked[1])
+    return text % values
 
 
 def _cap(text: str) -> str:
@@ -368,8 +375,10 @@ class Renderer:
                   lexeme=np.lexeme)
 
     def host_np(self, host: Any) -> NP:
-        """A host as a noun; its plural is its own, else that of the type symbol of its id."""
-        sg = self._low(self._name(host.names, f"host {host.id}"))
+        """A host as a noun; its plural is its own, else that of the type symbol of its id; in
+        the singular with the case forms its data gives (`cases.py`)."""
+        forms = {c: self._low(f) for c, f in (host.cases.get(self.lang) or {}).items()}
+        sg = cases.declined(self._low(self._name(host.names, f"host {host.id}")), forms)
         pl = self._plural(host.plural)
         for sym in self.cs.symbols:
             if not pl and sym.kind == "type" and sym.id == host.id:
@@ -537,6 +546,13 @@ class Renderer:
             else:
                 self._miss("article", str(np.key))
         return self.t(f"art.{kind}", **kw)
+
+    def indef(self, np: NP, case: str) -> str:
+        """The noun with its indefinite article in `case`, knowing the others: a sentence asks
+        for the one its verb takes (German „an %(a_acc)s angelegt", where English says "on
+        %(a)s")."""
+        return cases.Declined(self.art(np, f"indef.{case}"),
+                              {c: self.art(np, f"indef.{c}") for c in ("nom", "acc", "dat")})
 
     # -- hosts
     def playable_hosts(self) -> list[NP]:
@@ -868,9 +884,9 @@ class Renderer:
                 return self.t(f"{ctxt}.any_slot", **kw)
             return self.t(ctxt, slot=self.slot("acc", s.slot.text), **kw)
         if isinstance(s, ast.OnlyOn):
-            return self.t("place.only_on", a=self.art(self.filter_np(s.filter), "indef.dat"))
+            return self.t("place.only_on", a=self.indef(self.filter_np(s.filter), "dat"))
         if isinstance(s, ast.NotOn):
-            return self.t("place.not_on", a=self.art(self.filter_np(s.filter), "indef.dat"))
+            return self.t("place.not_on", a=self.indef(self.filter_np(s.filter), "dat"))
         if isinstance(s, ast.Joining):
             return self.t("place.joining", a=self.art(self.filter_np(s.filter), "indef.nom"))
         if isinstance(s, ast.MaxPerHost):

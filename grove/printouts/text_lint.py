@@ -30,7 +30,7 @@ from grove.compiler import cardset as cs
 from grove.compiler.search_path import Roots
 from grove.compiler.universe import Universe, load_universe
 from grove.dsl.diagnostics import Diagnostic, DiagnosticError, Severity, sort_key
-from grove.printouts import phrases, printable
+from grove.printouts import case_lint, phrases, printable
 from grove.printouts import rules_text as rt
 
 CODE = "TEXT-MISSING-TRANSLATION"
@@ -147,5 +147,7 @@ def lint(roots: Roots, wanted: Iterable[str], universe: Universe | None = None
         except DiagnosticError:
             continue
         findings.extend(f for f in rt.translation_findings(cset) if _belongs(f, folders))
-    # and words that cannot be printed at all (TEXT-UNPRINTABLE), once per value
-    return diagnostics(findings) + printable.findings(universe.editions[e] for e in ids)
+    # and words that cannot be printed at all (TEXT-UNPRINTABLE), once per value; case forms
+    # no sentence can print (TEXT-CASE-NO-NAME, TEXT-CASE-UNUSED)
+    return (diagnostics(findings) + printable.findings(universe.editions[e] for e in ids)
+            + case_lint.findings(universe.editions[e] for e in ids))

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from functools import cache
 
+from grove.printouts.cases import with_cases
+
 DOMAIN = "screen"
 
 
@@ -58,4 +60,4 @@ class Words:
             count = values.get("count", 0)
             one = isinstance(count, int) and _one(self.lang)(count) == "one"
             text = text[0] if one else text[-1]
-        return text.format(**values)
+        return text.format(**with_cases(values))  # `{host_acc}`: a name in a case

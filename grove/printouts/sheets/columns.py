@@ -65,9 +65,9 @@ def lines(words: list[str], width: float, font: str, size: float) -> int:
 
 def slot_lines(row: SpeciesRow, labels: Labels, cave: str) -> tuple[str, ...]:
     """The lines the slot cell of a row prints (as species.j2 writes it)."""
-    if row.kind == "dweller":
+    if row.kind == "dweller":  # the water requirement's words may wrap („Bedingung / Wasser")
         return (" / ".join(labels.sides.get(s, s) for s in row.sides),
-                *((labels.water,) if row.water else ()))
+                *(labels.water.split() if row.water else ()))
     if row.kind == "cave":
         return (cave,)
     return (row.host or row.kind,)
@@ -82,16 +82,25 @@ def slot_share(sheet: Sheet, labels: Labels, cave: str) -> float:
     return round(min(high, max(low, (need + 2 * layout.CELL_PAD + 0.5) / frame)), 3)
 
 
+def cost_share(head: str) -> float:
+    """The cost column: its share, or as wide as its head in the table's bold where that is
+    wider (Thai ค่าใช้จ่าย, the overview's word, is one word)."""
+    bold, size = layout.register().bold, layout.styles().cell.fontSize
+    need = text_width(head, bold, size) + 2 * layout.CELL_PAD + 0.5
+    return round(max(FIXED[0], need / layout.page("a4").frame_width), 3)
+
+
 def _texts(row: SpeciesRow) -> tuple[list[str], str, str]:
     effect = [(f"{f.label}: " if f.id != "effect" else "") + f.text for f in row.effect]
     return effect, row.bonus, row.score
 
 
-def species_widths(sheet: Sheet, name: float, slot: float) -> tuple[float, ...]:
+def species_widths(sheet: Sheet, name: float, slot: float, cost: float = FIXED[0]
+                   ) -> tuple[float, ...]:
     """Name, cost, copies, slot, effect, bonus, points: shares of the page width summing to 1."""
     font, size = layout.register().regular, layout.styles().cell.fontSize
     frame = layout.page("a4").frame_width
-    rest = 1.0 - name - sum(FIXED) - slot
+    rest = 1.0 - name - cost - FIXED[1] - slot
     cells = []
     for row in sheet.all_species:
         effect, bonus, score = _texts(row)
@@ -115,6 +124,6 @@ def species_widths(sheet: Sheet, name: float, slot: float) -> tuple[float, ...]:
                      for i in range(len(cells)))
         # the shortest table; between equals, the candidate nearest the first (the defaults)
         if best is None or (height, k) < best[:2]:
-            best = (height, k, (name, *FIXED, slot, e, b, s))
+            best = (height, k, (name, cost, FIXED[1], slot, e, b, s))
     assert best is not None
     return best[2]

@@ -16,7 +16,7 @@ from typing import Any
 from grove.compiler.cardset import CardSet, Species
 from grove.compiler.model import SIDES, Setup, scorepad_names
 from grove.dsl.diagnostics import Span
-from grove.printouts import rules_text
+from grove.printouts import cases, rules_text
 from grove.printouts.sheets.icons import Icon
 from grove.printouts.sheets.icons import find as find_icon
 from grove.printouts.sheets.icons import load as load_icon
@@ -190,9 +190,13 @@ def _hosts(cs: CardSet, lang: str, icons: dict) -> tuple[Host, ...]:
                      and b.from_kind == h.from_kind and b.play is None), None)
         icon = next((t for t in (h.from_kind, *h.types) if t in icons), None)
         under = next((t for t in h.types if t in icons), None) if h.play == "with_tree" else None
-        out.append(Host(h.id, _name(h.names, lang, h.id), h.face_down, h.play, h.reveal, counts,
-                        _name(base.names, lang, base.id) if base else None, slots, h.span,
-                        icon, under, _name(h.beneath, lang, "") if h.beneath else "",
+        # a name starts a caption and a list item: capitalised there (the German overview's
+        # „universeller Fluss" is written as a sentence has it); the card beneath with the case
+        # forms a sentence may ask for („als universellen Fluss", `cases.py`)
+        beneath = cases.declined(_name(h.beneath, lang, ""), h.beneath_cases.get(lang))
+        out.append(Host(h.id, rules_text._cap(_name(h.names, lang, h.id)), h.face_down, h.play, h.reveal,
+                        counts, _name(base.names, lang, base.id) if base else None, slots, h.span,
+                        icon, under, beneath if h.beneath else "",
                         rules_text.host_choice(cs, lang, (base.id,)) if base else None,
                         counts_a))
     return tuple(out)
@@ -247,6 +251,14 @@ def _symbols(cs: CardSet, lang: str, kind: str,
         if kind == "group" or s.id in card_symbols:
             names = {printed[k] for k, sp in cs.species.items() if s.id in sp.tags}
             members = tuple(sorted(names, key=lambda n: sort_key(n, lang)))
+            own = _name(s.names, lang, s.id)
+            if kind == "group" and members == (own,):
+                continue  # a name covering one species of that name says nothing („Frischling:
+                # Frischling" in the base game alone)
+            if kind == "group" and len(members) > 1:  # „Frischling: Frischling (Mischwald) und
+                # Frischling (Waldrand)", not a bare „Frischling" beside one with its edition
+                root = f"{own} ({_name(cs.root.names, lang, cs.root.id)})"
+                members = tuple(root if m == own else m for m in members)
         out.append(Symbol(s.id, _name(s.names, lang, s.id), also, members, s.span,
                           s.id in (icons or {})))
     if kind == "type":  # a reader looks a symbol up by its name; the files' order is no order

@@ -12,10 +12,16 @@ from dataclasses import dataclass
 
 from grove.printouts.sheets.content import Host, Slot
 
-CARD = (40.0, 56.0)  # a host card standing (it has left/right slots)
+CARD = (36.0, 56.0)  # a host card standing (it has left/right slots)
 CARD_WIDE = (56.0, 40.0)  # a host card played sideways (slots only above and below)
 HALF = (40.0, 20.0)  # a top or bottom slot
-SIDE = (34.0, 40.0)  # a left or right slot
+# ... at most this wide where its label needs it: the overviews' "without water requirement"
+# (issue 44) takes fewer lines, so a diagram grows less (two side by side are no wider than
+# a tree with its left and right slots)
+HALF_WIDEST = 58.0
+# a left or right slot: wide enough for "requirement" on a line; the card between two of them
+# is narrower, so two trees still stand side by side in a column
+SIDE = (40.0, 40.0)
 GAP = 3.0
 LABEL_SIZE = 6.5  # points
 LABEL_PAD = 2.0  # each side of a label inside its box
@@ -79,9 +85,10 @@ class Labels:
     """The words a diagram prints, in the sheet's language (from the templates' catalog)."""
 
     sides: dict  # side id -> short name
-    water: str
-    dry: str
-    either: str
+    water: str  # a water card, in the species table's slot column
+    with_water: str  # a slot that takes only cards with the water requirement
+    dry: str  # ... only cards without it
+    either: str  # ... cards with or without it
     face_down: str
     capacity: str  # "×%(n)s"-style, already formatted per capacity via `times`
 
@@ -99,17 +106,43 @@ def _label_height(lines: tuple[str, ...]) -> float:
     return (len(lines) - 1) * leading(lines) + LABEL_SIZE * (2.2 if thai else 1.8)
 
 
-def _slot_lines(slot, labels: Labels) -> tuple[str, ...]:
+def line_width(text: str) -> float:
+    """A label line's width in points, in the font the painters use."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from grove.printouts.sheets.fonts import register
+
+    return stringWidth(text, register().regular, LABEL_SIZE)
+
+
+def wrap(text: str, width: float) -> tuple[str, ...]:
+    """A label's lines in `width` points, broken at spaces only (greedy): the overviews'
+    "without water requirement" is several words a slot box holds on several lines."""
+    out: list[str] = []
+    for word in text.split():
+        if out and line_width(f"{out[-1]} {word}") <= width:
+            out[-1] = f"{out[-1]} {word}"
+        else:
+            out.append(word)
+    return tuple(out)
+
+
+def _half_width(slots: list[Slot], labels: Labels) -> float:
+    """The width of a host's top and bottom slots: as narrow as their label lines allow when
+    wrapped in the widest box, and never narrower than a plain one."""
+    need = max((line_width(line) + 2 * LABEL_PAD for s in slots
+                for line in _slot_lines(s, labels, HALF_WIDEST)), default=0.0)
+    return min(HALF_WIDEST, max(HALF[0], need))
+
+
+def _slot_lines(slot, labels: Labels, width: float) -> tuple[str, ...]:
+    """A slot's side, and which cards it takes, in the overviews' words."""
     lines = [labels.sides.get(slot.side, slot.side)]
     if slot.capacity > 1:
         lines[0] = f"{lines[0]} {labels.times(slot.capacity)}"
-    if slot.water:
-        lines.append(labels.water)
-    elif slot.dry:
-        lines.append(labels.dry)
-    elif slot.either:
-        lines.append(labels.either)
-    return tuple(lines)
+    takes = (labels.with_water if slot.water else labels.dry if slot.dry
+             else labels.either if slot.either else "")
+    return (*lines, *wrap(takes, width - 2 * LABEL_PAD))
 
 
 def hatch(box: Box) -> tuple[tuple[float, float, float, float], ...]:
@@ -136,17 +169,19 @@ def layout(host: Host, labels: Labels) -> Diagram:
     under = host.play == "with_tree"
     left_w = SIDE[0] + GAP if by_side["left"] else 0.0
     right_w = SIDE[0] + GAP if by_side["right"] else 0.0
-    top_w, bottom_w = _row(len(by_side["top"]), HALF[0]), _row(len(by_side["bottom"]), HALF[0])
+    hw = _half_width(by_side["top"] + by_side["bottom"], labels)
+    top_w, bottom_w = _row(len(by_side["top"]), hw), _row(len(by_side["bottom"]), hw)
     width = max(left_w + cw + right_w, top_w, bottom_w, CARD_WIDE[0] if under else 0.0)
     cx = left_w + cw / 2 + (width - (left_w + cw + right_w)) / 2  # the host card's centre
 
     def half_row(slots: list[Slot], row_w: float, y: float) -> float:
         """A row of half-card slots above or below the host, centred; the y after it. A slot
         is as tall as its label lines need (two Thai lines take more than 20 pt)."""
-        h = max([HALF[1], *(_label_height(_slot_lines(s, labels)) for s in slots)])
+        h = max([HALF[1], *(_label_height(_slot_lines(s, labels, hw)) for s in slots)])
         for i, s in enumerate(slots):
-            boxes.append(Box(cx - row_w / 2 + i * (HALF[0] + GAP), y, HALF[0], h, "slot",
-                             s.water, either=s.either, slot=s.id, lines=_slot_lines(s, labels)))
+            boxes.append(Box(cx - row_w / 2 + i * (hw + GAP), y, hw, h, "slot",
+                             s.water, either=s.either, slot=s.id,
+                             lines=_slot_lines(s, labels, hw)))
         return y + h + GAP if slots else y
 
     boxes: list[Box] = []
@@ -156,11 +191,14 @@ def layout(host: Host, labels: Labels) -> Diagram:
                      lines=(labels.face_down,) if host.face_down else (), icon=host.icon))
     for side, x in (("left", cx - cw / 2 - GAP - SIDE[0]), ("right", cx + cw / 2 + GAP)):
         slots = by_side[side]
-        total = _row(len(slots), SIDE[1])
+        # as tall as its label lines need, as a top slot is (with the card's height at most)
+        sh = max([SIDE[1], *(min(ch, _label_height(_slot_lines(s, labels, SIDE[0])))
+                             for s in slots)])
+        total = _row(len(slots), sh)
         for i, s in enumerate(slots):
-            sy = card_y + (ch - total) / 2 + i * (SIDE[1] + GAP)
-            boxes.append(Box(x, sy, *SIDE, "slot", s.water, either=s.either, slot=s.id,
-                             lines=_slot_lines(s, labels)))
+            sy = card_y + (ch - total) / 2 + i * (sh + GAP)
+            boxes.append(Box(x, sy, SIDE[0], sh, "slot", s.water, either=s.either, slot=s.id,
+                             lines=_slot_lines(s, labels, SIDE[0])))
     y = card_y + ch + GAP
     if under:  # the face-down card beneath a tree: shown sideways under it, as the river
         # (or whatever it counts as) it is, with that symbol's icon above its label

@@ -356,7 +356,7 @@ class _Builder:
                           self.para(inner(caption), self.st.caption) if captioned else ""))
         if not cells:
             return KeepTogether([])
-        widest = max(d.width for d in self.diagrams[-len(cells):]) + 10
+        widest = max(d.width for d in self.diagrams[-len(cells):]) + 6  # room between two
         per_row = max(1, min(len(cells), int(width // widest)))
         cw = width / per_row
         # a row of diagrams, then a row of their captions: the diagrams of a row stand on one

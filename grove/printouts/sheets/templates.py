@@ -7,7 +7,7 @@ no language's setting lingers in shared state and no template is compiled twice.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, wraps
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +15,7 @@ from babel.lists import format_list
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
-from grove.printouts import glossary
+from grove.printouts import cases, glossary
 from grove.printouts.sheets import catalog, thai
 from grove.printouts.sheets.content import Sheet
 from grove.printouts.sheets.diagrams import Labels
@@ -38,7 +38,7 @@ def _language(lang: str) -> dict[str, Any]:
     plus `join_and` ("A, B and C" by the CLDR list patterns of the language)."""
     scratch = Environment(extensions=["jinja2.ext.i18n"])
     scratch.install_gettext_translations(catalog.translations(lang), newstyle=True)  # type: ignore[attr-defined]
-    out = {k: scratch.globals[k] for k in _CALLABLES}
+    out = {k: _with_cases(scratch.globals[k]) for k in _CALLABLES}
 
     def join_and(items: Any) -> str:
         items = [str(i) for i in items]
@@ -46,6 +46,16 @@ def _language(lang: str) -> dict[str, Any]:
 
     out["join_and"] = join_and
     return out
+
+
+def _with_cases(gettext: Any) -> Any:
+    """A gettext callable whose sentence may ask for a case of any value it is given
+    (`%(beneath_acc)s`, `cases.py`); Jinja2's mark that it takes the context is kept."""
+    @wraps(gettext)
+    def call(*args: Any, **values: Any) -> Any:
+        return gettext(*args, **cases.with_cases(values))
+
+    return call
 
 
 def _plain(markup: Any) -> str:
@@ -63,7 +73,8 @@ def labels(lang: str) -> Labels:
     m = _label_module(lang)
     return Labels(
         sides={s: _plain(m.side(s)) for s in ("top", "bottom", "left", "right")},
-        water=_plain(m.water()), dry=_plain(m.dry()), either=_plain(m.either()),
+        water=_plain(m.water()), with_water=_plain(m.with_water()), dry=_plain(m.dry()),
+        either=_plain(m.either()),
         face_down=_plain(m.face_down()),
         capacity=_plain(m.capacity()),
     )
@@ -106,7 +117,8 @@ def species_widths(sheet: Sheet) -> tuple[float, ...]:
 
     lang = sheet.lang
     slot = columns.slot_share(sheet, labels(lang), _plain(_label_module(lang).cave()))
-    return columns.species_widths(sheet, name_share(sheet), slot)
+    cost = columns.cost_share(catalog.translations(lang).gettext("Cost"))
+    return columns.species_widths(sheet, name_share(sheet), slot, cost)
 
 
 def _context(sheet: Sheet, svg: dict[str, str] | None) -> dict[str, Any]:
