@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import time
 
 
 def session(sid: int) -> list[int]:
@@ -66,6 +67,12 @@ def fork_main(args: list[str], cwd: str, new_session: bool = False) -> int:
     pid = os.fork()
     if pid == 0:
         _child(args, cwd, new_session)
+    if new_session:
+        # the child makes its session itself: wait for it, or a group signal sent at once (a
+        # kill at 0% of a run) finds no group and fails with ESRCH
+        end = time.monotonic() + 10
+        while os.getsid(pid) != pid and time.monotonic() < end:
+            time.sleep(0.001)
     return pid
 
 
