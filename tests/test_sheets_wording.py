@@ -110,7 +110,8 @@ def test_sheet_says_the_wording_list(edition, lang, present, gone):
     # seed 000: „Bedingung Wasser"
     (("smoky_mountains", ()), "de", ["Blaue Plätze nehmen nur Karten mit der Bedingung Wasser auf.",
                                      "nehmen keine Karte mit der Bedingung Wasser auf.",
-                                     "je Platz eine Karte, außer eine Zahl erlaubt mehr."],
+                                     "je Platz eine Karte, es sei denn, eine Zahl erlaubt mehrere.",
+                                     "an einen freien Platz an (Plätze haben"],
      ["Wassersymbol", "sofern keine Zahl mehr erlaubt"]),
     # seed 003: “ต้องการน้ำ”, and the deck is กองการ์ด
     (("smoky_mountains", ()), "th", ["ช่องสีฟ้ารับเฉพาะการ์ดที่ “ต้องการน้ำ”",
