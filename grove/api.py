@@ -326,7 +326,7 @@ def lint_edition(universe: Universe, folder: str | Path, *, cards: bool = True,
     wanted = _wanted(universe, folder)
     found = cs.lint(universe.roots, wanted, [str(Path(folder).resolve())], universe) if cards else []
     if printouts:
-        found += [d for check in printout_checks(universe, folder) for d in check()]
+        found += _lint_printouts(universe.roots, wanted, universe)
     return sorted(dict.fromkeys(found), key=sort_key)
 
 

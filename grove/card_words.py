@@ -41,8 +41,8 @@ class CardWords:
         host = self.cardset.hosts.get(kind)
         if host is None:
             return kind
-        forms = {c: _shown(f) for c, f in (host.cases.get(self.lang) or {}).items()}
-        return declined(_shown(host.names.get(self.lang) or host.names.get("en") or kind), forms)
+        return declined(host.names.get(self.lang) or host.names.get("en") or kind,
+                        host.cases.get(self.lang), _shown)
 
     def side_name(self, side: str) -> str:
         return self._log.get(f"log.side.{side}", side)

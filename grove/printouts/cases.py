@@ -10,7 +10,7 @@ set that gives none) answers every case with itself, so a sentence may always as
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 CASES = ("nom", "acc", "dat", "gen")
@@ -30,8 +30,13 @@ class Declined(str):
         return self.forms.get(case) or str(self)
 
 
-def declined(text: str, forms: Mapping[str, str] | None) -> str:
-    """`text` with its case forms where the data gives any, else `text` itself."""
+def declined(text: str, forms: Mapping[str, str] | None,
+             shape: Callable[[str], str] | None = None) -> str:
+    """`text` with its case forms where the data gives any, else `text` itself; `shape` (a
+    name as its place writes it: lower case mid-sentence, escaped on a screen) applied to the
+    name and to each form alike."""
+    if shape is not None:
+        text, forms = shape(text), {c: shape(f) for c, f in (forms or {}).items()}
     return Declined(text, forms) if forms else text
 
 

@@ -377,8 +377,8 @@ class Renderer:
     def host_np(self, host: Any) -> NP:
         """A host as a noun; its plural is its own, else that of the type symbol of its id; in
         the singular with the case forms its data gives (`cases.py`)."""
-        forms = {c: self._low(f) for c, f in (host.cases.get(self.lang) or {}).items()}
-        sg = cases.declined(self._low(self._name(host.names, f"host {host.id}")), forms)
+        sg = cases.declined(self._name(host.names, f"host {host.id}"), host.cases.get(self.lang),
+                            self._low)
         pl = self._plural(host.plural)
         for sym in self.cs.symbols:
             if not pl and sym.kind == "type" and sym.id == host.id:

@@ -198,9 +198,8 @@ def paired_moves(pair: Pair, sid: str, due: tuple[Mapping[str, float], Mapping[s
     in that run: by the baseline's line at that run's cost, so the yardstick stays where it
     was, and a cost made cheaper moves the species' strength by exactly what the line gives
     one cost."""
-    from scipy.special import ndtr, ndtri
-
     from grove.simulation.paired import log_ratio_change, mean_change, ratio_change
+    from grove.simulation.statistics import normal_test
 
     a, b = pair.sums(pair.before, sid), pair.sums(pair.after, sid)
     out = []
@@ -224,10 +223,7 @@ def paired_moves(pair: Pair, sid: str, due: tuple[Mapping[str, float], Mapping[s
         out.append(Move(sid, "strength", None, None, None, None, None))
         return out
     sa, sb, d, se = found
-    half = float(ndtri(0.5 + 0.5 * LEVEL)) * se
-    z = abs(d) / se if se else (math.inf if d else 0.0)
-    out.append(Move(sid, "strength", sa, sb, d, (d - half, d + half),
-                    float(2 * ndtr(-z)), z))
+    out.append(Move(sid, "strength", sa, sb, *normal_test(d, se)))
     return out
 
 

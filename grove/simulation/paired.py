@@ -89,13 +89,13 @@ def _paid_known(folder: Path) -> bool:
         return PAID in pq.read_schema(fh).names
 
 
-def _sums(folder: Path, where: dict[int, int], n: int) -> dict[str, Sums]:
+def _sums(folder: Path, where: dict[int, int], n: int, paid: bool) -> dict[str, Sums]:
     """species -> its sums over the games of `where` (game number -> paired index); what was
-    paid counted as nothing in a run that does not say."""
+    paid counted as nothing in a run that does not say (`paid` False)."""
     with open(folder / CARDS_FILE, "rb") as fh:
         cards = pq.read_table(fh, columns=["game", "species", "ai", "copies", "points"]
-                              + ([PAID] if _paid_known(folder) else []))
-    if PAID not in cards.column_names:
+                              + ([PAID] if paid else []))
+    if not paid:
         cards = cards.append_column(PAID, pc.multiply(cards["copies"], 0))
     cards = cards.filter(pc.or_(pc.or_(pc.greater(cards["copies"], 0),
                                        pc.not_equal(cards["points"], 0)),
@@ -124,9 +124,10 @@ def read_pair(before: Path, after: Path) -> Pair | None:
     if len(shared) < MIN_GAMES:
         return None
     n = len(shared)
-    return Pair(n, _sums(before, {ka[k]: i for i, k in enumerate(shared)}, n),
-                _sums(after, {kb[k]: i for i, k in enumerate(shared)}, n),
-                _paid_known(before) and _paid_known(after))
+    paid_a, paid_b = _paid_known(before), _paid_known(after)
+    return Pair(n, _sums(before, {ka[k]: i for i, k in enumerate(shared)}, n, paid_a),
+                _sums(after, {kb[k]: i for i, k in enumerate(shared)}, n, paid_b),
+                paid_a and paid_b)
 
 
 @dataclass(frozen=True)
@@ -169,9 +170,7 @@ def ratio_change(num: tuple[np.ndarray, np.ndarray], den: tuple[np.ndarray, np.n
     by game: the standard error is the delta method's for a difference of two ratios of sums
     over the same games (each game's influence on the one minus its influence on the other),
     so a game the change left alone adds nothing. None where either run's den sums to 0."""
-    from scipy.special import ndtr, ndtri
-
-    from grove.simulation.statistics import LEVEL
+    from grove.simulation.statistics import normal_test
 
     n = len(num[0])
     ratios, influence = [], []
@@ -183,14 +182,8 @@ def ratio_change(num: tuple[np.ndarray, np.ndarray], den: tuple[np.ndarray, np.n
         ratios.append(r)
         influence.append(n * (x - r * y) / ty)
     d = influence[1] - influence[0]
-    se = _exact(float(d.std(ddof=1)) / math.sqrt(n)) if n > 1 else math.inf
-    change = _exact(ratios[1] - ratios[0])
-    if se == 0:
-        return Tested(ratios[0], ratios[1], change, (change, change),
-                      1.0 if change == 0 else 0.0, 0.0 if change == 0 else math.inf)
-    half = float(ndtri(0.5 + 0.5 * LEVEL)) * se
-    return Tested(ratios[0], ratios[1], change, (change - half, change + half),
-                  float(2 * ndtr(-abs(change) / se)), abs(change) / se)
+    se = float(d.std(ddof=1)) / math.sqrt(n) if n > 1 else math.inf
+    return Tested(ratios[0], ratios[1], *normal_test(ratios[1] - ratios[0], se))
 
 
 def log_ratio_change(points: tuple[np.ndarray, np.ndarray], due: tuple[np.ndarray, np.ndarray]

@@ -142,14 +142,20 @@ def ratios_change(a: Ratio, b: Ratio
     """ratio(b) - ratio(a) of two independent samples (`ratio_of_sums`), its 95% normal
     interval, the two-sided p of no change and the change in standard errors; where both
     spreads are nil the ratios are equal or plainly not. None where either is unknown."""
-    from scipy.special import ndtr, ndtri
-
     ra, rb = ratio_of_sums(a), ratio_of_sums(b)
     if ra is None or rb is None:
         return None
-    d, se = rb[0] - ra[0], math.hypot(ra[1], rb[1])
-    if abs(d) < 1e-12:  # the same integers divided in another order: no change
-        d = 0.0
+    return normal_test(rb[0] - ra[0], math.hypot(ra[1], rb[1]))
+
+
+def normal_test(d: float, se: float) -> tuple[float, tuple[float, float], float, float]:
+    """A change `d` with the standard error `se` of a normal estimate: (d, its 95% interval,
+    the two-sided p of no change, d in standard errors). Sums of the same integers divided in
+    another order differ in their last bits, so a change or a spread that small is none; with
+    no spread the change is plainly there or plainly not."""
+    from scipy.special import ndtr, ndtri
+
+    d = 0.0 if abs(d) < 1e-12 else d
     if se < 1e-12:
         return d, (d, d), 1.0 if d == 0 else 0.0, 0.0 if d == 0 else math.inf
     half = float(ndtri(0.5 + 0.5 * LEVEL)) * se
