@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 import shutil
+import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -110,7 +112,7 @@ def test_icons_in_the_pdf_and_the_html(cardsets, edition):
         icons = dict(sheet.icons)
 
         def drawImage(self, image, *args, **kw):  # noqa: N802
-            drawn.append(pdf._uri_icons.get(getattr(image, "fileName", "")))
+            drawn.append(pdf.placeholder_symbol(getattr(image, "fileName", "")))
             return super().drawImage(image, *args, **kw)
 
     from io import BytesIO
@@ -149,3 +151,21 @@ def test_diagrams_show_their_hosts_type(cardsets):
     page = html.render(sheet)
     assert page.count('<svg x="') >= len(sheet.hosts)  # an icon nested in every diagram
     assert '<span class="sym">' in page  # an icon is kept on one line with its word
+
+
+def test_a_placeholder_names_its_symbol_whoever_made_it_first():
+    """Each symbol's placeholder image is its own, however many threads name them at once: the
+    server draws card faces in threads, and two symbols once given one number made the base
+    sheet draw another icon where the Douglas fir's went (a full run, now and then)."""
+    symbols = [f"race_{i}" for i in range(300)]
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads change at every few bytecodes, as under load
+    try:
+        with ThreadPoolExecutor(8) as pool:
+            made = list(pool.map(lambda s: pdf.with_icons(
+                f'<span class="icon" data-icon="{s}"></span>', 9), symbols))
+    finally:
+        sys.setswitchinterval(switch)
+    found = [pdf.placeholder_symbol(re.search(r'src="([^"]+)"', m).group(1)) for m in made]
+    assert found == symbols
+    assert pdf.placeholder_symbol(str(pdf.PIXEL)) is None

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import threading
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from io import BytesIO
@@ -48,18 +49,26 @@ _ICON_SPAN = re.compile(r'<span class="icon" data-icon="([^"]+)"\s*(?:/>|></span
 PIXEL = Path(__file__).resolve().parent / "pixel.png"
 _icon_uris: dict[str, str] = {}  # symbol id -> the placeholder image that stands for its icon
 _uri_icons: dict[str, str] = {}  # and back
+_naming = threading.Lock()
 
 
 def _placeholder(symbol: str) -> str:
     """The file name of a one-pixel image that stands for a symbol's icon in paragraph markup:
     reportlab lays out <img> inline with the text, and `_Canvas` draws the icon in its place.
     Every symbol spells the path of the same file its own way ("sheets/./././pixel.png"), so
-    the name tells the canvas which icon it is."""
-    uri = _icon_uris.get(symbol)
-    if uri is None:
-        uri = str(PIXEL.parent) + "/." * (len(_icon_uris) + 1) + "/" + PIXEL.name
-        _icon_uris[symbol], _uri_icons[uri] = uri, symbol
+    the name tells the canvas which icon it is. Named under a lock: the server draws card
+    faces in threads, and two symbols given one number would draw each other's icon."""
+    with _naming:
+        uri = _icon_uris.get(symbol)
+        if uri is None:
+            uri = str(PIXEL.parent) + "/." * (len(_icon_uris) + 1) + "/" + PIXEL.name
+            _icon_uris[symbol], _uri_icons[uri] = uri, symbol
     return uri
+
+
+def placeholder_symbol(file_name: object) -> str | None:
+    """The symbol a placeholder image stands for (None for any other image)."""
+    return _uri_icons.get(file_name) if isinstance(file_name, str) else None
 
 
 def with_icons(markup: str, size: float) -> str:
@@ -82,7 +91,7 @@ class _Canvas(canvas_mod.Canvas):
     icons: dict = {}
 
     def drawImage(self, image, x, y, width=None, height=None, *args, **kw):  # noqa: N802
-        symbol = _uri_icons.get(getattr(image, "fileName", None) or "")
+        symbol = placeholder_symbol(getattr(image, "fileName", None))
         icon = self.icons.get(symbol) if symbol else None
         if icon is None:
             return super().drawImage(image, x, y, width, height, *args, **kw)
