@@ -31,12 +31,15 @@ from grove.compiler.search_path import search_path
 ROOT = Path(__file__).resolve().parents[1]
 # The server is started with GROVE_CARDS naming this folder; the editions are copied in before
 # the first document is opened (grove looks for editions on each check, not once at start).
-OWN = Path(tempfile.mkdtemp(prefix="grove-lsp-own-"))
+# Only named here: every xdist worker imports this module, and one made at import was left
+# behind in /tmp by each worker that did not run it.
+OWN = Path(tempfile.gettempdir()) / f"grove-lsp-own-{os.getpid()}"
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
 @pytest.fixture(scope="module", autouse=True)
 def own_cards():
+    shutil.rmtree(OWN, ignore_errors=True)  # a folder a killed run of this process id left
     shutil.copytree(ROOT / "tests" / "editions", OWN, dirs_exist_ok=True)
     yield OWN
     shutil.rmtree(OWN, ignore_errors=True)
