@@ -57,10 +57,15 @@ def test_scorepad_host_rows_are_plural_like_the_others(edition, lang, expected):
     ("de", ["Teile den Stapel in drei etwa gleich große Stapel.",
             "Eine Karte, die 0 kostet, bringt nie ihren Bonus."],
      ["Teile den Stapel in drei Stapel", "Ohne bezahlte Karte gibt es keinen Bonus."]),
+    # Italian after the fifth reading, in the base overview's words (seed 004): "capovolta",
+    # "mettile nello scarto", "foglio del punteggio"; tante ... quante agree
     ("it", [
             "Paga il suo costo: metti nella radura, scoperte, tante altre carte della tua mano "
-            "quanto indica il costo."],
-     ["carta ospite", "Carte ospite", "altrettante altre carte"]),
+            "quante ne indica il costo.",
+            "Carte giocate capovolte", "prendile tutte e mettile nello scarto",
+            "foglio del punteggio", "Effetti comuni"],
+     ["carta ospite", "Carte ospite", "altrettante altre carte", "quanto indica il costo",
+      "rimuovile tutte dal gioco", "blocco segnapunti", "Effetti ricorrenti"]),
 ])
 def test_sheet_sentences_read_as_written_in_the_language(lang, present, gone):
     text = _text(*BASE_ALL, lang)

@@ -96,7 +96,7 @@ def test_a_trees_river_stands_in_the_forest_grid(smoky):
     i = next(i for i, p in enumerate(game.players) if any(h.beneath for h in p.forest.hosts))
     k = next(h.index for h in game.players[i].forest.hosts if h.beneath)
     for lang, word in (("en", "1 card beneath, face down"), ("de", "1 Karte verdeckt darunter"),
-                       ("it", "1 carta coperta sotto"), ("th", "การ์ดคว่ำอยู่ข้างใต้ 1 ใบ")):
+                       ("it", "1 carta capovolta sotto"), ("th", "การ์ดคว่ำอยู่ข้างใต้ 1 ใบ")):
         grid = View(game.seats[0], lang).forest(i)
         assert grid.rows[k][1].endswith(" + " + word), grid.rows[k]
         assert sum(word in r[1] for r in grid.rows) == sum(

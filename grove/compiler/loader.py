@@ -276,6 +276,7 @@ def _symbols(doc: Document, edition: str) -> list[Symbol]:
                     article=_names(entry.get("article")),
                     classifier=_names(entry.get("classifier")),
                     species_word=_names(entry.get("species_word")),
+                    named_by_symbol=frozenset(map(str, entry.get("named_by_symbol") or ())),
                 )
             )
     return out

@@ -40,6 +40,7 @@ class Symbol:
     article: Any = field(default_factory=no_words)  # article class: de m/f/n, it m/f/m_v, en a/an
     classifier: Any = field(default_factory=no_words)  # Thai classifier (ตัว, ต้น ...)
     species_word: Any = field(default_factory=no_words)  # "a species of it" as one word (Vogelart)
+    named_by_symbol: frozenset[str] = frozenset()  # languages that say "a card with its symbol"
 
 
 @dataclass(frozen=True)

@@ -388,9 +388,13 @@ class Renderer:
 
     def symbol_np(self, sym: Any) -> NP:
         """A type or group symbol as a noun ("bird"); a card symbol (Alps) as "card with the
-        Alps symbol", since it names a set of cards, not an animal or plant."""
+        Alps symbol", since it names a set of cards, not an animal or plant; so too a type
+        whose name is no noun in this language (Italian Zampa: "carta con il simbolo zampa")."""
         if sym.id in self.card_symbols:
             symbol = self._name(sym.names, f"symbol {sym.id}")
+            return self.qualified(self.card_np(), "qual.symbol", symbol=symbol)
+        if self.lang in sym.named_by_symbol:
+            symbol = self._low(self._name(sym.names, f"symbol {sym.id}"))
             return self.qualified(self.card_np(), "qual.symbol", symbol=symbol)
         sg = self._low(self._name(sym.names, f"symbol {sym.id}"))
         pl = self._plural(sym.plural)
