@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from grove import api
-from tests.serve_helpers import CHROMIUM, CHROMIUM_ARGS
+from tests.serve_helpers import CHROMIUM, launched_chromium
 
 playwright = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).is_file() and not shutil.which("chromium"),
@@ -49,10 +49,7 @@ def pages(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    with playwright.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+    yield from launched_chromium()
 
 
 @pytest.fixture
