@@ -24,6 +24,16 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
+def launched_chromium():
+    """Debian's Chromium under Playwright, for a module's fixture to yield; closed after."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
 @dataclass
 class Server:
     proc: subprocess.Popen

@@ -98,7 +98,7 @@ def test_html_diagrams_carry_the_pdfs_hatching_and_water_halves(smoky):
     assert ids and len(ids) == len(set(ids))
     for h in sheet.hosts:
         d = diagram_layout(h, labels)
-        out = svg(d, html.FONT_STACK, sheet.icons)
+        out = svg(d, html.FONT_STACK, sheet.icons, html.diagram_name(sheet, h, d))
         face_down = [b for b in d.boxes if b.face_down]
         either = [b for b in d.boxes if b.either]
         strokes = re.findall(r'<g class="hatch"[^>]*>(.*?)</g>', out)

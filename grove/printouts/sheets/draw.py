@@ -109,12 +109,14 @@ def _radius(b: Box) -> float:
     return 1.5 if b.role == "slot" else 2.5
 
 
-def svg(diagram: Diagram, font_family: str, icons: dict | None = None) -> str:
+def svg(diagram: Diagram, font_family: str, icons: dict | None = None, name: str = "") -> str:
     """The same diagram as an SVG element for the HTML sheet: the same boxes, fills, water
-    halves and face-down hatching as the PDF (clipped to each box by an SVG clip path)."""
+    halves and face-down hatching as the PDF (clipped to each box by an SVG clip path);
+    `name`, what it shows in words, is its accessible name (an image hides its labels)."""
     w, h = diagram.width + 1, diagram.height + 1
+    label = f' aria-label="{escape(name)}"' if name else ""
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="diagram" width="{w:.0f}pt" '
-             f'height="{h:.0f}pt" viewBox="0 0 {w:.1f} {h:.1f}" role="img">']
+             f'height="{h:.0f}pt" viewBox="0 0 {w:.1f} {h:.1f}" role="img"{label}>']
     for n, b in enumerate(diagram.boxes):
         dash = ' stroke-dasharray="2 1.5"' if b.role == "slot" else ""
         rect = (f'x="{b.x + 0.5:.1f}" y="{b.y + 0.5:.1f}" width="{b.w:.1f}" height="{b.h:.1f}" '

@@ -14,7 +14,8 @@ import re
 from functools import cache
 
 from grove.printouts.sheets import icons, layout, pdf, templates
-from grove.printouts.sheets.content import Sheet
+from grove.printouts.sheets.content import Host, Sheet
+from grove.printouts.sheets.diagrams import Diagram
 from grove.printouts.sheets.diagrams import layout as diagram_layout
 from grove.printouts.sheets.draw import svg
 from grove.printouts.sheets.fonts import FACES, FAMILY, FONT_DIR, SYMBOL_FACES, SYMBOLS, FontProblem
@@ -99,7 +100,6 @@ PRINT_CSS = """
   section.species { break-before: page; }
   table { font-size: 8pt; line-height: 9.6pt; table-layout: fixed; }
   th, td { padding: 1.4pt 2.5pt 2pt; border-bottom: 0.3pt solid #9fb59a; }
-  thead th { position: static; }
   tr.group th { font-size: 8.6pt; }
   .scroll { overflow: visible; margin-bottom: 4pt; }
   tr { break-inside: avoid; }
@@ -224,12 +224,40 @@ def _mark_rows(page: str, rows: frozenset[int]) -> str:
     return page[:start] + "".join(body) + page[end:]
 
 
+_GROUP_LABEL = re.compile(r'(<tr class="group[^"]*"><th\b[^>]*>)(.*?)(</th>)', re.S)
+
+
+def _pin_group_labels(page: str) -> str:
+    """A group row's label in a box of its own, which the screen styles keep in view while
+    the species table scrolls sideways (the cell itself spans the whole row, so it cannot)."""
+    return _GROUP_LABEL.sub(r'\1<span class="pin">\2</span>\3', page)
+
+
+def diagram_name(sheet: Sheet, host: Host, diagram: Diagram) -> str:
+    """A slot diagram in words, from the labels it prints and its figure's caption: "Tree:
+    top, left, right and bottom; +1 card to the clearing", a slot's water requirement in
+    brackets after it. A face-down card says so, and a card beneath the host is named by its
+    symbol ("River (face down)")."""
+    labels = templates.labels(sheet.lang)
+    name = f"{host.name} ({labels.face_down})" if host.face_down else host.name
+    # a slot box prints its side on its first line, and what it takes below (wrapped)
+    parts = [f"{b.lines[0]} ({' '.join(b.lines[1:])})" if len(b.lines) > 1 else b.lines[0]
+             for b in diagram.boxes if b.role == "slot" and b.lines]
+    for b in diagram.boxes:
+        if b.role == "under":
+            symbol = (sheet.icons or {}).get(b.icon or "", (None, ""))[1]
+            parts.append(f"{symbol} ({' '.join(b.lines)})" if symbol else " ".join(b.lines))
+    out = f"{name}: {templates.join_and(sheet.lang, parts)}" if parts else name
+    return f"{out}; {templates.reveal(sheet.lang, host.reveal)}" if host.reveal else out
+
+
 def render(sheet: Sheet, paper: str = "a4") -> str:
     """The standalone page. Its print styles break the species table where the PDF on the
     same paper starts a page (which needs the PDF laid out, with text shaping; without
     shaping the browser breaks the table where it fills a page)."""
     labels = templates.labels(sheet.lang)
-    diagrams = {h.id: svg(diagram_layout(h, labels), FONT_STACK, sheet.icons)
+    drawn = {h.id: diagram_layout(h, labels) for h in sheet.hosts}
+    diagrams = {h.id: svg(drawn[h.id], FONT_STACK, sheet.icons, diagram_name(sheet, h, drawn[h.id]))
                 for h in sheet.hosts}
     css = (templates.TEMPLATE_DIR / "sheet.css").read_text(encoding="utf-8")
     try:
@@ -238,6 +266,6 @@ def render(sheet: Sheet, paper: str = "a4") -> str:
         starts = pdf.Pages(0, frozenset(), frozenset())
     page = _colgroups(templates.render_page(sheet, diagrams, "@FONTS@\n" + css
                                             + print_css(sheet, paper, starts.tight)))
-    page = _mark_blocks(_mark_rows(page, starts.rows), starts.blocks)
+    page = _pin_group_labels(_mark_blocks(_mark_rows(page, starts.rows), starts.blocks))
     page = _ICON_RUN.sub(lambda m: _icons_and_word(sheet, m), page)
     return page.replace("@FONTS@", font_faces(_faces_used(page)), 1)

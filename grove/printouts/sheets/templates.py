@@ -111,6 +111,16 @@ def name_share(sheet: Sheet) -> float:
     return round(max(shares), 3)
 
 
+def join_and(lang: str, items: list[str]) -> str:
+    """"A, B and C" in the language, as the templates join lists."""
+    return _language(lang)["join_and"](items)
+
+
+def reveal(lang: str, n: int) -> str:
+    """A host's caption "+n cards to the clearing", as its diagram's figure prints it."""
+    return _plain(_label_module(lang).reveal(n))
+
+
 def species_widths(sheet: Sheet) -> tuple[float, ...]:
     """The species table's column widths (`columns.py`), as shares of the page width."""
     from grove.printouts.sheets import columns
