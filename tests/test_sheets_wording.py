@@ -76,7 +76,7 @@ def test_sheet_sentences_read_as_written_in_the_language(lang, present, gone):
      ["A card played without paying any card", "host", "Host", "card with two halves"]),
     (("smoky_mountains", ()), "en", ["when you play a tree, you may lay"],
      ["when you play a card as Tree", "host", "Host"]),
-    (("dartmoor", ()), "de", ["Bäume, Sträucher, Moore und Universalmoore: ihre Plätze",
+    (("dartmoor", ()), "de", ["Anlegen an Bäume, Sträucher, Moore und Universalmoore",
                               "A. Zwei Karten ziehen",
                               "Zweigeteilte Karten kommen auf die Plätze rundherum",
                               "Karten in der Lichtung, werden sie alle aus dem Spiel entfernt.",
@@ -140,6 +140,34 @@ def test_sheet_says_the_wording_list(edition, lang, present, gone):
     (BASE_ALL, "th", ["ให้วางหงายหน้าไว้ข้างกองการ์ด"], ["ข้างพื้นที่กลาง"]),
 ])
 def test_sheet_says_the_overviews_words(edition, lang, present, gone):
+    text = _text(*edition, lang)
+    assert [p for p in present if p not in text] == []
+    assert [g for g in gone if g in text] == []
+
+
+# ---- issue 44, the third reading: words a player would say otherwise -----------------------
+@pytest.mark.parametrize("edition,lang,present,gone", [
+    # seed 000: „Platziert Tiere und Pflanzen geschickt an Bäume und Flüsse"; one name for the
+    # hickory, the tree card's
+    (("smoky_mountains", ()), "de", ["Anlegen an Bäume, Flüsse und universelle Flüsse",
+                                     "Hickorynussbaum", "pro unterschiedlichem Baumsymbol"],
+     ["ihre Plätze", "pro verschiedenes", "Hickory ·", "Hickory\u00a0·"]),
+    (BASE_ALL, "de", ["Anlegen an Bäume, Setzlinge und Sträucher"], ["ihre Plätze"]),
+    # seed 003: a tree with a river „สามารถวางการ์ดประเภทใดก็ได้"; the stand-alone river
+    # „แม่น้ำที่วางแยกเดี่ยว"; two things joined with no space before และ („สัตว์และพืช")
+    (("smoky_mountains", ()), "th", ["ช่องที่มีสีฟ้าครึ่งช่องและมีคำว่า",
+                                     "ติดได้เฉพาะกับต้นไม้ที่มีแม่น้ำหรือแม่น้ำที่วางแยกเดี่ยว",
+                                     "ต้นไม้ แม่น้ำ และแม่น้ำสากล: ช่องวางการ์ด", "กองการ์ด"],
+     ["ช่องสีฟ้าครึ่งหนึ่ง", "แม่น้ำหรือแม่น้ำ ", "กองจั่ว"]),
+    (("base", ()), "th", ["ต้นไม้และต้นกล้า: ช่องวางการ์ด",
+                          "คุณสามารถเล่นการ์ดใบใดก็ได้จากมือแบบคว่ำหน้า"],
+     ["ต้นไม้ และต้นกล้า", "คุณเล่นการ์ดใบใดก็ได้"]),
+    (BASE_ALL, "th", ["ต้นไม้ที่การ์ดนี้ติดอยู่นับเป็นต้นไม้เพิ่มอีก"], ["การ์ดที่การ์ดนี้ติดอยู่"]),
+    # seed 002: "Stand-alone rivers only accept cards with water requirement"
+    (("smoky_mountains", ()), "en", ["Only at a tree with river or a stand-alone river"],
+     ["or a river"]),
+])
+def test_sheet_says_what_a_player_says(edition, lang, present, gone):
     text = _text(*edition, lang)
     assert [p for p in present if p not in text] == []
     assert [g for g in gone if g in text] == []
