@@ -171,3 +171,28 @@ def test_sheet_says_what_a_player_says(edition, lang, present, gone):
     text = _text(*edition, lang)
     assert [p for p in present if p not in text] == []
     assert [g for g in gone if g in text] == []
+
+
+@pytest.mark.parametrize("edition,lang,host,sentence,heading", [
+    # seed 002: "place another card ... face down as a universal river under this tree"
+    ("smoky_mountains", "en", "universal_river", "face down as a universal river", "Universal river"),
+    ("smoky_mountains", "it", "universal_river", "coperta come fiume universale", "Fiume universale"),
+    ("dartmoor", "en", "universal_moor", None, "Universal moor"),
+])
+def test_a_name_is_lower_case_mid_sentence_and_capitalised_at_a_heading(edition, lang, host,
+                                                                        sentence, heading):
+    """The log and the screen write a face-down host as a sentence does; the sheet's list
+    item and caption, the terminal's forest row and the browser's label start with it."""
+    from click.testing import CliRunner
+
+    from grove.card_words import CardWords
+    from grove.cli import main
+
+    words = CardWords(cs.build(edition, ()), lang)
+    assert (words.host_name(host), words.host_label(host)) == (heading.lower(), heading)
+    assert heading in _text(edition, (), lang)
+    if sentence is not None:  # seed 3 lays a card face down as one
+        res = CliRunner().invoke(main, ["play", "--edition", edition, "--ai", "greedy,greedy",
+                                        "--seed", "3", "--lang", lang])
+        assert res.exit_code == 0, res.stderr
+        assert sentence in res.stderr and heading not in res.stderr
