@@ -1012,7 +1012,8 @@ def water_text(cardset: Any, lang: str) -> str:
         # a host that also lies beneath a tree here is told apart as lying on its own, where
         # the language says it so (`water.where|alone`; seeds 002, 003: "stand-alone rivers",
         # "แม่น้ำที่วางแยกเดี่ยว"), not "a tree with a river or a river"
-        np, noun = r.host_np(h), r.art(r.host_np(h), "indef.acc")
+        np = r.host_np(h)
+        noun = r.art(np, "indef.acc")
         alone = (r.opt("water.where|alone", host=noun, noun=np.forms(1)) if h.id in beneath
                  else None)
         return alone or noun

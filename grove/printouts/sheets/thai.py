@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from pathlib import Path
 
@@ -223,16 +223,15 @@ def word_segments(text: str, words: frozenset[str] = NO_WORDS) -> tuple[str, ...
     return tuple(out)
 
 
-def _split_word(word: list, words: frozenset[str] = NO_WORDS, fine: bool = False,
-                cut: object = None) -> list[list]:
+def _split_word(word: list, words: frozenset[str] = NO_WORDS,
+                cut: Callable[[str], tuple[str, ...]] | None = None) -> list[list]:
     """One reportlab frag word -> words that break at Thai segment boundaries, joined without
     a space; the last piece keeps the original word's class (space after it or not). `cut`:
-    a text's pieces, in place of `fine_segments` (`fine`) or `segments`."""
+    a text's pieces, in place of `segments` with `words`."""
     text = "".join(t for _, t in word[1:])
     if not has_thai(text):
         return [word]
-    pieces = (cut(text) if callable(cut) else fine_segments(text) if fine  # type: ignore[misc]
-              else segments(text, words))
+    pieces = cut(text) if cut is not None else segments(text, words)
     if len(pieces) < 2:
         return [word]
     bounds, pos = [], 0
@@ -286,7 +285,7 @@ def _refined(frag_words: list, width: float, words: frozenset[str] = NO_WORDS) -
     for w in frag_words:
         if isinstance(w, list) and w[0] > width and _thai_word(w):
             for piece in _split_word(w, cut=lambda t: word_segments(t, words)):
-                out.extend(_split_word(piece, fine=True) if piece[0] > width else [piece])
+                out.extend(_split_word(piece, cut=fine_segments) if piece[0] > width else [piece])
         else:
             out.append(type(w)(w) if isinstance(w, list) else w)
     return out
