@@ -44,6 +44,13 @@ class CardWords:
         return declined(host.names.get(self.lang) or host.names.get("en") or kind,
                         host.cases.get(self.lang), _shown)
 
+    def host_label(self, kind: str) -> str:
+        """The host's name where it starts a label (a forest's row, a face-down card): its
+        first letter capitalised, since the data gives a name as a sentence writes it
+        („universeller Fluss", "universal river")."""
+        name = self.host_name(kind)
+        return f"{name[:1].upper()}{name[1:]}"
+
     def side_name(self, side: str) -> str:
         return self._log.get(f"log.side.{side}", side)
 

@@ -193,7 +193,8 @@ def test_the_last_set_up_bullet_stays_in_its_column(tmp_path):
     """Issue 44: Smoky Mountains de's last set-up bullet ("Jeder Spieler nimmt sich eine
     Höhlenkarte.") stood alone at the top of the right column; a list's last item now moves
     only with the one before it. Read from the left half of page 1 (`pdftotext -x -W`); the
-    stuck turn's and the redraw's lines later moved both into the right column."""
+    stuck turn's and the redraw's lines later moved both into the right column, and the rules
+    set closer bring both back (test_sheets_printed.test_the_set_up_stays_in_one_column)."""
     path = tmp_path / "sheet.pdf"
     path.write_bytes(_pdf("smoky_mountains", "de"))
     left = subprocess.run(["pdftotext", "-f", "1", "-l", "1", "-x", "0", "-y", "0", "-W", "297",

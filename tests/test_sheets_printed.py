@@ -162,10 +162,56 @@ def test_the_last_page_check_sees_a_stray_row():
 def test_rules_that_spill_are_set_closer_on_paper_and_in_the_print_styles():
     """Letter's page is 50 pt shorter than A4's: the German Smoky Mountains rules ran 4 lines
     onto a second page (issue 44). They are set closer there, on one page, and the HTML page's
-    print styles set them as closely; on A4 they fit at full spacing and stay so."""
+    print styles set them as closely. On A4 they fit, but the set-up's last two bullets went
+    to the top of the right column: set closer, the set-up stays in the left one (issue 44);
+    the English sheet fits at full spacing and stays so."""
     sheet = build_sheet(cs.build("smoky_mountains", []), "de")
     letter, a4 = pdf.page_starts(sheet, "letter"), pdf.page_starts(sheet, "a4")
-    assert (letter.tight, a4.tight) == (True, False)
+    assert (letter.tight, a4.tight) == (True, True)
     assert letter.blocks == frozenset()  # no rules block starts a second page
     assert html.TIGHT_CSS in html.render(sheet, "letter")
-    assert html.TIGHT_CSS not in html.render(sheet, "a4")
+    en = build_sheet(cs.build("smoky_mountains", []), "en")
+    assert pdf.page_starts(en, "a4").tight is False
+    assert html.TIGHT_CSS not in html.render(en, "a4")
+
+
+def _set_up_lines(sheet) -> list[str]:
+    """The set-up section's heading and the start of each of its bullets, as printed."""
+    import xml.etree.ElementTree as ET
+
+    root = ET.fromstring(pdf.story(sheet, measure_only=True).xhtml)
+    heading = catalog.translations(sheet.lang).gettext("Setup")
+    items = next(e for e in root.iter("ul") if e.get("class") == "setup")
+    return [heading] + [" ".join("".join(li.itertext()).split())[:8] for li in items]
+
+
+def _found_at(page, text: str, below: float) -> tuple[float, float] | None:
+    """(left, top) of the first printed occurrence of `text` on `page` under `below` (a top
+    edge, PDF points from the page's foot), in reading order: the left column first."""
+    tp = page.get_textpage()
+    searcher = tp.search(text, match_case=True)
+    found = []
+    while (hit := searcher.get_next()) is not None:
+        left, _, _, top = tp.get_charbox(hit[0])
+        found.append((left, top))
+    return next(((x, y) for x, y in found if y < below), None)
+
+
+@pytest.mark.parametrize("case", CASES, ids=_id)
+def test_the_set_up_stays_in_one_column(printed, case):
+    """Issue 44: Smoky Mountains de ended its set-up with two bullets at the top of the right
+    column. Read from the PDF (pypdfium2): the set-up's heading and every bullet print on the
+    rules' first page, in one column, in their order."""
+    doc, _ = printed[case]
+    key, lang, paper = case
+    edition, exps = SHEETS[key]
+    sheet = build_sheet(cs.build(edition, list(exps)), lang)
+    middle = layout.page(paper).width / 2
+    at: list = []
+    for text in _set_up_lines(sheet):  # each under the one before, in the same column
+        below = at[-1][1] if at else doc[0].get_height()
+        found = _found_at(doc[0], text, below)
+        if found is not None and at and (found[0] < middle) != (at[0][0] < middle):
+            found = None
+        at.append(found or (None, None))
+        assert found is not None, (text, at)

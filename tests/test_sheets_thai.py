@@ -197,3 +197,44 @@ def test_the_phrase_list_is_every_sheets_dictionary():
     assert thai.dictionary_words([]) >= thai.PHRASES
     none = thai.dictionary_words([])
     assert "อย่างน้อย" in thai.segments("ต้องมีอย่างน้อยสองใบ", none)
+
+
+# ---- issue 44, the third reading: a wide name breaks after a known word --------------------
+def test_a_wide_name_is_cut_after_a_known_word_first():
+    """newmm knows the hellbender's loanword only as syllables (เฮ ล เบน เด อร ์); the cut
+    after ซาลาแมนเดอร์, a word it knows, comes first; a name of known words keeps its cuts."""
+    words = build_sheet(cs.build("smoky_mountains", []), "th").words
+    assert thai.word_segments("ซาลาแมนเดอร์เฮลเบนเดอร์", words) == ("ซาลาแมนเดอร์", "เฮลเบนเดอร์")
+    assert thai.word_segments("นกหัวขวานดูดน้ำเลี้ยงท้องเหลือง", words) == (
+        "นก", "หัวขวาน", "ดูด", "น้ำเลี้ยง", "ท้อง", "เหลือง")
+    assert thai.word_segments("ซาลาแมนเดอร์เลียนแบบ", words) == ("ซาลาแมนเดอร์", "เลียนแบบ")
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="no pdftotext: apt-get install "
+                    "poppler-utils")
+@pytest.mark.parametrize("edition,paper,printed", [
+    # a reader saw "ซาลาแมนเดอร์เฮลเบน / เดอร์"; A4 had "กระต่ายดำดาร์ต / มัวร์" too (on Letter,
+    # wider, the rabbit fits its line)
+    ("smoky_mountains", "a4", ("ซาลาแมนเดอร์", "เฮลเบนเดอร์")),
+    ("smoky_mountains", "letter", ("ซาลาแมนเดอร์", "เฮลเบนเดอร์")),
+    ("dartmoor", "a4", ("กระต่าย", "ดำดาร์ตมัวร์")),
+])
+def test_a_wide_name_prints_on_lines_cut_after_a_known_word(edition, printed, paper, tmp_path):
+    """Read from the PDF's printed lines (`pdftotext -raw`): the name's lines are its pieces;
+    no name of the sheet is printed parted anywhere else than between two of its
+    `word_segments`."""
+    sheet = build_sheet(cs.build(edition, []), "th")
+    path = tmp_path / "sheet.pdf"
+    path.write_bytes(pdf.render(sheet, paper))
+    text = subprocess.run(["pdftotext", "-raw", "-enc", "UTF-8", str(path), "-"], check=True,
+                          capture_output=True, text=True).stdout
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    assert any(tuple(lines[i:i + len(printed)]) == printed for i in range(len(lines)))
+    parted = []
+    for r in sheet.all_species:
+        cuts = _bounds(thai.word_segments(r.name, sheet.words))
+        for a, b in zip(lines, lines[1:], strict=False):
+            for i in range(1, len(r.name)):
+                if a == r.name[:i] and b.startswith(r.name[i:]) and i not in cuts:
+                    parted.append(f"{a} / {b}")
+    assert parted == []

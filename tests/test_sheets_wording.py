@@ -81,7 +81,7 @@ def test_sheet_sentences_read_as_written_in_the_language(lang, present, gone):
      ["A card played without paying any card", "host", "Host", "card with two halves"]),
     (("smoky_mountains", ()), "en", ["when you play a tree, you may lay"],
      ["when you play a card as Tree", "host", "Host"]),
-    (("dartmoor", ()), "de", ["Bäume, Sträucher, Moore und Universalmoore: ihre Plätze",
+    (("dartmoor", ()), "de", ["Anlegen an Bäume, Sträucher, Moore und Universalmoore",
                               "A. Zwei Karten ziehen",
                               "Zweigeteilte Karten kommen auf die Plätze rundherum",
                               "Karten in der Lichtung, werden sie alle aus dem Spiel entfernt.",
@@ -148,3 +148,56 @@ def test_sheet_says_the_overviews_words(edition, lang, present, gone):
     text = _text(*edition, lang)
     assert [p for p in present if p not in text] == []
     assert [g for g in gone if g in text] == []
+
+
+# ---- issue 44, the third reading: words a player would say otherwise -----------------------
+@pytest.mark.parametrize("edition,lang,present,gone", [
+    # seed 000: „Platziert Tiere und Pflanzen geschickt an Bäume und Flüsse"; one name for the
+    # hickory, the tree card's
+    (("smoky_mountains", ()), "de", ["Anlegen an Bäume, Flüsse und universelle Flüsse",
+                                     "Hickorynussbaum", "pro unterschiedlichem Baumsymbol"],
+     ["ihre Plätze", "pro verschiedenes", "Hickory ·", "Hickory\u00a0·"]),
+    (BASE_ALL, "de", ["Anlegen an Bäume, Setzlinge und Sträucher"], ["ihre Plätze"]),
+    # seed 003: a tree with a river „สามารถวางการ์ดประเภทใดก็ได้"; the stand-alone river
+    # „แม่น้ำที่วางแยกเดี่ยว"; two things joined with no space before และ („สัตว์และพืช")
+    (("smoky_mountains", ()), "th", ["ช่องที่มีสีฟ้าครึ่งช่องและมีคำว่า",
+                                     "ติดได้เฉพาะกับต้นไม้ที่มีแม่น้ำหรือแม่น้ำที่วางแยกเดี่ยว",
+                                     "ต้นไม้ แม่น้ำ และแม่น้ำสากล: ช่องวางการ์ด", "กองการ์ด"],
+     ["ช่องสีฟ้าครึ่งหนึ่ง", "แม่น้ำหรือแม่น้ำ ", "กองจั่ว"]),
+    (("base", ()), "th", ["ต้นไม้และต้นกล้า: ช่องวางการ์ด",
+                          "คุณสามารถเล่นการ์ดใบใดก็ได้จากมือแบบคว่ำหน้า"],
+     ["ต้นไม้ และต้นกล้า", "คุณเล่นการ์ดใบใดก็ได้"]),
+    (BASE_ALL, "th", ["ต้นไม้ที่การ์ดนี้ติดอยู่นับเป็นต้นไม้เพิ่มอีก"], ["การ์ดที่การ์ดนี้ติดอยู่"]),
+    # seed 002: "Stand-alone rivers only accept cards with water requirement"
+    (("smoky_mountains", ()), "en", ["Only at a tree with river or a stand-alone river"],
+     ["or a river"]),
+])
+def test_sheet_says_what_a_player_says(edition, lang, present, gone):
+    text = _text(*edition, lang)
+    assert [p for p in present if p not in text] == []
+    assert [g for g in gone if g in text] == []
+
+
+@pytest.mark.parametrize("edition,lang,host,sentence,heading", [
+    # seed 002: "place another card ... face down as a universal river under this tree"
+    ("smoky_mountains", "en", "universal_river", "face down as a universal river", "Universal river"),
+    ("smoky_mountains", "it", "universal_river", "coperta come fiume universale", "Fiume universale"),
+    ("dartmoor", "en", "universal_moor", None, "Universal moor"),
+])
+def test_a_name_is_lower_case_mid_sentence_and_capitalised_at_a_heading(edition, lang, host,
+                                                                        sentence, heading):
+    """The log and the screen write a face-down host as a sentence does; the sheet's list
+    item and caption, the terminal's forest row and the browser's label start with it."""
+    from click.testing import CliRunner
+
+    from grove.card_words import CardWords
+    from grove.cli import main
+
+    words = CardWords(cs.build(edition, ()), lang)
+    assert (words.host_name(host), words.host_label(host)) == (heading.lower(), heading)
+    assert heading in _text(edition, (), lang)
+    if sentence is not None:  # seed 3 lays a card face down as one
+        res = CliRunner().invoke(main, ["play", "--edition", edition, "--ai", "greedy,greedy",
+                                        "--seed", "3", "--lang", lang])
+        assert res.exit_code == 0, res.stderr
+        assert sentence in res.stderr and heading not in res.stderr

@@ -429,6 +429,9 @@ class Renderer:
         if not parts:
             return ""
         out = parts[-1]
+        pair = self.opt(f"{ctxt}|pair", a=parts[0], b=out) if len(parts) == 2 else None
+        if pair is not None:  # two joined otherwise than the last of three (Thai: no space)
+            return pair
         if len(parts) > 1:
             head = parts[0]
             for p in parts[1:-1]:
@@ -1007,7 +1010,19 @@ def water_text(cardset: Any, lang: str) -> str:
     r = Renderer(cardset, lang)
     hosts = [h for h in cardset.hosts.values()
              if not h.face_down and any(s.water for s in h.slots)]
-    where = r.join_or([r.art(r.host_np(h), "indef.acc") for h in hosts])
+    beneath = {t for h in hosts if h.play == "with_tree" for t in h.types}
+
+    def named(h: Any) -> str:
+        # a host that also lies beneath a tree here is told apart as lying on its own, where
+        # the language says it so (`water.where|alone`; seeds 002, 003: "stand-alone rivers",
+        # "แม่น้ำที่วางแยกเดี่ยว"), not "a tree with a river or a river"
+        np = r.host_np(h)
+        noun = r.art(np, "indef.acc")
+        alone = (r.opt("water.where|alone", host=noun, noun=np.forms(1)) if h.id in beneath
+                 else None)
+        return alone or noun
+
+    where = r.join_or([named(h) for h in hosts])
     text = _msg_text(r.cat, r.cat.phrases.get("water.where"), None) or "%(hosts)s"
     return _cap(text % {"hosts": where})
 

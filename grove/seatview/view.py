@@ -190,9 +190,8 @@ class View(CardWords):
         rows = []
         for h in self.game.players[player].forest.hosts:
             sp = h.card.species
-            host = self.host_name(h.kind.id)  # a cell starts with it: „Universeller Fluss"
-            name = (shown(sp.name(self.lang)) if sp is not None
-                    else f"{host[:1].upper()}{host[1:]} ({self.words('face_down')})")
+            name = (shown(sp.name(self.lang)) if sp is not None  # a cell starts with it
+                    else f"{self.host_label(h.kind.id)} ({self.words('face_down')})")
             if h.beneath:  # a tree's river, face down beneath it: a card of the forest too
                 name += " + " + self.words("beneath", count=len(h.beneath))
             cells = []

@@ -112,7 +112,7 @@ def forest(wire: Wire, j: int) -> dict[str, Any]:
         c = h.card
         face_down = c.species is None
         label = (shown(c.species.name(view.lang)) if not face_down
-                 else f"{view.host_name(h.kind.id)} ({view.words('face_down')})")
+                 else f"{view.host_label(h.kind.id)} ({view.words('face_down')})")
         card = wire.card(c.number if (not face_down or mine) else None)
         card["down"] = face_down
         slots = []

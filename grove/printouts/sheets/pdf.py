@@ -213,8 +213,9 @@ class _Noted(SegmentedParagraph):
         return parts
 
     def draw(self) -> None:
-        if self._sink is not None:
-            self._sink.append((self._key, self.canv.getPageNumber()))
+        if self._sink is not None:  # and the frame ("left", "right"): where a list parts
+            frame = getattr(getattr(self.canv, "_doctemplate", None), "frame", None)
+            self._sink.append((self._key, self.canv.getPageNumber(), getattr(frame, "id", "")))
         super().draw()
 
 
@@ -229,8 +230,8 @@ class _Builder:
         self.st = layout.styles(tight)
         self.cells: list[Cell] = []
         self.diagrams: list[Diagram] = []
-        self.rows_drawn: list[tuple[int, int]] = []  # (body row of the long table, page)
-        self.blocks_drawn: list[tuple[tuple[int, int], int]] = []  # ((block, item), page)
+        self.rows_drawn: list[tuple[int, int, str]] = []  # (body row of the long table, page, frame)
+        self.blocks_drawn: list[tuple[tuple[int, int], int, str]] = []  # ((block, item), page, frame)
         self.at: tuple[int, int] | None = None  # the rules block (and list item) being built
         self.top: ET.Element | None = None  # that block
 
@@ -450,7 +451,7 @@ class Pages:
 
 def _starts(drawn: list) -> frozenset:
     first: dict[int, int] = {}
-    for item, page in drawn:
+    for item, page, *_ in drawn:
         first.setdefault(item, page)
     items = sorted(first.items())
     return frozenset(i for (i, p), (_, before) in zip(items[1:], items, strict=False)
@@ -484,7 +485,17 @@ class _Built:
 
     @property
     def rules_pages(self) -> int:
-        return min((p for _, p in self.rows), default=self.count + 1) - 1
+        return min((p for _, p, *_ in self.rows), default=self.count + 1) - 1
+
+    @property
+    def parted_lists(self) -> int:
+        """Lists of the rules whose items are drawn in more than one column: the set-up's
+        last bullets at the top of the next column (issue 44, Smoky Mountains de)."""
+        where: dict[int, set] = {}
+        for (block, item), page, frame in self.blocks:
+            if item >= 0:
+                where.setdefault(block, set()).add((page, frame))
+        return sum(1 for frames in where.values() if len(frames) > 1)
 
 
 def _build(sheet: Sheet, paper: str) -> _Built:
@@ -494,12 +505,16 @@ def _build(sheet: Sheet, paper: str) -> _Built:
     rules are set closer where that saves them a page (issue 44: Smoky Mountains de on US
     Letter ran 4 lines onto a second page)."""
     full = _laid_out(sheet, paper, None)
-    if full.rules_pages > 1:
+    if full.rules_pages > 1 or full.parted_lists:
+        # set closer where that saves the rules a page, or keeps a list in one column
+        # without costing one (issue 44: Smoky Mountains de's last two set-up bullets)
         tight = _laid_out(sheet, paper, None, tight=True)
-        if tight.rules_pages < full.rules_pages:
+        if tight.rules_pages < full.rules_pages or (
+                tight.rules_pages == full.rules_pages and tight.count <= full.count
+                and tight.parted_lists < full.parted_lists):
             full = tight
     height = layout.page(paper).frame_height
-    first = min((p for _, p in full.rows), default=full.count)
+    first = min((p for _, p, *_ in full.rows), default=full.count)
     k = full.count - first + 1  # the species table's pages
     if k < 2 or full.used >= layout.LEAST_LAST_PAGE * height:
         return full

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from pathlib import Path
 
@@ -188,13 +188,50 @@ def fine_segments(text: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _split_word(word: list, words: frozenset[str] = NO_WORDS, fine: bool = False) -> list[list]:
+def _known(token: str, words: frozenset[str]) -> bool:
+    from newmm_tokenizer.newmm import DEFAULT_WORD_DICT_TRIE
+
+    return token in words or token in DEFAULT_WORD_DICT_TRIE.words
+
+
+@lru_cache(maxsize=4096)
+def word_segments(text: str, words: frozenset[str] = NO_WORDS) -> tuple[str, ...]:
+    """For a name wider than its line, the cuts to try first: only after a word the
+    dictionaries know (newmm's, and the sheet's `words` but the name itself), so that
+    ซาลาแมนเดอร์เฮลเบนเดอร์ breaks as ซาลาแมนเดอร์ / เฮลเบนเดอร์, not inside the loanword that
+    newmm knows only as syllables (เฮ ล เบน เด อร ์; issue 44: "...เฮลเบน / เดอร์"). A token no
+    dictionary knows stays with both its neighbours, and two pieces that each hold one are one
+    word; a name of known words breaks between them (นก หัวขวาน ดูด ...)."""
+    if not has_thai(text):
+        return (text,)
+    own = frozenset(w for w in words if w != text.strip())
+    tokens = _cut(text, (b for b in _newmm_bounds(text, own) if may_break(text, b)))
+    pieces: list[list[str]] = []  # each: its tokens
+    for tok in tokens:
+        prev = pieces[-1] if pieces else None
+        if prev is not None and not (_known(prev[-1].strip(), own) and _known(tok.strip(), own)):
+            prev.append(tok)
+        else:
+            pieces.append([tok])
+    out: list[str] = []
+    strange = [any(not _known(t.strip(), own) for t in p) for p in pieces]
+    for i, p in enumerate(pieces):
+        if out and strange[i] and strange[i - 1]:
+            out[-1] += "".join(p)
+        else:
+            out.append("".join(p))
+    return tuple(out)
+
+
+def _split_word(word: list, words: frozenset[str] = NO_WORDS,
+                cut: Callable[[str], tuple[str, ...]] | None = None) -> list[list]:
     """One reportlab frag word -> words that break at Thai segment boundaries, joined without
-    a space; the last piece keeps the original word's class (space after it or not)."""
+    a space; the last piece keeps the original word's class (space after it or not). `cut`:
+    a text's pieces, in place of `segments` with `words`."""
     text = "".join(t for _, t in word[1:])
     if not has_thai(text):
         return [word]
-    pieces = fine_segments(text) if fine else segments(text, words)
+    pieces = cut(text) if cut is not None else segments(text, words)
     if len(pieces) < 2:
         return [word]
     bounds, pos = [], 0
@@ -239,13 +276,16 @@ def break_words(frags: list, words: frozenset[str] = NO_WORDS) -> list:
     return out
 
 
-def _refined(frag_words: list, width: float) -> list:
-    """A copy of `frag_words` in which each Thai word wider than `width` is cut finer
-    (`fine_segments`), so that a name wider than its column breaks between its own words."""
+def _refined(frag_words: list, width: float, words: frozenset[str] = NO_WORDS) -> list:
+    """A copy of `frag_words` in which each Thai word wider than `width` is cut finer, so that
+    a name wider than its column breaks between its own words: after a known word first
+    (`word_segments`), and only a piece still wider than the line between syllables
+    (`fine_segments`)."""
     out: list = []
     for w in frag_words:
         if isinstance(w, list) and w[0] > width and _thai_word(w):
-            out.extend(_split_word(w, fine=True))
+            for piece in _split_word(w, cut=lambda t: word_segments(t, words)):
+                out.extend(_split_word(piece, cut=fine_segments) if piece[0] > width else [piece])
         else:
             out.append(type(w)(w) if isinstance(w, list) else w)
     return out
@@ -347,7 +387,7 @@ class SegmentedParagraph(Paragraph):
         line = availWidth - self.style.leftIndent - self.style.rightIndent
         if self._thai and any(isinstance(w, list) and w[0] > line and _thai_word(w)
                               for w in self._parsed):
-            self.frags, self._fine = _refined(self._parsed, line), True
+            self.frags, self._fine = _refined(self._parsed, line, self._words), True
         # only a wrap that split a word leaves its pieces behind; the others' words are reused
         elif (self._fine or getattr(self, "_hyphenations", 0)
               or getattr(self, "_splitLongWordCount", 0)):
@@ -356,4 +396,4 @@ class SegmentedParagraph(Paragraph):
 
 
 __all__ = ["SegmentedParagraph", "bind_numbers", "break_words", "dictionary_words",
-           "fine_segments", "has_thai", "may_break", "segments"]
+           "fine_segments", "has_thai", "may_break", "segments", "word_segments"]
