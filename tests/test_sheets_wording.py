@@ -181,7 +181,7 @@ def test_sheet_says_what_a_player_says(edition, lang, present, gone):
 @pytest.mark.parametrize("edition,lang,host,sentence,heading", [
     # seed 002: "place another card ... face down as a universal river under this tree"
     ("smoky_mountains", "en", "universal_river", "face down as a universal river", "Universal river"),
-    ("smoky_mountains", "it", "universal_river", "coperta come fiume universale", "Fiume universale"),
+    ("smoky_mountains", "it", "universal_river", "capovolta come fiume universale", "Fiume universale"),
     ("dartmoor", "en", "universal_moor", None, "Universal moor"),
 ])
 def test_a_name_is_lower_case_mid_sentence_and_capitalised_at_a_heading(edition, lang, host,
