@@ -151,9 +151,9 @@ class GroupedTable(Table):
             parts[1].repeatRows = head
             parts[1].group_rows = tuple(after)
             parts[0].group_rows = tuple(g for g in self.group_rows if g < n)
-            # the rest starts the next page: where the group rule broke early, it fit under
-            # the first part and split there again (Dartmoor th on Letter: one row)
-            return [parts[0], FrameBreak, parts[1]]
+            if self.group_rows:  # the rest starts the next page: where the group rule broke
+                # early, it fit under the first part and split there again (Dartmoor th, Letter)
+                return [parts[0], FrameBreak, parts[1]]
         return parts
 
 
