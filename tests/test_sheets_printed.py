@@ -48,9 +48,10 @@ def _id(case) -> str:
 
 @pytest.fixture(scope="module")
 def printed():
-    """(sheet, lang, paper) -> (the PDF's pages, the icons the sheet draws), each sheet
-    rendered once. The icons: one per icon span of the sheet's markup and one per slot
-    diagram's box that shows one (from the story, without laying it out)."""
+    """(sheet, lang, paper) -> (the PDF's pages, the icons the sheet draws, its species
+    table's groups and cost column), each sheet rendered once. The icons: one per icon span
+    of the sheet's markup and one per slot diagram's box that shows one (from the story,
+    without laying it out)."""
     out = {}
     for key, (edition, exps) in SHEETS.items():
         cards = cs.build(edition, list(exps))
