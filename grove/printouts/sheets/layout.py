@@ -22,10 +22,17 @@ GUTTER = 14.0
 CELL_PAD = 2.5  # left and right padding inside a table cell
 ICON_SCALE = 1.2  # an inline icon's size, in font sizes
 ICON_ROOM = 1.2  # the width it takes on its line, in icon sizes
-# the species table's last page holds at least this share of a page, or its pages are made
-# shorter so that the rows spread evenly (pdf._build), with room for the row a page break moves
-LEAST_LAST_PAGE = 0.4
-BALANCE_ROOM = 24.0
+# the species table's last page holds at least this share of a page (a third, and a little for
+# the room under its last line), or every page of the table is made shorter, by the least that
+# moves enough rows there (pdf._build): by at most BALANCE_MOST of a page, in steps of
+# BALANCE_ROOM points where the rows a page break moves fall short
+LEAST_LAST_PAGE = 0.36
+BALANCE_MOST = 0.25
+BALANCE_ROOM = 12.0
+# a group of the species table (Trees, Top halves, ...) keeps at least this many rows on each
+# side of a page break, and one of this many rows or fewer is not parted (pdf.group_break)
+GROUP_ROWS_AT_BREAK = 2
+GROUP_KEPT_WHOLE = 5
 INK = colors.HexColor("#1f2a1f")
 ACCENT = colors.HexColor("#2e5d34")
 RULE = colors.HexColor("#9fb59a")

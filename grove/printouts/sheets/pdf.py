@@ -24,6 +24,7 @@ from reportlab.platypus import (
     BaseDocTemplate,
     Flowable,
     Frame,
+    FrameBreak,
     KeepTogether,
     LayoutError,
     ListFlowable,
@@ -122,6 +123,16 @@ class GroupedTable(Table):
 
     group_rows: tuple[int, ...] = ()
 
+    def _getFirstPossibleSplitRowPosition(self, availHeight, ignoreSpans=0):  # noqa: N802, N803
+        """reportlab's last row that fits, moved up where the break would leave a group a single
+        row on either side of it (issue 44: base de, Smoky en and th carried one "Top halves"
+        row over under its repeated heading; Dartmoor de began "Bottom halves" with one row at
+        a page's foot), or would part a short group (Dartmoor's caves)."""
+        n = super()._getFirstPossibleSplitRowPosition(availHeight, ignoreSpans)
+        head = self.repeatRows  # in `_splitRows` below: the heading rows and a group's heading
+        head = head if isinstance(head, int) else len(head) - 1
+        return group_break(n, self.group_rows, len(self._rowHeights), head)
+
     def _splitRows(self, availHeight, doInRowSplit=0):  # noqa: N802, N803 - reportlab's names
         head = self.repeatRows
         n = self._getFirstPossibleSplitRowPosition(availHeight, ignoreSpans=doInRowSplit)
@@ -140,7 +151,39 @@ class GroupedTable(Table):
             parts[1].repeatRows = head
             parts[1].group_rows = tuple(after)
             parts[0].group_rows = tuple(g for g in self.group_rows if g < n)
+            if self.group_rows:  # the rest starts the next page: where the group rule broke
+                # early, it fit under the first part and split there again (Dartmoor th, Letter)
+                return [parts[0], FrameBreak, parts[1]]
         return parts
+
+
+def group_break(n: int, groups: tuple[int, ...], rows: int, head: int) -> int:
+    """Where a table of `rows` rows, its group headings at `groups` and `head` heading rows
+    repeated on every page, breaks instead of before row `n` (the last that fits): no group with
+    fewer than `layout.GROUP_ROWS_AT_BREAK` rows on one side of the break, no group of
+    `layout.GROUP_KEPT_WHOLE` rows or fewer parted. A group that starts at the top of the page
+    and breaks anyway (it does not fit on a page) keeps the first rule if it can, else breaks
+    where reportlab found."""
+    if n >= rows or n in groups or n <= head:
+        return n
+    g = max((x for x in groups if x < n), default=None)
+    if g is None:
+        return n
+    end = min((x for x in groups if x > g), default=rows)
+    least, size = layout.GROUP_ROWS_AT_BREAK, end - g - 1
+    before, after = n - g - 1, end - n
+    if size <= layout.GROUP_KEPT_WHOLE or before < least:
+        better = g
+    elif after < least:
+        better = end - least if end - least - g - 1 >= least else g
+    else:
+        return n
+    if better > head:
+        return better
+    # the group starts the page: only the rows after its heading may move
+    if before >= least and after < least and end - least - g - 1 >= least:
+        return end - least
+    return n
 
 
 def _fitted(style: ParagraphStyle, text: str, width: float) -> ParagraphStyle:
@@ -499,9 +542,11 @@ class _Built:
 
 
 def _build(sheet: Sheet, paper: str) -> _Built:
-    """The PDF, its page count and where its pages start. The species table's pages are made
-    shorter, all alike, where its last page would hold only a few rows (issue 44: Dartmoor de
-    printed 2 rows on a fifth page): the same pages, the rows spread evenly over them. The
+    """The PDF, its page count and where its pages start. The species table fills its pages to
+    the bottom margin; where its last page would hold only a few rows (issue 44: Dartmoor de
+    printed 2 rows on a fifth page), every page of the table is made shorter by the least that
+    moves enough rows onto the last page, never by more than `layout.BALANCE_MOST` of a page
+    (an even spread left every page of Smoky de and Dartmoor de 20% empty at the foot). The
     rules are set closer where that saves them a page (issue 44: Smoky Mountains de on US
     Letter ran 4 lines onto a second page)."""
     full = _laid_out(sheet, paper, None)
@@ -516,20 +561,22 @@ def _build(sheet: Sheet, paper: str) -> _Built:
     height = layout.page(paper).frame_height
     first = min((p for _, p, *_ in full.rows), default=full.count)
     k = full.count - first + 1  # the species table's pages
-    if k < 2 or full.used >= layout.LEAST_LAST_PAGE * height:
+    least = layout.LEAST_LAST_PAGE * height
+    if k < 2 or full.used >= least:
         return full
-    # an even share of what the table takes, and a row's room for where its pages break
-    even = ((k - 1) * height + full.used) / k + layout.BALANCE_ROOM
-    for _ in range(4):
-        if even >= height:
-            break
+    # what the last page lacks, taken from each page before it; more, a row at a time, where
+    # the rows a page break moves do not make it up
+    short = (least - full.used) / (k - 1)
+    while short <= layout.BALANCE_MOST * height:
         try:
-            tried = _laid_out(sheet, paper, even, full.tight)
+            tried = _laid_out(sheet, paper, height - short, full.tight)
         except LayoutError:  # a row taller than the shorter page: the pages stay whole
             break
-        if tried.count == full.count:
+        if tried.count != full.count:
+            break
+        if tried.used >= least:
             return tried
-        even = (even + height) / 2
+        short += layout.BALANCE_ROOM
     return full
 
 
