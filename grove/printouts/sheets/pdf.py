@@ -122,6 +122,7 @@ class GroupedTable(Table):
     under the repeated column headings, where a group continues on a new page."""
 
     group_rows: tuple[int, ...] = ()
+    keep_groups: bool = True  # the group rule below; off where it would cost the sheet a page
 
     def _getFirstPossibleSplitRowPosition(self, availHeight, ignoreSpans=0):  # noqa: N802, N803
         """reportlab's last row that fits, moved up where the break would leave a group a single
@@ -129,6 +130,8 @@ class GroupedTable(Table):
         row over under its repeated heading; Dartmoor de began "Bottom halves" with one row at
         a page's foot), or would part a short group (Dartmoor's caves)."""
         n = super()._getFirstPossibleSplitRowPosition(availHeight, ignoreSpans)
+        if not self.keep_groups:
+            return n
         head = self.repeatRows  # in `_splitRows` below: the heading rows and a group's heading
         head = head if isinstance(head, int) else len(head) - 1
         return group_break(n, self.group_rows, len(self._rowHeights), head)
@@ -151,6 +154,7 @@ class GroupedTable(Table):
             parts[1].repeatRows = head
             parts[1].group_rows = tuple(after)
             parts[0].group_rows = tuple(g for g in self.group_rows if g < n)
+            parts[0].keep_groups = parts[1].keep_groups = self.keep_groups
             if self.group_rows:  # the rest starts the next page: where the group rule broke
                 # early, it fit under the first part and split there again (Dartmoor th, Letter)
                 return [parts[0], FrameBreak, parts[1]]
@@ -266,8 +270,9 @@ class _Builder:
     """Blocks -> flowables; with `measure_only`, just the table cells and diagrams (for lint)."""
 
     def __init__(self, sheet: Sheet, page: layout.Page, measure_only: bool = False,
-                 tight: bool = False):
+                 tight: bool = False, keep_groups: bool = True):
         self.sheet = sheet
+        self.keep_groups = keep_groups
         self.page = page
         self.measure_only = measure_only
         self.st = layout.styles(tight)
@@ -389,6 +394,7 @@ class _Builder:
         repeat = head_rows if e.get("data-repeat") else 0
         t = GroupedTable(rows, colWidths=widths, repeatRows=repeat, hAlign="LEFT", splitByRow=1)
         t.group_rows = tuple(groups) if repeat else ()
+        t.keep_groups = self.keep_groups
         t.setStyle(TableStyle(style))
         return t
 
@@ -434,13 +440,14 @@ class _Builder:
 
 
 def story(sheet: Sheet, paper: str = "a4", measure_only: bool = False,
-          tight: bool = False) -> Story:
+          tight: bool = False, keep_groups: bool = True) -> Story:
     """The flowables of a sheet, and what the overflow check needs to know about them
-    (`measure_only`: no flowables, only that; `tight`: the rules set closer)."""
+    (`measure_only`: no flowables, only that; `tight`: the rules set closer; `keep_groups`:
+    the species table keeps two rows of a group on each side of a page break)."""
     page = layout.page(paper)
     xhtml = with_fallback(templates.render_sheet(sheet))
     root = ET.fromstring(xhtml)
-    b = _Builder(sheet, page, measure_only, tight)
+    b = _Builder(sheet, page, measure_only, tight, keep_groups)
     out: list[Flowable] = []
     for part in root:
         if part.tag == "section" and "species" in part.get("class", ""):
@@ -525,6 +532,7 @@ class _Built:
     blocks: list
     used: float  # of the last page's frame, in points
     tight: bool  # the rules set closer
+    keep_groups: bool = True  # the table's group rule (GroupedTable.keep_groups)
 
     @property
     def rules_pages(self) -> int:
@@ -548,7 +556,8 @@ def _build(sheet: Sheet, paper: str) -> _Built:
     moves enough rows onto the last page, never by more than `layout.BALANCE_MOST` of a page
     (an even spread left every page of Smoky de and Dartmoor de 20% empty at the foot). The
     rules are set closer where that saves them a page (issue 44: Smoky Mountains de on US
-    Letter ran 4 lines onto a second page)."""
+    Letter ran 4 lines onto a second page). The table's group rule (two rows of a group on
+    each side of a break) gives way where it would cost a page."""
     full = _laid_out(sheet, paper, None)
     if full.rules_pages > 1 or full.parted_lists:
         # set closer where that saves the rules a page, or keeps a list in one column
@@ -559,9 +568,15 @@ def _build(sheet: Sheet, paper: str) -> _Built:
                 and tight.parted_lists < full.parted_lists):
             full = tight
     height = layout.page(paper).frame_height
+    least = layout.LEAST_LAST_PAGE * height
+    if full.used < least:
+        # a last page of a few rows may be the group rule's: without it they fit a page
+        # before (Smoky Mountains th on Letter: 5 pages with it, 4 without)
+        loose = _laid_out(sheet, paper, None, full.tight, keep_groups=False)
+        if loose.count < full.count:
+            full = loose
     first = min((p for _, p, *_ in full.rows), default=full.count)
     k = full.count - first + 1  # the species table's pages
-    least = layout.LEAST_LAST_PAGE * height
     if k < 2 or full.used >= least:
         return full
     # what the last page lacks, taken from each page before it; more, a row at a time, where
@@ -569,7 +584,7 @@ def _build(sheet: Sheet, paper: str) -> _Built:
     short = (least - full.used) / (k - 1)
     while short <= layout.BALANCE_MOST * height:
         try:
-            tried = _laid_out(sheet, paper, height - short, full.tight)
+            tried = _laid_out(sheet, paper, height - short, full.tight, full.keep_groups)
         except LayoutError:  # a row taller than the shorter page: the pages stay whole
             break
         if tried.count != full.count:
@@ -580,10 +595,11 @@ def _build(sheet: Sheet, paper: str) -> _Built:
     return full
 
 
-def _laid_out(sheet: Sheet, paper: str, wide: float | None, tight: bool = False) -> _Built:
+def _laid_out(sheet: Sheet, paper: str, wide: float | None, tight: bool = False,
+              keep_groups: bool = True) -> _Built:
     """The PDF with the species table's frames `wide` points high (None: the whole page)."""
     require_shaping()
-    s = story(sheet, paper, tight=tight)
+    s = story(sheet, paper, tight=tight, keep_groups=keep_groups)
     page = s.page
     buf = BytesIO()
     doc = _Doc(buf, pagesize=(page.width, page.height), invariant=1,
@@ -609,4 +625,5 @@ def _laid_out(sheet: Sheet, paper: str, wide: float | None, tight: bool = False)
         doc.build(list(s.flowables), canvasmaker=canvas_class)
     finally:
         textlayer.forget()
-    return _Built(buf.getvalue(), doc.page, s.rows_drawn, s.blocks_drawn, doc.used, tight)
+    return _Built(buf.getvalue(), doc.page, s.rows_drawn, s.blocks_drawn, doc.used, tight,
+                  keep_groups)
