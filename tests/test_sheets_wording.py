@@ -135,7 +135,7 @@ def test_sheet_says_the_wording_list(edition, lang, present, gone):
     (("smoky_mountains", ()), "th", ["การเล่นแม่น้ำไม่ต้องเปิดการ์ด"], []),
     (("base", ()), "en", [], ["reveals no card"]),
     # the same winter rule in every language (seed 004 is the base game's only overview)
-    (BASE_ALL, "en", ["put each winter card you draw face up beside the deck"], ["beside the clearing"]),
+    (BASE_ALL, "en", ["Put each winter card you draw face up beside the deck"], ["beside the clearing"]),
     (BASE_ALL, "de", ["Lege jede gezogene Winterkarte offen neben den Stapel"], ["neben die Lichtung"]),
     (BASE_ALL, "th", ["ให้วางหงายหน้าไว้ข้างกองการ์ด"], ["ข้างพื้นที่กลาง"]),
 ])
@@ -143,3 +143,34 @@ def test_sheet_says_the_overviews_words(edition, lang, present, gone):
     text = _text(*edition, lang)
     assert [p for p in present if p not in text] == []
     assert [g for g in gone if g in text] == []
+
+
+# ---- issue 44, the rules part: rules the readers found misfiled, unexplained or left over -----
+SMOKY, DARTMOOR, BASE = ("smoky_mountains", ()), ("dartmoor", ()), ("base", ())
+
+
+def _between(text: str, start: str, end: str) -> str:
+    return text[text.index(start):text.index(end, text.index(start))]
+
+
+@pytest.mark.parametrize("edition,lang,heading,line,end_of_turn", [
+    (BASE_ALL, "en", "Winter and the end of the game",
+     "As soon as the last of the 3 winter cards is revealed from the deck, the game ends "
+     "immediately", "End of the turn"),
+    (BASE_ALL, "de", "Winter und Spielende",
+     "Sobald die 3. Winterkarte gezogen wird, endet das Spiel sofort", "Ende des Zuges"),
+    (BASE_ALL, "it", "Inverno e fine del gioco",
+     "Appena viene scoperta la 3ª carta invernale, il gioco finisce immediatamente",
+     "Fine del turno"),
+    (SMOKY, "th", "ฤดูหนาวและการจบเกม",
+     "ทันทีที่เปิดเจอการ์ดฤดูหนาวใบที่ 3 จากกองการ์ด เกมจะจบลงทันที", "เมื่อจบเทิร์น"),
+    (DARTMOOR, "de", "Winter und Spielende", "Sobald die 3. Winterkarte gezogen wird",
+     "Ende des Zuges"),
+])
+def test_winter_has_its_own_heading_not_the_end_of_the_turn(edition, lang, heading, line,
+                                                             end_of_turn):
+    """A winter card may come at any time (seeds 000, 002, 003, 004), so it is no step of the
+    end of the turn."""
+    text = _text(*edition, lang)
+    assert 0 <= text.index(heading) < text.index(line)
+    assert line not in _between(text, end_of_turn, heading)
