@@ -110,9 +110,9 @@ def test_sheet_says_the_wording_list(edition, lang, present, gone):
     # seed 000: „Bedingung Wasser"
     (("smoky_mountains", ()), "de", ["Blaue Plätze nehmen nur Karten mit der Bedingung Wasser auf.",
                                      "nehmen keine Karte mit der Bedingung Wasser auf.",
-                                     "je Platz eine Karte, es sei denn, eine Zahl erlaubt mehrere.",
+                                     "je Platz eine Karte, es sei denn, eine Karte erlaubt mehrere:",
                                      "an einen freien Platz an (Plätze haben"],
-     ["Wassersymbol", "sofern keine Zahl mehr erlaubt"]),
+     ["Wassersymbol", "sofern keine Zahl mehr erlaubt", "eine Zahl erlaubt"]),
     # seed 003: “ต้องการน้ำ”, and the deck is กองการ์ด
     (("smoky_mountains", ()), "th", ["ช่องสีฟ้ารับเฉพาะการ์ดที่ “ต้องการน้ำ”",
                                      "ไม่รับการ์ดที่ “ต้องการน้ำ”", "ใบจากกองการ์ด"],
@@ -174,3 +174,19 @@ def test_winter_has_its_own_heading_not_the_end_of_the_turn(edition, lang, headi
     text = _text(*edition, lang)
     assert 0 <= text.index(heading) < text.index(line)
     assert line not in _between(text, end_of_turn, heading)
+
+
+@pytest.mark.parametrize("edition,lang,expected", [
+    (DARTMOOR, "de", "je Platz eine Karte, es sei denn, eine Karte erlaubt mehrere: Dartmoor-Dachs, "
+                     "Krebsschere und Kuckuck."),
+    (BASE, "it", "una carta ciascuno, salvo che una carta ne consenta di più: Lepre e Rospo."),
+    (BASE_ALL, "en", "one card each unless a card allows more: Common Toad, European Hare, and "
+                     "Stinging Nettle."),
+    (SMOKY, "th", "เว้นแต่การ์ดบางใบอนุญาตให้วางได้มากกว่านั้น: จิ้งหรีดเทอร์โมมิเตอร์และน้ำตก"),
+])
+def test_slot_paragraph_names_the_cards_that_let_several_share_a_slot(edition, lang, expected):
+    """The exceptions to one card a slot are card texts (a share, a join, a slot that holds
+    more), read from the card data; the diagrams show no number that allows more."""
+    text = _text(*edition, lang)
+    assert expected in text
+    assert "unless a number" not in text and "eine Zahl erlaubt" not in text

@@ -15,6 +15,7 @@ from typing import Any
 
 from grove.compiler.cardset import CardSet, Species
 from grove.compiler.model import SIDES, Setup, scorepad_names
+from grove.dsl import ast
 from grove.dsl.diagnostics import Span
 from grove.printouts import cases, rules_text
 from grove.printouts.sheets.icons import Icon
@@ -149,6 +150,7 @@ class Sheet:
     host_kinds: str = ""  # every host named in the plural: "Trees, shrubs and moors"
     host_kinds_inline: str = ""  # ... as the middle of a sentence says it: "trees, shrubs ..."
     edition_id: str = ""  # whose overview's words the sheet uses (glossary.in_edition)
+    sharing: tuple[str, ...] = ()  # species whose text lets several cards share a slot
 
     @property
     def all_species(self) -> tuple[SpeciesRow, ...]:
@@ -266,6 +268,21 @@ def _symbols(cs: CardSet, lang: str, kind: str,
     return tuple(out)
 
 
+def _lets_share(sp: Species) -> bool:
+    """Whether a species' placement text lets more than one card lie in a slot: the exceptions
+    to "one card a slot" are card texts, not numbers on the diagrams (issue 44)."""
+    program = getattr(sp, "placement", None)
+    stmts = program.rule.stmts if program is not None else ()
+    return any(isinstance(s, (ast.Share, ast.Lets, ast.Joining))
+               or (isinstance(s, ast.SlotOverride) and s.capacity > 1) for s in stmts)
+
+
+def _sharing(cs: CardSet, lang: str) -> tuple[str, ...]:
+    printed = species_names(cs, lang)
+    names = {printed[k] for k, sp in cs.species.items() if _lets_share(sp)}
+    return tuple(sorted(names, key=lambda n: sort_key(n, lang)))
+
+
 def _removal(cs: CardSet) -> tuple[Removal, ...]:
     exps = frozenset(cs.expansions)
     for row in cs.setup.removed:
@@ -352,6 +369,7 @@ def build_sheet(cs: CardSet, lang: str) -> Sheet:
         host_kinds=rules_text.host_plurals(cs, lang, cs.hosts),
         host_kinds_inline=rules_text.host_plurals(cs, lang, cs.hosts, cap=False),
         edition_id=cs.root.id,
+        sharing=_sharing(cs, lang),
         reveal=max((h.reveal for h in revealing), default=0),
         tree_symbols=_symbols(cs, lang, "tree", icons),
         type_symbols=_symbols(cs, lang, "type", icons),
