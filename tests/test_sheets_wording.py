@@ -4,6 +4,7 @@ The rule texts of the cards are pinned in tests/golden/ and tests/test_rules_tex
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from functools import cache
 
@@ -54,8 +55,7 @@ def test_scorepad_host_rows_are_plural_like_the_others(edition, lang, expected):
 
 @pytest.mark.parametrize("lang,present,gone", [
     ("en", ["Names that cover several species"], ["Names that count several species"]),
-    ("de", ["Teile den Stapel in drei etwa gleich große Stapel.",
-            "Eine Karte, die 0 kostet, bringt nie ihren Bonus."],
+    ("de", ["Teile den Stapel in drei etwa gleich große Stapel."],
      ["Teile den Stapel in drei Stapel", "Ohne bezahlte Karte gibt es keinen Bonus."]),
     ("it", [
             "Paga il suo costo: metti nella radura, scoperte, tante altre carte della tua mano "
@@ -70,8 +70,7 @@ def test_sheet_sentences_read_as_written_in_the_language(lang, present, gone):
 
 # ---- issue 44: the wording list, and the hosts named by what they are -------------------------
 @pytest.mark.parametrize("edition,lang,present,gone", [
-    (BASE_ALL, "en", ["A card that costs 0 never gets its bonus.",
-                      "Trees, saplings and shrubs: their slots",
+    (BASE_ALL, "en", ["Trees, saplings and shrubs: their slots",
                       "A split card goes into a free slot of one of your trees, saplings and shrubs,"],
      ["A card played without paying any card", "host", "Host", "card with two halves"]),
     (("smoky_mountains", ()), "en", ["when you play a tree, you may lay"],
@@ -190,3 +189,34 @@ def test_slot_paragraph_names_the_cards_that_let_several_share_a_slot(edition, l
     text = _text(*edition, lang)
     assert expected in text
     assert "unless a number" not in text and "eine Zahl erlaubt" not in text
+
+
+@pytest.mark.parametrize("edition,lang,line", [
+    (BASE_ALL, "en", "A card that costs 0"), (BASE, "de", "0 kostet"), (SMOKY, "it", "costa 0"),
+    (SMOKY, "th", "ค่าใช้จ่ายเป็น 0"), (SMOKY, "de", "0 kostet"),
+])
+def test_no_cost_0_bonus_rule_where_no_card_costs_0_and_has_a_bonus(edition, lang, line):
+    assert line not in _text(*edition, lang)
+
+
+@pytest.mark.parametrize("lang,line", [
+    ("de", "Kostet eine Karte 0, bekommst du ihren Bonus immer."),
+    ("en", "If a card costs 0, you always get its bonus."),
+    ("it", "Se una carta costa 0, ottieni sempre il suo bonus."),
+    ("th", "ถ้าการ์ดมีค่าใช้จ่ายเป็น 0 คุณจะได้รับโบนัสของการ์ดนั้นเสมอ"),
+])
+def test_dartmoor_says_its_cost_0_bonus_rule(lang, line):
+    """Dartmoor's shrew costs 0 and has a bonus; there a bonus needs no payment."""
+    assert line in _text(*DARTMOOR, lang)
+
+
+def test_the_cost_0_rule_follows_the_card_data():
+    """A base card set whose wolf cost 0 (its bonus kept) gets the base game's form of the
+    rule, the one that never grants the bonus."""
+    cset = cs.build("base", ())
+    wolf = cset.species["base:wolf"]
+    assert wolf.bonus is not None
+    free = dataclasses.replace(cset, species={**cset.species,
+                                              wolf.key: dataclasses.replace(wolf, cost=0)})
+    plain = Markup(re.sub(r"<[^>]+>", " ", render_sheet(build_sheet(free, "en")))).unescape()
+    assert "A card that costs 0 never gets its bonus." in re.sub(r"\s+", " ", plain)

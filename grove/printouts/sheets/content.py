@@ -151,6 +151,7 @@ class Sheet:
     host_kinds_inline: str = ""  # ... as the middle of a sentence says it: "trees, shrubs ..."
     edition_id: str = ""  # whose overview's words the sheet uses (glossary.in_edition)
     sharing: tuple[str, ...] = ()  # species whose text lets several cards share a slot
+    free_bonus: bool = False  # a species costs 0 and has a bonus: the rule for it is worth saying
 
     @property
     def all_species(self) -> tuple[SpeciesRow, ...]:
@@ -370,6 +371,7 @@ def build_sheet(cs: CardSet, lang: str) -> Sheet:
         host_kinds_inline=rules_text.host_plurals(cs, lang, cs.hosts, cap=False),
         edition_id=cs.root.id,
         sharing=_sharing(cs, lang),
+        free_bonus=any(sp.cost == 0 and sp.bonus is not None for sp in cs.species.values()),
         reveal=max((h.reveal for h in revealing), default=0),
         tree_symbols=_symbols(cs, lang, "tree", icons),
         type_symbols=_symbols(cs, lang, "type", icons),
