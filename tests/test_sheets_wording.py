@@ -220,3 +220,25 @@ def test_the_cost_0_rule_follows_the_card_data():
                                               wolf.key: dataclasses.replace(wolf, cost=0)})
     plain = Markup(re.sub(r"<[^>]+>", " ", render_sheet(build_sheet(free, "en")))).unescape()
     assert "A card that costs 0 never gets its bonus." in re.sub(r"\s+", " ", plain)
+
+
+@pytest.mark.parametrize("edition,lang,present,gone", [
+    (DARTMOOR, "de", ["Universalmoor : Lege eine beliebige Karte aus deiner Hand verdeckt als "
+                      "Universalmoor aus – nur, wenn ein Effekt oder Bonus es erlaubt."],
+     ["nicht unter einem Baum", "nicht unter einen Baum", "allein ausgelegt"]),
+    (DARTMOOR, "en", ["lay any card from your hand face down as a universal moor, but only when"],
+     ["not beneath a tree", "on its own"]),
+    (DARTMOOR, "it", ["gioca coperta come brughiera universale una carta qualsiasi"],
+     ["non sotto un albero"]),
+    (DARTMOOR, "th", ["เล่นการ์ดใบใดก็ได้จากมือแบบคว่ำหน้าเป็นทุ่งพรุสากล แต่"], ["ไม่ได้อยู่ใต้"]),
+    # Smoky Mountains: a universal river may lie beneath a tree too, so "not beneath a tree"
+    (SMOKY, "en", ["lay any card from your hand face down on its own as a universal river, "
+                   "not beneath a tree, but only"], []),
+    (SMOKY, "de", ["verdeckt für sich allein als universellen Fluss aus, nicht unter einen Baum"], []),
+    (SMOKY, "th", ["แบบคว่ำหน้าเป็นแม่น้ำสากลแยกเดี่ยว ไม่ได้อยู่ใต้ต้นไม้"], []),
+])
+def test_face_down_host_of_an_effect_has_a_verb_and_only_its_own_edition_s_words(
+        edition, lang, present, gone):
+    text = _text(*edition, lang)
+    assert [p for p in present if p not in text] == []
+    assert [g for g in gone if g in text] == []

@@ -54,6 +54,12 @@ class Host:
     beneath: str = ""  # what the rules call the card beneath (`play: with_tree`), if named
     base_choice: str | None = None  # `base` as the object of "play": "a tree"
     counts_as_a: tuple[str, ...] = ()  # `counts_as` with their indefinite articles: "a tree"
+    # for a host played face down through an effect: its name as a sentence writes it (with its
+    # case forms), with its indefinite article, and what a card of the same type may lie beneath
+    # in this card set instead ("a tree": Smoky Mountains' universal river), if anything
+    as_name: str = ""
+    as_name_a: str = ""
+    not_beneath: str = ""
 
     @property
     def water_slots(self) -> bool:
@@ -197,12 +203,26 @@ def _hosts(cs: CardSet, lang: str, icons: dict) -> tuple[Host, ...]:
         # „universeller Fluss" is written as a sentence has it); the card beneath with the case
         # forms a sentence may ask for („als universellen Fluss", `cases.py`)
         beneath = cases.declined(_name(h.beneath, lang, ""), h.beneath_cases.get(lang))
-        out.append(Host(h.id, rules_text._cap(_name(h.names, lang, h.id)), h.face_down, h.play, h.reveal,
-                        counts, _name(base.names, lang, base.id) if base else None, slots, h.span,
-                        icon, under, beneath if h.beneath else "",
-                        rules_text.host_choice(cs, lang, (base.id,)) if base else None,
-                        counts_a))
+        host = Host(h.id, rules_text._cap(_name(h.names, lang, h.id)), h.face_down, h.play, h.reveal,
+                    counts, _name(base.names, lang, base.id) if base else None, slots, h.span,
+                    icon, under, beneath if h.beneath else "",
+                    rules_text.host_choice(cs, lang, (base.id,)) if base else None,
+                    counts_a)
+        out.append(_played_as(host, h, cs, lang) if h.play == "effect" else host)
     return tuple(out)
+
+
+def _played_as(host: Host, h: Any, cs: CardSet, lang: str) -> Host:
+    """A host an effect lets a player lay face down: "lay any card face down as a universal
+    moor". "On its own, not beneath a tree" is said only where a face-down card of its type may
+    also lie beneath a host (issue 44: Dartmoor's moor carried Smoky Mountains' words)."""
+    r = rules_text.Renderer(cs, lang)
+    np = r.host_np(h)
+    under = next((b for w in cs.hosts.values() if w.play == "with_tree" and set(w.types) & set(h.types)
+                  for b in cs.hosts.values() if b.from_kind == w.from_kind and b.play is None), None)
+    return replace(host, as_name=cases.declined(np.forms(1), h.cases.get(lang)),
+                   as_name_a=rules_text.host_choice(cs, lang, (h.id,)),
+                   not_beneath=rules_text.host_choice(cs, lang, (under.id,)) if under else "")
 
 
 def species_names(cs: CardSet, lang: str) -> dict[str, str]:
