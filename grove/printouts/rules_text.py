@@ -560,8 +560,16 @@ class Renderer:
         still a tree, so it is not listed beside "tree"."""
         hosts = [h for h in self.cs.hosts.values()
                  if h.from_kind and not h.face_down and h.play != "with_tree"]
-        hosts = self._allowed(hosts)
+        hosts = self._allowed(self._reachable(hosts))
         return [self.host_np(h) for h in hosts] or [self.card_np()]
+
+    def _reachable(self, hosts: list[Any]) -> list[Any]:
+        """The hosts with a slot on a side the card's halves go to: a left or right half never
+        lies at a moor, whose slots are above and below (issue 44: "at the same tree, shrub or
+        moor" on Dartmoor's badger and nuthatch)."""
+        sides = set(getattr(self.species, "sides", None) or ())
+        kept = [h for h in hosts if any(s.side in sides for s in h.slots)] if sides else hosts
+        return kept or hosts
 
     @staticmethod
     def _names_host(f: ast.Filter, host: Any) -> bool | None:
