@@ -55,7 +55,7 @@ def test_scorepad_host_rows_are_plural_like_the_others(edition, lang, expected):
 
 @pytest.mark.parametrize("lang,present,gone", [
     ("en", ["Names that cover several species"], ["Names that count several species"]),
-    ("de", ["Teile den Stapel in drei etwa gleich große Stapel."],
+    ("de", ["Teile die übrigen Karten in drei etwa gleich große Stapel."],
      ["Teile den Stapel in drei Stapel", "Ohne bezahlte Karte gibt es keinen Bonus."]),
     ("it", [
             "Paga il suo costo: metti nella radura, scoperte, tante altre carte della tua mano "
@@ -118,7 +118,7 @@ def test_sheet_says_the_wording_list(edition, lang, present, gone):
      ["สัญลักษณ์น้ำ", "กองจั่ว"]),
     # seed 004: the winter card lies beside the draw deck; „mazzo di pesca"; three „mazzi"
     (BASE_ALL, "it", ["accanto al mazzo di pesca", "ognuna è la prima carta del mazzo di pesca",
-                      "Dividi le carte in tre mazzi più o meno uguali.", "A. Pesca due carte",
+                      "Dividi le carte rimanenti in tre mazzi più o meno uguali.", "A. Pesca due carte",
                       "ogni volta che giochi un albero o una piantina"],
      ["accanto alla radura", "tre pile", "giochi un Albero"]),
     (("dartmoor", ()), "it", ["mettine 2 nella radura"], ["sulla radura"]),
@@ -242,3 +242,29 @@ def test_face_down_host_of_an_effect_has_a_verb_and_only_its_own_edition_s_words
     text = _text(*edition, lang)
     assert [p for p in present if p not in text] == []
     assert [g for g in gone if g in text] == []
+
+
+@pytest.mark.parametrize("edition,lang,present", [
+    (BASE_ALL, "de", ["Teile die übrigen Karten in drei etwa gleich große Stapel. Mische 2 der 3 "
+                      "Winterkarten in einen davon und lege die letzte obenauf. Lege diesen Stapel "
+                      "unten hin und die beiden anderen darauf.", "Wer zuletzt im Wald war, beginnt."]),
+    (BASE_ALL, "en", ["Shuffle 2 of the 3 winter cards into one of them and lay the last one on top. "
+                      "Put that pile down and the other two on top of it.",
+                      "The player who was most recently in a forest starts."]),
+    (BASE, "it", ["Mischia 2 delle 3 carte invernali in uno di essi e metti l'ultima sopra.",
+                  "Inizia chi è stato l'ultimo nel bosco."]),
+    (SMOKY, "th", ["สับการ์ดฤดูหนาว 2 ใบจาก 3 ใบลงในกองหนึ่ง", "ผู้เล่นที่ไปป่ามาล่าสุดเป็นผู้เริ่มเล่นก่อน"]),
+    # Dartmoor's caves 1 to 3 have effects: carried out once every player has taken one (X-06)
+    (DARTMOOR, "de", ["nimmt sich jeder eine davon. Danach führt jeder in derselben Reihenfolge "
+                      "sofort den Effekt seiner Höhlenkarte aus.", "Wer zuletzt im Wald war, beginnt."]),
+    (DARTMOOR, "it", ["Poi, nello stesso ordine, ognuno esegue subito l'effetto della sua carta "
+                      "grotta."]),
+])
+def test_setup_says_the_piles_the_start_player_and_the_caves_effects(edition, lang, present):
+    text = _text(*edition, lang)
+    assert [p for p in present if p not in text] == []
+
+
+def test_a_cave_without_an_effect_asks_for_none():
+    """Smoky Mountains' caves have no effect, so its set-up says no cave effect is carried out."""
+    assert "carries out the effect of their cave card" not in _text(*SMOKY, "en")

@@ -158,6 +158,7 @@ class Sheet:
     edition_id: str = ""  # whose overview's words the sheet uses (glossary.in_edition)
     sharing: tuple[str, ...] = ()  # species whose text lets several cards share a slot
     free_bonus: bool = False  # a species costs 0 and has a bonus: the rule for it is worth saying
+    cave_effects: bool = False  # a cave card has an effect, carried out once taken
 
     @property
     def all_species(self) -> tuple[SpeciesRow, ...]:
@@ -392,6 +393,7 @@ def build_sheet(cs: CardSet, lang: str) -> Sheet:
         edition_id=cs.root.id,
         sharing=_sharing(cs, lang),
         free_bonus=any(sp.cost == 0 and sp.bonus is not None for sp in cs.species.values()),
+        cave_effects=any(sp.effect is not None for sp in cs.caves),
         reveal=max((h.reveal for h in revealing), default=0),
         tree_symbols=_symbols(cs, lang, "tree", icons),
         type_symbols=_symbols(cs, lang, "type", icons),
