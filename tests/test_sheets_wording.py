@@ -43,11 +43,13 @@ def test_reveal_names_the_hosts_as_a_choice(edition, lang, expected):
 
 
 @pytest.mark.parametrize("edition,lang,expected", [
-    (BASE_ALL, "en", "Trees, saplings and shrubs"),
-    (BASE_ALL, "de", "Bäume, Setzlinge und Sträucher"),
-    (BASE_ALL, "it", "Alberi, piantine e arbusti"),
-    (("dartmoor", ()), "en", "Moors and universal moors"),
-    (("smoky_mountains", ()), "en", "Rivers and universal rivers"),
+    # only the hosts that score: a face-down sapling, moor or river has no points (issue 44)
+    (BASE_ALL, "en", "score pad: Trees and shrubs Top halves"),
+    (BASE_ALL, "de", "Wertungsblocks ein: Bäume und Sträucher Obere Hälften"),
+    (BASE_ALL, "it", "Alberi e arbusti Metà superiori"),
+    (("dartmoor", ()), "en", "score pad: Trees and shrubs Moors Top halves"),
+    (("smoky_mountains", ()), "en", "score pad: Trees Rivers Top halves"),
+    (("smoky_mountains", ()), "th", "กระดาษจดคะแนน: ต้นไม้ แม่น้ำ การ์ดครึ่งบน"),
 ])
 def test_scorepad_host_rows_are_plural_like_the_others(edition, lang, expected):
     assert expected in _text(*edition, lang)
@@ -268,3 +270,12 @@ def test_setup_says_the_piles_the_start_player_and_the_caves_effects(edition, la
 def test_a_cave_without_an_effect_asks_for_none():
     """Smoky Mountains' caves have no effect, so its set-up says no cave effect is carried out."""
     assert "carries out the effect of their cave card" not in _text(*SMOKY, "en")
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_cave_is_never_paid_so_its_cost_is_a_dash(lang):
+    """Dartmoor's drafted caves are taken, never played: no cost "0" in the species table."""
+    sheet = render_sheet(build_sheet(cs.build("dartmoor", ()), lang))
+    rows = re.findall(r'<tr data-key="dartmoor:cave_\d">.*?</tr>', sheet)
+    assert len(rows) == 5
+    assert all('<td class="num">–</td>' in r for r in rows)

@@ -362,7 +362,11 @@ def _scorepad(cs: CardSet, lang: str) -> tuple[ScoreRow, ...]:
     names = scorepad_names(cs.editions)
     out = []
     for row in cs.scorepad:
-        ids = tuple(h.id for h in cs.hosts.values() if h.category == row)
+        # only the hosts that score name the row: a face-down card has no points, nor has a
+        # host no species of which scores (issue 44: "Rivers and universal rivers")
+        ids = tuple(h.id for h in cs.hosts.values() if h.category == row and not h.face_down
+                    and any(sp.kind == h.from_kind and sp.score is not None
+                            for sp in cs.species.values()))
         out.append(ScoreRow(row, _name(names.get(row), lang, row),
                             tuple(_name(cs.hosts[h].names, lang, h) for h in ids),
                             rules_text.host_plurals(cs, lang, ids) if ids else ""))
