@@ -279,3 +279,17 @@ def test_a_cave_is_never_paid_so_its_cost_is_a_dash(lang):
     rows = re.findall(r'<tr data-key="dartmoor:cave_\d">.*?</tr>', sheet)
     assert len(rows) == 5
     assert all('<td class="num">–</td>' in r for r in rows)
+
+
+@pytest.mark.parametrize("edition,lang,expected", [
+    (SMOKY, "en", "Immediate and permanent effects : an immediate effect (the “Effect” column) is "
+                  "activated right after the card is played; a permanent effect whenever its "
+                  "condition is met."),
+    (BASE_ALL, "de", "Ein Soforteffekt (Spalte „Effekt“) wird unmittelbar nach dem Ausspielen "
+                     "abgehandelt, ein Dauereffekt immer dann, wenn seine Bedingung erfüllt wird."),
+    (DARTMOOR, "it", "un effetto permanente è sempre attivo"),
+    (SMOKY, "th", "ความสามารถแบบทันทีและแบบถาวร"),
+])
+def test_effects_you_will_meet_explain_the_permanent_effect(edition, lang, expected):
+    """The species table labels permanent effects; the overviews say what one is."""
+    assert expected in _text(*edition, lang)

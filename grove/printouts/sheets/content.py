@@ -164,6 +164,11 @@ class Sheet:
     def all_species(self) -> tuple[SpeciesRow, ...]:
         return tuple(r for g in self.species for r in g.rows)
 
+    @property
+    def permanent_effects(self) -> bool:
+        """Whether the species table shows a permanent effect, which the sheet then explains."""
+        return any(f.id == "trigger" for r in self.all_species for f in r.effect)
+
 
 def _name(names: Any, lang: str, fallback: str) -> str:
     return (names or {}).get(lang) or (names or {}).get("en") or fallback.replace("_", " ")
