@@ -282,11 +282,10 @@ def test_a_cave_is_never_paid_so_its_cost_is_a_dash(lang):
 
 
 @pytest.mark.parametrize("edition,lang,expected", [
-    (SMOKY, "en", "Immediate and permanent effects : an immediate effect (the “Effect” column) is "
-                  "activated right after the card is played; a permanent effect whenever its "
-                  "condition is met."),
-    (BASE_ALL, "de", "Ein Soforteffekt (Spalte „Effekt“) wird unmittelbar nach dem Ausspielen "
-                     "abgehandelt, ein Dauereffekt immer dann, wenn seine Bedingung erfüllt wird."),
+    (SMOKY, "en", "Immediate and permanent effects : immediate effects are activated right after "
+                  "playing, permanent effects whenever their condition is met."),
+    (BASE_ALL, "de", "Soforteffekte werden unmittelbar nach dem Ausspielen abgehandelt, Dauereffekte "
+                     "immer dann, wenn ihre Bedingung erfüllt wird."),
     (DARTMOOR, "it", "un effetto permanente è sempre attivo"),
     (SMOKY, "th", "ความสามารถแบบทันทีและแบบถาวร"),
 ])
