@@ -284,8 +284,8 @@ def test_a_cave_is_never_paid_so_its_cost_is_a_dash(lang):
 @pytest.mark.parametrize("edition,lang,expected", [
     (SMOKY, "en", "Immediate and permanent effects : immediate effects are activated right after "
                   "playing, permanent effects whenever their condition is met."),
-    (BASE_ALL, "de", "Soforteffekte werden unmittelbar nach dem Ausspielen abgehandelt, Dauereffekte "
-                     "immer dann, wenn ihre Bedingung erfüllt wird."),
+    (BASE_ALL, "de", "Soforteffekte wirken gleich nach dem Ausspielen, Dauereffekte immer, wenn ihre "
+                     "Bedingung erfüllt ist."),
     (DARTMOOR, "it", "un effetto permanente è sempre attivo"),
     (SMOKY, "th", "ความสามารถแบบทันทีและแบบถาวร"),
 ])
