@@ -49,6 +49,7 @@ def test_reveal_names_the_hosts_as_a_choice(edition, lang, expected):
     (BASE_ALL, "it", "Alberi e arbusti Metà superiori"),
     (("dartmoor", ()), "en", "score pad: Trees and shrubs Moors Top halves"),
     (("smoky_mountains", ()), "en", "score pad: Trees Rivers Top halves"),
+    (("base", ()), "en", "score pad: Trees Top halves"),
     (("smoky_mountains", ()), "th", "กระดาษจดคะแนน: ต้นไม้ แม่น้ำ การ์ดครึ่งบน"),
 ])
 def test_scorepad_host_rows_are_plural_like_the_others(edition, lang, expected):
@@ -292,3 +293,12 @@ def test_a_cave_is_never_paid_so_its_cost_is_a_dash(lang):
 def test_effects_you_will_meet_explain_the_permanent_effect(edition, lang, expected):
     """The species table labels permanent effects; the overviews say what one is."""
     assert expected in _text(*edition, lang)
+
+
+def test_a_card_set_where_no_card_lets_cards_share_a_slot_says_one_card_each():
+    """The base game with its hare and toad sharing nothing: no card to name, no exception."""
+    cset = cs.build("base", ())
+    plain = {k: dataclasses.replace(sp, placement=None) for k, sp in cset.species.items()}
+    sheet = render_sheet(build_sheet(dataclasses.replace(cset, species=plain), "en"))
+    assert "dashed boxes, one card each." in sheet
+    assert "unless a card allows more" not in sheet
