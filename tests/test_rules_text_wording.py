@@ -96,3 +96,25 @@ def test_the_common_toad_shares_with_another_toad_in_every_language():
                 "th": "5 คะแนน ถ้าการ์ดนี้อยู่ช่องเดียวกับคางคกยุโรปอีก 1 ตัว"}
     for lang, text in expected.items():
         assert _text(BASE_ALL, "base:common_toad", "score", lang) == text
+
+
+# ---- issue 44: "the same host" names only hosts with a slot on the card's sides --------------
+@pytest.mark.parametrize("card_set,key,field,lang,expected,gone", [
+    # left and right halves: a moor's slots are above and below, a river's too
+    (("dartmoor",), "dartmoor:dartmoor_badger", "placement", "de", "am selben Baum oder Strauch",
+     "Moor"),
+    (("dartmoor",), "dartmoor:nuthatch", "score", "en", "every slot of the tree or shrub it sits on",
+     "moor"),
+    (("dartmoor",), "dartmoor:nuthatch", "score", "it", "sullo stesso albero o arbusto",
+     "brughiera"),
+    (("smoky_mountains",), "smoky_mountains:spotted_skunk", "score", "th", "บนต้นไม้เดียวกัน",
+     "แม่น้ำ"),
+    # a top half may lie at a moor: the moor stays
+    (("dartmoor",), "dartmoor:water_soldiers", "placement", "en",
+     "the top slot of the tree, shrub or moor it sits on", None),
+])
+def test_same_host_names_only_hosts_with_a_slot_on_the_card_s_side(card_set, key, field, lang,
+                                                                   expected, gone):
+    text = _text(card_set, key, field, lang)
+    assert expected in text
+    assert gone is None or gone not in text

@@ -341,7 +341,7 @@ def test_awkward_sentences_are_gone_and_the_winner_is_named(stories, case):
     if case[1] == "en":
         assert "Take two cards, one at a time; each is either the top card of the deck or " \
                "any card in the clearing." in flat
-        assert "Set one of the 3 winter cards apart, shuffle the others into one pile" in flat
+        assert "Shuffle 2 of the 3 winter cards into one of them and lay the last one on top." in flat
         assert re.search(r"Reveal: whenever you play an? [a-z]+( or an? [a-z]+)?, "
                          r"also turn the top card of the deck face up into the clearing\.", flat)
 

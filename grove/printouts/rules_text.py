@@ -389,13 +389,14 @@ class Renderer:
     def symbol_np(self, sym: Any) -> NP:
         """A type or group symbol as a noun ("bird"); a card symbol (Alps) as "card with the
         Alps symbol", since it names a set of cards, not an animal or plant; so too a type
-        whose name is no noun in this language (Italian Zampa: "carta con il simbolo zampa")."""
+        whose name is no noun in this language (Italian Zampa: "carta zampa", as the overview
+        says "carte albero")."""
         if sym.id in self.card_symbols:
             symbol = self._name(sym.names, f"symbol {sym.id}")
             return self.qualified(self.card_np(), "qual.symbol", symbol=symbol)
         if self.lang in sym.named_by_symbol:
             symbol = self._low(self._name(sym.names, f"symbol {sym.id}"))
-            return self.qualified(self.card_np(), "qual.symbol", symbol=symbol)
+            return self.qualified(self.card_np(), "qual.by_symbol", symbol=symbol)
         sg = self._low(self._name(sym.names, f"symbol {sym.id}"))
         pl = self._plural(sym.plural)
         pl = self._low(pl) if pl else (sg if self.cat.single_form else None)
@@ -567,8 +568,16 @@ class Renderer:
         still a tree, so it is not listed beside "tree"."""
         hosts = [h for h in self.cs.hosts.values()
                  if h.from_kind and not h.face_down and h.play != "with_tree"]
-        hosts = self._allowed(hosts)
+        hosts = self._allowed(self._reachable(hosts))
         return [self.host_np(h) for h in hosts] or [self.card_np()]
+
+    def _reachable(self, hosts: list[Any]) -> list[Any]:
+        """The hosts with a slot on a side the card's halves go to: a left or right half never
+        lies at a moor, whose slots are above and below (issue 44: "at the same tree, shrub or
+        moor" on Dartmoor's badger and nuthatch)."""
+        sides = set(getattr(self.species, "sides", None) or ())
+        kept = [h for h in hosts if any(s.side in sides for s in h.slots)] if sides else hosts
+        return kept or hosts
 
     @staticmethod
     def _names_host(f: ast.Filter, host: Any) -> bool | None:

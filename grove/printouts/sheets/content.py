@@ -15,6 +15,7 @@ from typing import Any
 
 from grove.compiler.cardset import CardSet, Species
 from grove.compiler.model import SIDES, Setup, scorepad_names
+from grove.dsl import ast
 from grove.dsl.diagnostics import Span
 from grove.printouts import cases, rules_text
 from grove.printouts.sheets.icons import Icon
@@ -53,6 +54,12 @@ class Host:
     beneath: str = ""  # what the rules call the card beneath (`play: with_tree`), if named
     base_choice: str | None = None  # `base` as the object of "play": "a tree"
     counts_as_a: tuple[str, ...] = ()  # `counts_as` with their indefinite articles: "a tree"
+    # for a host played face down through an effect: its name as a sentence writes it (with its
+    # case forms), with its indefinite article, and what a card of the same type may lie beneath
+    # in this card set instead ("a tree": Smoky Mountains' universal river), if anything
+    as_name: str = ""
+    as_name_a: str = ""
+    not_beneath: str = ""
 
     @property
     def water_slots(self) -> bool:
@@ -149,10 +156,18 @@ class Sheet:
     host_kinds: str = ""  # every host named in the plural: "Trees, shrubs and moors"
     host_kinds_inline: str = ""  # ... as the middle of a sentence says it: "trees, shrubs ..."
     edition_id: str = ""  # whose overview's words the sheet uses (glossary.in_edition)
+    sharing: tuple[str, ...] = ()  # species whose text lets several cards share a slot
+    free_bonus: bool = False  # a species costs 0 and has a bonus: the rule for it is worth saying
+    cave_effects: bool = False  # a cave card has an effect, carried out once taken (X-06)
 
     @property
     def all_species(self) -> tuple[SpeciesRow, ...]:
         return tuple(r for g in self.species for r in g.rows)
+
+    @property
+    def permanent_effects(self) -> bool:
+        """Whether the species table shows a permanent effect, which the sheet then explains."""
+        return any(f.id == "trigger" for r in self.all_species for f in r.effect)
 
 
 def _name(names: Any, lang: str, fallback: str) -> str:
@@ -194,12 +209,26 @@ def _hosts(cs: CardSet, lang: str, icons: dict) -> tuple[Host, ...]:
         # „universeller Fluss" is written as a sentence has it); the card beneath with the case
         # forms a sentence may ask for („als universellen Fluss", `cases.py`)
         beneath = cases.declined(_name(h.beneath, lang, ""), h.beneath_cases.get(lang))
-        out.append(Host(h.id, rules_text._cap(_name(h.names, lang, h.id)), h.face_down, h.play, h.reveal,
-                        counts, _name(base.names, lang, base.id) if base else None, slots, h.span,
-                        icon, under, beneath if h.beneath else "",
-                        rules_text.host_choice(cs, lang, (base.id,)) if base else None,
-                        counts_a))
+        host = Host(h.id, rules_text._cap(_name(h.names, lang, h.id)), h.face_down, h.play, h.reveal,
+                    counts, _name(base.names, lang, base.id) if base else None, slots, h.span,
+                    icon, under, beneath if h.beneath else "",
+                    rules_text.host_choice(cs, lang, (base.id,)) if base else None,
+                    counts_a)
+        out.append(_played_as(host, h, cs, lang) if h.play == "effect" else host)
     return tuple(out)
+
+
+def _played_as(host: Host, h: Any, cs: CardSet, lang: str) -> Host:
+    """A host an effect lets a player lay face down: "lay any card face down as a universal
+    moor". "On its own, not beneath a tree" is said only where a face-down card of its type may
+    also lie beneath a host (issue 44: Dartmoor's moor carried Smoky Mountains' words)."""
+    r = rules_text.Renderer(cs, lang)
+    np = r.host_np(h)
+    under = next((b for w in cs.hosts.values() if w.play == "with_tree" and set(w.types) & set(h.types)
+                  for b in cs.hosts.values() if b.from_kind == w.from_kind and b.play is None), None)
+    return replace(host, as_name=cases.declined(np.forms(1), h.cases.get(lang)),
+                   as_name_a=rules_text.host_choice(cs, lang, (h.id,)),
+                   not_beneath=rules_text.host_choice(cs, lang, (under.id,)) if under else "")
 
 
 def species_names(cs: CardSet, lang: str) -> dict[str, str]:
@@ -266,6 +295,21 @@ def _symbols(cs: CardSet, lang: str, kind: str,
     return tuple(out)
 
 
+def _lets_share(sp: Species) -> bool:
+    """Whether a species' placement text lets more than one card lie in a slot: the exceptions
+    to "one card a slot" are card texts, not numbers on the diagrams (issue 44)."""
+    program = getattr(sp, "placement", None)
+    stmts = program.rule.stmts if program is not None else ()
+    return any(isinstance(s, (ast.Share, ast.Lets, ast.Joining))
+               or (isinstance(s, ast.SlotOverride) and s.capacity > 1) for s in stmts)
+
+
+def _sharing(cs: CardSet, lang: str) -> tuple[str, ...]:
+    printed = species_names(cs, lang)
+    names = {printed[k] for k, sp in cs.species.items() if _lets_share(sp)}
+    return tuple(sorted(names, key=lambda n: sort_key(n, lang)))
+
+
 def _removal(cs: CardSet) -> tuple[Removal, ...]:
     exps = frozenset(cs.expansions)
     for row in cs.setup.removed:
@@ -323,7 +367,11 @@ def _scorepad(cs: CardSet, lang: str) -> tuple[ScoreRow, ...]:
     names = scorepad_names(cs.editions)
     out = []
     for row in cs.scorepad:
-        ids = tuple(h.id for h in cs.hosts.values() if h.category == row)
+        # only the hosts that score name the row: a face-down card has no points, nor has a
+        # host no species of which scores (issue 44: "Rivers and universal rivers")
+        ids = tuple(h.id for h in cs.hosts.values() if h.category == row and not h.face_down
+                    and any(sp.kind == h.from_kind and sp.score is not None
+                            for sp in cs.species.values()))
         out.append(ScoreRow(row, _name(names.get(row), lang, row),
                             tuple(_name(cs.hosts[h].names, lang, h) for h in ids),
                             rules_text.host_plurals(cs, lang, ids) if ids else ""))
@@ -352,6 +400,9 @@ def build_sheet(cs: CardSet, lang: str) -> Sheet:
         host_kinds=rules_text.host_plurals(cs, lang, cs.hosts),
         host_kinds_inline=rules_text.host_plurals(cs, lang, cs.hosts, cap=False),
         edition_id=cs.root.id,
+        sharing=_sharing(cs, lang),
+        free_bonus=any(sp.cost == 0 and sp.bonus is not None for sp in cs.species.values()),
+        cave_effects=any(sp.effect is not None for sp in cs.caves),
         reveal=max((h.reveal for h in revealing), default=0),
         tree_symbols=_symbols(cs, lang, "tree", icons),
         type_symbols=_symbols(cs, lang, "type", icons),

@@ -81,9 +81,10 @@ class Styles:
 
 
 # the rules set closer, where at full spacing they run a few lines onto a page of their own
-# (issue 44: Smoky Mountains de on US Letter); the type keeps its size, only the air goes
-TIGHT_LEADING = 10.4
-TIGHT_SPACE = 0.6  # of the space before and after blocks
+# (issue 44: Smoky Mountains de on US Letter, again once the rules' winter heading, start player
+# and permanent effects were added); the type keeps its size, only the air goes
+TIGHT_LEADING = 10.2
+TIGHT_SPACE = 0.5  # of the space before and after blocks
 
 
 @cache
