@@ -76,8 +76,8 @@ def placeholder_marks(doc: Document, langs: frozenset[str]) -> Iterator[Placehol
 
 
 # How the files of an edition are read: (path, schema) -> the document, if it is fit to use,
-# and what is wrong with it. `read_document` reads the disk; the language server reads the text an
-# editor holds for a file it has open, and keeps what it read of the others.
+# and what is wrong with it. `read_document` reads the disk; the language server's reader hands it
+# the text an editor holds for a file it has open.
 Reader = Callable[[Path, str], tuple[Document | None, tuple[Diagnostic, ...]]]
 
 
