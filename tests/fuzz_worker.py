@@ -1,5 +1,6 @@
 """The fuzz test's worker: mutated forest files, records and card files, read in-process, each case
-bounded in time and memory. `tests/test_fuzz.py` starts one worker per core and reads its report.
+bounded in time and memory. `tests/test_fuzz.py` starts the workers (one per core, or one under
+pytest-xdist) and reads their reports.
 
 Run alone, a worker reproduces a case: `python tests/fuzz_worker.py --show forest:1234` prints the
 mutated file of case 1234 and what grove says of it (`GROVE_FUZZ_SEED` as for the test).

@@ -7,7 +7,8 @@ one to three mutations (a line deleted, duplicated or re-indented; a value swapp
 tag, an anchor and aliases; a character inserted; a cut at a random byte) and reads it in-process
 as `grove score` / `grove replay` and the card-set loader and checker would (`fuzz_worker.py` says
 exactly what runs and what must hold). Each case runs under a CPU-time limit that interrupts it
-and a bound on the peak resident memory it adds; a worker per core runs its share of the cases.
+and a bound on the peak resident memory it adds; a worker per core runs its share of the cases
+(one worker under pytest-xdist, whose own workers keep every core busy already).
 
 A source file gets cases in proportion to its lines (`fuzz_worker.by_lines`), so every line of
 every file is mutated about as often: by default 4,000 forest files and records (about 350 for
@@ -36,7 +37,9 @@ SCALE = max(1, int(os.environ.get("GROVE_FUZZ", "1") or 1))
 SEED = int(os.environ.get("GROVE_FUZZ_SEED", "13") or 13)
 FOREST_CASES = 4_000 * SCALE
 CARD_CASES = 5_100 * SCALE
-WORKERS = max(1, min(os.cpu_count() or 1, 4))
+# more workers than cores only take turns: under xdist every core runs a test already, and a
+# second worker would start Python, play the record's game and warm the card sets once more
+WORKERS = 1 if os.environ.get("PYTEST_XDIST_WORKER") else max(1, min(os.cpu_count() or 1, 4))
 WORKER_TIMEOUT = 1800 * SCALE  # seconds for a worker's whole share: a hang is caught per case
 
 

@@ -69,6 +69,7 @@ def test_after_the_warm_pieces_a_keystroke_reads_its_own_file_only(tmp_path: Pat
     cold = Session(search_path(env={}))
     cold.set_text(f, typed)
     expected = cold.check(target_of(f, typed))
+    loader._read_text.cache_clear()  # what the cold session parsed is not the warm one's
 
     session = Session(search_path(env={}))
     session.set_text(f, text)
@@ -76,10 +77,10 @@ def test_after_the_warm_pieces_a_keystroke_reads_its_own_file_only(tmp_path: Pat
     assert len(pieces) == 2
     for piece in pieces:
         piece()
-    read: list[str] = []
-    real = loader.read_document
-    monkeypatch.setattr(loader, "read_document",
-                        lambda path, *a, **k: read.append(Path(path).name) or real(path, *a, **k))
+    read: list[str] = []  # the files parsed
+    real = loader.load_text
+    monkeypatch.setattr(loader, "load_text",
+                        lambda raw, path, *a: read.append(Path(path).name) or real(raw, path, *a))
     session.set_text(f, typed)
     assert session.check(target_of(f, typed)) == expected
     assert read == ["species.yaml"]

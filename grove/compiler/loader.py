@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -30,7 +31,7 @@ from grove.compiler.model import (
     Symbol,
 )
 from grove.compiler.search_path import EDITION_FILE, edition_files, stray_files
-from grove.compiler.yaml_source import Document, load, load_text
+from grove.compiler.yaml_source import Document, load_text, read_source
 from grove.dsl.diagnostics import Diagnostic, DiagnosticError, Span, error
 from grove.dsl.parser import FIELDS
 
@@ -75,8 +76,8 @@ def placeholder_marks(doc: Document, langs: frozenset[str]) -> Iterator[Placehol
 
 
 # How the files of an edition are read: (path, schema) -> the document, if it is fit to use,
-# and what is wrong with it. `read_document` reads the disk; the language server reads the text an
-# editor holds for a file it has open, and keeps what it read of the others.
+# and what is wrong with it. `read_document` reads the disk; the language server's reader hands it
+# the text an editor holds for a file it has open.
 Reader = Callable[[Path, str], tuple[Document | None, tuple[Diagnostic, ...]]]
 
 
@@ -107,11 +108,26 @@ def read_document(path: Path, schema: str, raw: str | None = None
     """One file of an edition read and validated against `schema`: from `raw` where it is
     given (an editor's unsaved text), else from the disk. The document is returned where it is
     fit to use: valid, or (a species or deck file) with every finding inside one of its
-    entries, which the loader then leaves out (`broken_entries`)."""
+    entries, which the loader then leaves out (`broken_entries`).
+
+    A text read before is not parsed again: an edition read anew after one of its files
+    changed (the language server's keystroke, `grove serve`) parses that file alone. So the
+    document is shared by every read of the same text: read it, never change it."""
+    if raw is None:
+        try:
+            raw = read_source(path)
+        except DiagnosticError as exc:
+            return None, tuple(exc.diagnostics)
+    return _read_text(str(path), schema, raw)
+
+
+@lru_cache(maxsize=256)  # every file of a few editions, as the language server holds them
+def _read_text(path: str, schema: str, raw: str
+               ) -> tuple[Document | None, tuple[Diagnostic, ...]]:
     try:
-        doc = load(path) if raw is None else load_text(raw, path)
+        doc = load_text(raw, path)
     except DiagnosticError as exc:
-        return None, exc.diagnostics
+        return None, tuple(exc.diagnostics)
     if not isinstance(doc.data, CommentedMap):
         return None, (error("SCHEMA-TYPE", Span(str(path), 1, 1),
                             "expected a mapping at the top" + (

@@ -253,6 +253,11 @@ def _too_large(p: str, size: int, max_bytes: int, *, exact: bool) -> DiagnosticE
 def load(path: str | Path, max_bytes: int = MAX_CARD_FILE_BYTES) -> Document:
     """Read a YAML (or JSON) file; a malformed file raises `DiagnosticError` (YAML-SYNTAX), a
     file larger than `max_bytes` INPUT-TOO-LARGE before any of it is parsed."""
+    return loads(read_source(path, max_bytes), str(path))
+
+
+def read_source(path: str | Path, max_bytes: int = MAX_CARD_FILE_BYTES) -> str:
+    """A file's text, unparsed, with `load`'s diagnostics of a file that cannot be read."""
     p = str(path)
     try:
         raw = _read_limited(p, max_bytes).decode("utf-8")
@@ -266,7 +271,7 @@ def load(path: str | Path, max_bytes: int = MAX_CARD_FILE_BYTES) -> Document:
         ) from None
     except OSError as exc:
         raise DiagnosticError([error("IO-READ", None, f"{p}: {exc.strerror}")]) from None
-    return loads(raw, p)
+    return raw
 
 
 def load_text(raw: str, path: str | Path, max_bytes: int = MAX_CARD_FILE_BYTES) -> Document:

@@ -30,9 +30,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("grove.lsp")
 
 FOREST_SUFFIXES = (".yaml", ".yml", ".json")
-# Files read and validated, kept by (path, schema, content digest): enough for every file of a
-# few editions, so a keystroke reads one file again, not the whole folder.
-_READ_MEMO = 256
 # A file on disk larger than this is not read for a request (the server looks into 1 MiB of
 # text at most, and lint refuses a card file over 512 KiB).
 MAX_FILE_BYTES = 4 << 20
@@ -91,7 +88,6 @@ class Session:
                 roots = search_path(env={})
         self.roots: Roots = roots
         self.texts: dict[str, str] = {}  # path -> the editor's text of an open document
-        self._read: OrderedDict[tuple[str, str, str], tuple] = OrderedDict()
         self._universes: OrderedDict[tuple, Universe] = OrderedDict()
         self._cardsets: OrderedDict[tuple, CardSet | None] = OrderedDict()
         # folder -> its last card set that built: the rules text while a typo breaks the build
@@ -123,26 +119,12 @@ class Session:
 
     # -- reading an edition with the editor's texts
     def _reader(self):
-        from grove.compiler.cache import file_digest
+        """Each file as the editor holds it, else as it is on disk; the loader parses a text
+        it read before only once (`read_document`)."""
         from grove.compiler.loader import read_document
 
         def read(path: Path, schema: str):
-            p = str(path.resolve())
-            raw = self.texts.get(p)
-            try:
-                content = digest(raw) if raw is not None else file_digest(path)
-            except OSError:
-                return read_document(path, schema)  # reports the file as unreadable
-            k = (p, schema, content)
-            found = self._read.get(k)
-            if found is None:
-                found = read_document(path, schema, raw)
-                self._read[k] = found
-                while len(self._read) > _READ_MEMO:
-                    self._read.popitem(last=False)
-            else:
-                self._read.move_to_end(k)
-            return found
+            return read_document(path, schema, self.texts.get(str(path.resolve())))
 
         return read
 
