@@ -109,6 +109,32 @@ def _open(browser, url: str, size=(1280, 800)):
     return page, frames
 
 
+# one look at a page, as `_play_by_clicks` takes it: whether the game is over; the faces shown
+# where a decision is asked; then the clicks towards its answer, one after another while the
+# page draws each one's next step at once, up to an answer sent, a step the server settles, or
+# a click that changed nothing (the page waits for the server) (a click's page is drawn before
+# `click()` returns: a person's clicks, with no round trip to the test between them)
+LOOK = f"""
+() => {{
+  const faces = {FACES.strip()};
+  const click = {CLICK.strip()};
+  if (document.querySelector('.final-cards')) return {{over: true, shot: null, acted: false}};
+  const asked = !!document.querySelector('#ask ol.steps, #ask .pay, #ask .confirming');
+  const shot = asked ? faces() : null;
+  const ask = document.getElementById('ask');
+  let acted = false, did, before = ask.innerHTML;
+  while ((did = click())) {{
+    acted = true;
+    if (ask.innerHTML === before) break;  // nothing changed: the page waits for the server
+    before = ask.innerHTML;
+    if (did === 'confirm' || did === 'pay' || did === 'step' && !document.querySelector(
+        '#ask ol.steps button.step:not([disabled]), #ask .pay, #ask .confirming')) break;
+  }}
+  return {{over: false, shot, acted}};
+}}
+"""
+
+
 def _play_by_clicks(url: str, pages: list, shots: list[list[dict]], limit: float = 600):
     """Click every page's answers until the game's end; each seat's page faces at every
     decision it was asked, in `shots`."""
@@ -116,21 +142,13 @@ def _play_by_clicks(url: str, pages: list, shots: list[list[dict]], limit: float
 
     end = time.monotonic() + limit
     while time.monotonic() < end:
-        over = all(p.evaluate("() => !!document.querySelector('.final-cards')") for p in pages)
-        if over:
+        looks = [page.evaluate(LOOK) for page in pages]
+        if all(look["over"] for look in looks):
             return
-        acted = False
-        for k, page in enumerate(pages):
-            if page.evaluate("() => !!document.querySelector('#ask ol.steps, #ask .pay, "
-                             "#ask .confirming')"):
-                shots[k].append(page.evaluate(FACES))
-            while did := page.evaluate(CLICK):
-                acted = True
-                if did in ("confirm", "pay") or did == "step" and not page.evaluate(
-                        "() => !!document.querySelector('#ask ol.steps button.step:not([disabled])"
-                        ", #ask .pay, #ask .confirming')"):
-                    break
-        if not acted:
+        for k, look in enumerate(looks):
+            if look["shot"] is not None:
+                shots[k].append(look["shot"])
+        if not any(look["acted"] for look in looks):
             pages[0].wait_for_timeout(20)
     raise AssertionError("the game did not end by clicks in time")
 

@@ -8,8 +8,9 @@ names, and the help scrolls to its every line.
 Whole games, the human against greedy AIs, played with Enter alone: base with both expansions
 in English (most of their cards are split), Smoky Mountains and Dartmoor in Italian (the
 longest names, the widest hand), Smoky Mountains in Thai; each step of a decision checked in
-the pane it comes in, the card's text or the forests, then in the other (a pane switch a step);
-some 10 s of CPU a game. The widest hands of three editions in four languages 11 s; the help
+the pane it comes in, the card's text or the forests, then in the other, each table shown once
+(a pane switched to, a forest drawn, only for a table not laid out before); some 8 s of CPU a
+game. The widest hands of three editions in four languages 11 s; the help
 a second a language.
 """
 
@@ -53,9 +54,6 @@ def test_every_decision_fits_at_120x40(edition, expansions, lang, players):
     """Every decision of a whole game: the hand and the scores fit their panels both ways, and
     every player's forest fits the forests' pane, which spans the table (no line beyond its
     width or height)."""
-    from textual.containers import VerticalScroll
-    from textual.widgets import ContentSwitcher
-
     from grove.compiler import cardset as cs
     from grove.terminal.app import GameScreen
 
@@ -63,47 +61,103 @@ def test_every_decision_fits_at_120x40(edition, expansions, lang, players):
     app = GameScreen(cs.build(edition, expansions), ["human", *["greedy"] * (players - 1)], 1,
                      names=names, lang=lang, record=io.StringIO())
     checked = []
+    laid: dict[tuple, tuple] = {}  # each table shown: where its panels lay
 
     async def play() -> None:
         async with app.run_test(size=(120, 40)) as pilot:
-            forest = app.query_one("#forest", VerticalScroll)
-            panes = app.query_one("#panes", ContentSwitcher)
-            picker, drawn = None, 0  # the decision's steps; the forest the pane holds
             while True:
                 # every step of every decision, as drawn when it is asked
                 await _until(pilot, lambda: app.outcome is not None or app.decision is not None)
                 if app.outcome is not None:
                     break
                 await pilot.pause(0)  # laid out
-                if app.picker is not picker:  # a decision offered: its player's forest drawn
-                    picker, drawn = app.picker, app.shown
-                # the step comes in the pane the last one left, the card's text or the forests,
-                # and the other is shown after: a switch a step
-                cards_first = panes.current == "card"
-                if cards_first:
-                    _fits_both_columns(app)
-                    await pilot.press("f")  # the forests, the table wide
-                    await pilot.pause(0)
-                assert not app.query_one("#left").display
-                shown = app.shown
-                for j in (drawn, *(j for j in range(players) if j != drawn)):
-                    if j != drawn:
-                        app.shown = drawn = j
-                        app._draw_forest(app.view)
+                # the step is checked in the pane it comes in, the card's text or the forests
+                # (that which the last step left), then in the other, and every player's forest
+                # in the forests' pane: each table not yet laid out is shown (a pane switch, a
+                # forest drawn), and one laid out before fits as it did (`_laid_out`)
+                if _current(app) == "card":
+                    _cards_fit(app, laid)
+                    if any(_forest_key(app, j) not in laid for j in range(players)):
+                        await pilot.press("f")  # the forests, the table wide
                         await pilot.pause(0)
-                    assert forest.max_scroll_y == 0, (j, forest.virtual_size, forest.size)
-                    assert forest.virtual_size.width <= forest.size.width
-                app.shown = shown
-                if not cards_first:
-                    await pilot.press("t")  # the two columns: the hand, the scores
-                    await pilot.pause(0)
-                    _fits_both_columns(app)
+                        await _forests_fit(app, pilot, laid)
+                else:
+                    await _forests_fit(app, pilot, laid)
+                    if _cards_key(app) not in laid:
+                        await pilot.press("t")  # the two columns: the hand, the scores
+                        await pilot.pause(0)
+                        _cards_fit(app, laid)
                 checked.append(len(app.game.players[0].forest.hosts))
                 await _drive(app, pilot, presses=1)
             await pilot.press("q")
 
     asyncio.run(play())
     assert len(checked) > 50 and max(checked) >= 6
+
+
+# A table's panels at 120 x 40 are laid out from what the table shows: the status line, the
+# clearing, the hand and the scores (the card's pane) or the forest shown (the forests' pane);
+# the options below take the lines these leave (`Panels._size_choices`), whatever they list.
+# So a table laid out once is checked once: between two steps of a decision nothing of it
+# changes, between two decisions the forests of players who did not play neither. Wherever one
+# is laid out again anyway (the pane a step comes in), it must lie where it lay.
+def _current(app) -> str:
+    from textual.widgets import ContentSwitcher
+
+    return app.query_one("#panes", ContentSwitcher).current
+
+
+def _shown(table) -> tuple:
+    return (tuple(str(c.label) for c in table.ordered_columns),
+            tuple(tuple(map(str, table.get_row_at(k))) for k in range(table.row_count)))
+
+
+def _cards_key(app) -> tuple:
+    from textual.widgets import DataTable
+
+    return ("card", str(app.query_one("#status").render()), app.clearing_text,
+            *(_shown(app.query_one(t, DataTable)) for t in ("#hand", "#scores")))
+
+
+def _forest_key(app, player: int) -> tuple:
+    return ("forest", str(app.query_one("#status").render()), app.clearing_text,
+            app.forest_pane_text(app.view, player))
+
+
+def _laid_out(laid: dict, key: tuple, regions: tuple) -> None:
+    assert laid.setdefault(key, regions) == regions, ("the same table laid out otherwise", key)
+
+
+def _cards_fit(app, laid: dict) -> None:
+    """The card's pane shown: the hand and the scores fit."""
+    _fits_both_columns(app)
+    _laid_out(laid, _cards_key(app), tuple((w.region, w.virtual_size) for w in app.query(
+        "#table, #hand, #scores, #choices")))
+
+
+async def _forests_fit(app, pilot, laid: dict) -> None:
+    """The forests' pane shown: the forest it shows fits, then each other player's not yet
+    laid out, drawn in it."""
+    from textual.containers import VerticalScroll
+
+    assert _current(app) == "forest" and not app.query_one("#left").display
+    forest = app.query_one("#forest", VerticalScroll)
+    shown = app.shown
+    drawn = next(j for j in range(len(app.kinds))
+                 if app.forest_pane_text(app.view, j) == app.forest_text)
+    for j in (drawn, *(j for j in range(len(app.kinds)) if j != drawn)):
+        key = _forest_key(app, j)
+        if j != drawn:
+            if key in laid:
+                continue
+            app.shown = j
+            app._draw_forest(app.view)
+            await pilot.pause(0)
+        assert forest.max_scroll_y == 0, (j, forest.virtual_size, forest.size)
+        assert forest.virtual_size.width <= forest.size.width
+        _laid_out(laid, key, tuple((w.region, w.virtual_size) for w in app.query(
+            "#table, #forest, #choices")))
+    app.shown = shown
 
 
 def _cards(view) -> list[int]:

@@ -169,16 +169,20 @@ class Panels(App[runner.Outcome | None]):
         self._size_choices()
 
     def _draw_forest(self, view: View) -> None:
-        p = view.game.players[self.shown]
         box = self.query_one("#forest", VerticalScroll)
-        box.border_title = self.words("forest", player=p.name)
-        # the cave on a line of its own: the pane's title is cut where the pane is narrow
-        self.forest_text = "\n".join((
-            self.words("cave", count=p.cave_size),
-            *(forest_lines(view.forest(self.shown), view.forest_sides())
-              if p.forest.hosts else [self.words("empty")])))
+        box.border_title = self.words("forest", player=view.game.players[self.shown].name)
+        self.forest_text = self.forest_pane_text(view, self.shown)
         self.query_one("#foresttext", Static).update(Text(self.forest_text))
         self._size_choices()
+
+    def forest_pane_text(self, view: View, player: int) -> str:
+        """A player's forest as the forests' pane shows it."""
+        p = view.game.players[player]
+        # the cave on a line of its own: the pane's title is cut where the pane is narrow
+        return "\n".join((
+            self.words("cave", count=p.cave_size),
+            *(forest_lines(view.forest(player), view.forest_sides())
+              if p.forest.hosts else [self.words("empty")])))
 
     def _pay_list(self, at: int | None) -> None:
         """The cards to pay with, each marked `[x]` picked or `[ ]` not (not by colour only);
