@@ -47,9 +47,9 @@ def _bytecode() -> None:
 # keeps its place after these. Only with `--dist loadfile`: xdist's default, `load`, first hands
 # each worker a run of consecutive tests, and would give one worker every long file.
 LONGEST_FIRST = (
+    "test_fuzz.py",  # one test of some 140 s: it must start at once, or it ends the run alone
     "test_table_fit.py",
     "test_play_steps.py",
-    "test_fuzz.py",
     "test_serve_browser.py",
     "test_faults_simulate.py",
     "test_engine_games.py",

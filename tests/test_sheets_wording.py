@@ -264,7 +264,7 @@ def test_the_cost_0_rule_follows_the_card_data():
      ["nicht unter einem Baum", "nicht unter einen Baum", "allein ausgelegt"]),
     (DARTMOOR, "en", ["lay any card from your hand face down as a universal moor, but only when"],
      ["not beneath a tree", "on its own"]),
-    (DARTMOOR, "it", ["gioca coperta come brughiera universale una carta qualsiasi"],
+    (DARTMOOR, "it", ["gioca capovolta come brughiera universale una carta qualsiasi"],
      ["non sotto un albero"]),
     (DARTMOOR, "th", ["เล่นการ์ดใบใดก็ได้จากมือแบบคว่ำหน้าเป็นทุ่งพรุสากล แต่"], ["ไม่ได้อยู่ใต้"]),
     # Smoky Mountains: a universal river may lie beneath a tree too, so "not beneath a tree"
