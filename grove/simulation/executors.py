@@ -17,6 +17,7 @@ import logging
 import multiprocessing
 import sys
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, CancelledError, Future, ProcessPoolExecutor, wait
@@ -31,6 +32,7 @@ if TYPE_CHECKING:  # the worker's module (the engine, numpy) is imported where i
     from grove.simulation.worker import Batch, Fingerprint
 
 WAKE = 0.25  # seconds a wait for the next chunk lasts at most, so that a stop is seen soon
+GRACE = 2.0  # seconds a pool with a dead worker is given to find that out itself (`unstick`)
 # what the fork server imports before it forks a worker: the engine and the card-set reader
 WORKER_MODULE = "grove.simulation.worker"
 
@@ -69,6 +71,27 @@ def start_fork_server() -> None:
 
         worker_context()
         forkserver.ensure_running()
+
+
+def unstick(pool: ProcessPoolExecutor) -> bool:
+    """Break `pool` where one of its workers has died, and say whether it did. The pool's own
+    thread finds a dead worker and breaks the pool, but not one killed while it wrote a result:
+    that thread then waits for the rest of the message for good, and the pool's other workers
+    for the lock on the pipe the dead one held (a run on two workers hung so, its worker killed
+    at random by a test). Killing the other workers and closing this process's end of that
+    pipe ends the wait: the thread reads the pipe's end and breaks the pool as for any lost
+    worker. This reaches into the pool (`_processes`, `_result_queue`), CPython's since 3.8."""
+    workers = list((getattr(pool, "_processes", None) or {}).values())
+    if not any(w.exitcode is not None for w in workers):
+        return False
+    for w in workers:
+        if w.exitcode is None:
+            with contextlib.suppress(OSError):
+                w.kill()
+    queue = getattr(pool, "_result_queue", None)
+    with contextlib.suppress(OSError, AttributeError):
+        queue._writer.close()
+    return True
 
 
 class WorkerLost(Exception):
@@ -191,6 +214,7 @@ class Processes:
         self.pool: ProcessPoolExecutor | None = None
         self.owner: dict[Future, ProcessPoolExecutor] = {}
         self.lifeline, self.alive = multiprocessing.Pipe(duplex=False)
+        self.quiet_since: float | None = None  # since when no chunk came back (`unstick`)
 
     def _pool(self) -> ProcessPoolExecutor:
         from grove.simulation.worker import Inherited, own_shelf, start_worker
@@ -236,6 +260,12 @@ class Processes:
         cancelled = {f for f in futures if f.cancelled()}
         done, _ = wait([f for f in futures if f not in cancelled], 0 if cancelled else timeout,
                        return_when=FIRST_COMPLETED)
+        if done or cancelled or self.pool is None:
+            self.quiet_since = None
+        elif self.quiet_since is None:
+            self.quiet_since = time.monotonic()
+        elif time.monotonic() - self.quiet_since > GRACE and unstick(self.pool):
+            self.quiet_since = None  # the chunks come back as lost within a wait or two
         return sorted({*done, *cancelled}, key=futures.index)
 
     def outcome(self, future: Future) -> Batch:
