@@ -29,27 +29,30 @@ def _child(args: list[str], cwd: str, new_session: bool) -> None:
     """Run `grove ARGS` in this forked child, as a shell would start it: Ctrl-C raises
     KeyboardInterrupt, SIGTERM kills (grove's own handler aside), no terminal; stderr goes to
     `stderr.txt` in `cwd`."""
+    code: int | None = None
     try:
-        if new_session:
-            os.setsid()
-        os.chdir(cwd)
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        null = os.open(os.devnull, os.O_RDWR)
-        err = os.open("stderr.txt", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-        os.dup2(null, 0)
-        os.dup2(null, 1)
-        os.dup2(err, 2)
-        from grove.cli import main
+        try:
+            if new_session:
+                os.setsid()
+            os.chdir(cwd)
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            null = os.open(os.devnull, os.O_RDWR)
+            err = os.open("stderr.txt", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+            os.dup2(null, 0)
+            os.dup2(null, 1)
+            os.dup2(err, 2)
+            from grove.cli import main
 
-        main(args, prog_name="grove")
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
+            main(args, prog_name="grove")
+            code = 0
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else 1
     except KeyboardInterrupt:
         # grove turns every KeyboardInterrupt of a command into INTERRUPTED: one that reaches
-        # here came before click's main began (as a Ctrl-C during a real grove's imports would)
-        code = 130
+        # here came before click's main began (as a Ctrl-C during a real grove's imports would),
+        # or after grove had ended, while its exit was being read (a kill at 100%)
+        code = 130 if code is None else code
     except BaseException:  # a traceback is a failure the test reads from stderr.txt
         import traceback
 

@@ -191,7 +191,9 @@ def test_the_language_server_drains_a_burst_and_answers_every_position(tmp_path)
     got = _read_messages(proc.stdout)
     published = [m for m in got if m.get("method") == "textDocument/publishDiagnostics"
                  and m["params"]["uri"] == u]
-    assert 1 <= len(published) <= 20, len(published)
+    # a few checks, not one a change: a loaded machine (three test workers on two cores)
+    # checked 22 times; the fault was 300
+    assert 1 <= len(published) <= 60, len(published)
     answered = {m["id"] for m in got if "id" in m and "method" not in m}
     assert {a["id"] for a in asks} <= answered, sorted(answered)
 
