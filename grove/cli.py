@@ -82,6 +82,12 @@ class _Group(click.Group):
             return super().invoke(ctx)
         except KeyboardInterrupt:
             _interrupted(_json_asked(ctx))
+        except RuntimeError as exc:
+            # a Ctrl-C while a command imports a module: Python 3.11 wraps one that lands in a
+            # class's making (dataclasses' __set_name__) in a RuntimeError (a CI run's traceback)
+            if not isinstance(exc.__cause__, KeyboardInterrupt):
+                raise
+            _interrupted(_json_asked(ctx))
         except click.UsageError as exc:
             if not _json_asked(ctx):
                 # click echoes the option or value it refuses: escaped and cut like any input

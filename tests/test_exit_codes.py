@@ -333,3 +333,22 @@ def test_an_interrupt_outside_the_commands_work_is_said_as_one(monkeypatch, wher
     result = CliRunner().invoke(main, ["editions", "--json"])
     assert result.exit_code == 130
     assert json.loads(result.output.strip().splitlines()[-1])["code"] == "INTERRUPTED"
+
+
+def test_an_interrupt_while_a_command_makes_a_class_is_said_as_one(monkeypatch):
+    """A Ctrl-C that lands while a command imports a module, as one of its dataclasses is made:
+    Python 3.11 wraps it in a RuntimeError ("Error calling __set_name__"), which printed a
+    traceback (the export fault test, once in a CI run). It is INTERRUPTED and exit 130."""
+    from grove import api
+
+    class Interrupting:
+        def __set_name__(self, owner, name):
+            raise KeyboardInterrupt
+
+    def editions(*args, **kwargs):
+        type("Made", (), {"field": Interrupting()})
+
+    monkeypatch.setattr(api, "editions", editions)
+    result = CliRunner().invoke(main, ["editions"])
+    assert result.exit_code == 130, result.output
+    assert "INTERRUPTED" in result.output and "Traceback" not in result.output
