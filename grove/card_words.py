@@ -13,7 +13,7 @@ from __future__ import annotations
 from grove.compiler.cardset import CardSet, Species
 from grove.dsl.diagnostics import escape
 from grove.game_log import sentences
-from grove.printouts.cases import declined
+from grove.printouts.cases import capitalised, declined
 from grove.seatview.words import Words
 
 
@@ -45,11 +45,8 @@ class CardWords:
                         host.cases.get(self.lang), _shown)
 
     def host_label(self, kind: str) -> str:
-        """The host's name where it starts a label (a forest's row, a face-down card): its
-        first letter capitalised, since the data gives a name as a sentence writes it
-        („universeller Fluss", "universal river")."""
-        name = self.host_name(kind)
-        return f"{name[:1].upper()}{name[1:]}"
+        """The host's name where it starts a label (a forest's row, a face-down card)."""
+        return capitalised(self.host_name(kind))
 
     def side_name(self, side: str) -> str:
         return self._log.get(f"log.side.{side}", side)

@@ -60,3 +60,9 @@ def with_cases(values: Mapping[str, Any]) -> dict[str, Any]:
         for case in CASES:
             out.setdefault(f"{key}_{case}", case_of(value, case))
     return out
+
+
+def capitalised(text: str) -> str:
+    """A name where it starts a sentence or a label: the data gives it as a sentence's middle
+    writes it („universeller Fluss", "universal river")."""
+    return text[:1].upper() + text[1:]

@@ -194,8 +194,7 @@ def _fill(text: str, kw: dict[str, Any]) -> str:
     return text % values
 
 
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
+_cap = cases.capitalised
 
 
 class Renderer:
