@@ -94,6 +94,21 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         shutil.rmtree(d, ignore_errors=True)
 
 
+@pytest.fixture(scope="module")
+def quick_pilot():
+    """Textual's test pilot, after each key it presses, waits until a look of 20 ms finds the
+    app idle (`textual._wait`), twice: a whole game played by keys slept more than it worked (a
+    game of test_table_fit: 23 s, 13 of them asleep), and its test worker's core stood idle
+    meanwhile. The same test of idleness (a look in which the app used a twentieth of it in CPU
+    time) with a look of 2 ms."""
+    import textual._wait as wait
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(wait, "SLEEP_GRANULARITY", 0.002)  # raising, should textual rename it
+        patch.setattr(wait, "SLEEP_IDLE", 0.002 / 20)
+        yield
+
+
 @pytest.fixture(scope="session")
 def classic():
     """Base game with both expansions."""

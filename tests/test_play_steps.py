@@ -31,6 +31,8 @@ from grove.seatview.steps import LIMIT, leaves, rehearse, rehearsed, steps
 from grove.seatview.view import View
 from tests.test_play_terminal import _drive, _screen_text, _until, grove, lines_of
 
+pytestmark = pytest.mark.usefixtures("quick_pilot")  # tests/conftest.py
+
 
 def _deepest(items, depth: int = 1) -> tuple[int, int]:
     """The longest list and the most steps below `items`."""

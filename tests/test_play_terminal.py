@@ -29,6 +29,8 @@ from grove.engine.game import Game
 from grove.printouts.phrases import CATALOG_DIR
 from grove.seatview.view import View
 
+pytestmark = pytest.mark.usefixtures("quick_pilot")  # tests/conftest.py
+
 GROVE = [sys.executable, "-c", "from grove.cli import main; main()"]
 LANGS = ("en", "de", "it", "th")
 # the human's answers: option numbers in a fixed pattern (a number past the options is refused

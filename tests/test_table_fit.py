@@ -23,6 +23,8 @@ import pytest
 
 from tests.test_play_terminal import _drive, _until
 
+pytestmark = pytest.mark.usefixtures("quick_pilot")  # tests/conftest.py
+
 
 def _fits(app, selector: str) -> None:
     from textual.widgets import DataTable

@@ -24,6 +24,8 @@ from grove.seatview.steps import Step, bounded, leaves, steps
 from grove.seatview.view import View
 from tests.test_play_terminal import _drive, _screen_text, _until
 
+pytestmark = pytest.mark.usefixtures("quick_pilot")  # tests/conftest.py
+
 
 def _greedy_until(cset, seed: int, done, limit: int = 2000):
     """A greedy game of two, played until `done(game)`: the game, or None if it ended first."""

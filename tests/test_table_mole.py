@@ -25,6 +25,8 @@ from grove.seatview.steps import leaves, paid_later, rehearse, steps
 from grove.seatview.view import View
 from tests.test_play_terminal import _screen_text, _until, grove, lines_of
 
+pytestmark = pytest.mark.usefixtures("quick_pilot")  # tests/conftest.py
+
 SEED = 10  # random (seat 1) against greedy: seat 1 plays a Mole at turn 52
 
 
