@@ -299,7 +299,7 @@ def test_a_whole_game_in_tmux_by_keys_at_both_sizes(tmp_path):
         assert check.returncode == 0 and "verified" in check.stderr, check.stderr
 
 
-TMUX_LOOK = 0.04  # seconds between two looks at a screen in tmux
+TMUX_LOOK = 0.02  # seconds between two looks at a screen in tmux
 TMUX_SETTLED = 0.5  # ... and how long a payment seen half picked stays so before it is begun anew
 
 
