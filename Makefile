@@ -7,15 +7,18 @@ TEST_STAMP := $(VENV)/.installed-test
 
 .PHONY: demo test bench lint clean
 
-$(STAMP): pyproject.toml
+$(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
+
+$(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e .
 	touch $(STAMP)
 
-$(TEST_STAMP): $(STAMP)
+# grove and the test extras in one install, so that grove's editable wheel is built once
+$(TEST_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[test]'
-	touch $(TEST_STAMP)
+	touch $(STAMP) $(TEST_STAMP)
 
 demo: $(STAMP)
 	$(BIN)/grove lint grove/cards
