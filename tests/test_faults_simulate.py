@@ -91,18 +91,6 @@ class Try:
 
 
 # ---- the server (run as a script) --------------------------------------------------------------
-def modules_of_a_run(scratch: Path) -> Path:
-    """The modules a whole run imports, listed by a run in a process of its own (once, for
-    every server)."""
-    listing = scratch / "modules.txt"
-    code = (f"import atexit, sys; atexit.register(lambda: open({str(listing)!r}, 'w').write("
-            f"'\\n'.join(sys.modules))); from grove.cli import main; "
-            f"main({command(scratch / 'warm', 1, 1)[1:]!r})")
-    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, timeout=300)
-    shutil.rmtree(scratch / "warm")
-    return listing
-
-
 def _import_what_a_run_imports(listing: Path) -> None:
     """The modules of a run imported here, so each try's child starts with them as a real
     grove process starts with its bytecode read, and the report's template compiled as they
@@ -186,6 +174,20 @@ def serve(spec: dict) -> None:
 
 
 # ---- the test ----------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def whole_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A whole run of seed 1 in a process of its own, and the modules it imported, listed: the
+    servers import those, and the stopped reruns start from a copy of the run (one run serves
+    every test, as a run of the same command gives the same files)."""
+    top = tmp_path_factory.mktemp("whole")
+    listing, run = top / "modules.txt", top / "run"
+    code = (f"import atexit, sys; atexit.register(lambda: open({str(listing)!r}, 'w').write("
+            f"'\\n'.join(sys.modules))); from grove.cli import main; "
+            f"main({command(run, 1, 1)[1:]!r})")
+    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, timeout=300)
+    return run, listing
+
+
 def verdict(r: dict) -> str:
     """What the folder held after one try: 'old', or the new run, 'whole' or 'stopped' (Ctrl-C,
     SIGTERM: the games finished by then)."""
@@ -208,7 +210,7 @@ def verdict(r: dict) -> str:
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-def test_a_run_killed_at_any_moment_leaves_the_old_run_or_a_whole_new_one(tmp_path):
+def test_a_run_killed_at_any_moment_leaves_the_old_run_or_a_whole_new_one(tmp_path, whole_run):
     folders = [tmp_path / "runs" / f"run{i}" for i in range(AT_ONCE)]
     rng = random.Random(34)
     tries = [Try(signum, 100 + i, 2 if i % 4 == 3 else 1, rng.uniform(0.0, 1.25))
@@ -218,7 +220,7 @@ def test_a_run_killed_at_any_moment_leaves_the_old_run_or_a_whole_new_one(tmp_pa
     # the span was too short for runs sharing the cores, and no kill came after a run had
     # ended: 'whole' never seen, once on a loaded machine), then killing its share of the tries
     (tmp_path / "scratch").mkdir()
-    modules = modules_of_a_run(tmp_path / "scratch")
+    modules = whole_run[1]
     servers = []
     for k, out in enumerate(folders):
         scratch = tmp_path / "scratch" / out.name
@@ -274,13 +276,13 @@ def _stopped_rerun(out: Path, signum: int, seed: int) -> subprocess.CompletedPro
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
-def test_a_stopped_rerun_keeps_the_complete_run_and_goes_beside_it(tmp_path, signum):
+def test_a_stopped_rerun_keeps_the_complete_run_and_goes_beside_it(tmp_path, whole_run, signum):
     """A rerun stopped a moment in replaced the complete run its folder held with the games
     played so far. Now the complete run stays, to the byte, and the stopped one goes beside it
     (`NAME.stopped`, then `NAME.stopped-2`), said in the message, exit 130. A folder that held
     only a stopped run takes the next stopped run in its place, as before."""
     out = tmp_path / "run"
-    subprocess.run(command(out, 1, 1), check=True, capture_output=True, timeout=300)
+    shutil.copytree(whole_run[0], out)
     before = snapshot(out)
     for n, beside in enumerate(("run.stopped", "run.stopped-2")):
         proc = _stopped_rerun(out, signum, 2 + n)

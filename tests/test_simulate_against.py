@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -124,11 +125,17 @@ def test_a_baseline_that_is_no_run_is_refused_before_the_first_game(tmp_path):
     assert not (tmp_path / "x").exists()
 
 
-def test_the_planted_sweep_finds_its_plants_and_names_nothing_between_unchanged_runs(tmp_path):
+def test_the_planted_sweep_finds_its_plants_and_names_nothing_between_unchanged_runs(
+        halved, tmp_path):
     """The benchmark's check at a test's size: two plants of one dweller, greedy players, 100
     games; the full sweep is `python -m benchmarks.planted --against` (docs/simulate.md)."""
     greedy = tuple(p for p in PAIRINGS if p.name == "greedy-greedy")
-    result = against_sweep(tmp_path, ("half", "x3"), ["tawny_owl"], games=100,
+    # the sweep plays no run its folder holds complete: the fixture's two runs are two of its
+    # four (the same games, plant and players), so it plays the tripled owl and seed 4 alone
+    # (under other folder names it would play all four again, and check the same)
+    shutil.copytree(halved["base"], tmp_path / "shipped-greedy-greedy-100-3")
+    shutil.copytree(halved["halved"], tmp_path / f"{HALVED}@half-greedy-greedy-100-3")
+    result = against_sweep(tmp_path, ("half", "x3"), [HALVED], games=100,
                            processes=1, pairings=greedy, apart_seed=4)
     assert result["planted runs"] == 2
     assert result["found"] == 2, result["plants"]
