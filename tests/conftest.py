@@ -110,6 +110,15 @@ def quick_pilot():
 
 
 @pytest.fixture(scope="session")
+def laid_out():
+    """The shipped quick-reference sheets, each laid out once per test process (their PDF, page
+    starts and HTML page): several modules read the same sheets (tests/sheet_helpers.py)."""
+    from sheet_helpers import LaidOut
+
+    return LaidOut()
+
+
+@pytest.fixture(scope="session")
 def classic():
     """Base game with both expansions."""
     return cs.build("base", ["alpine", "woodland_edge"])

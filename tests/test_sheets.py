@@ -1,7 +1,9 @@
 """Quick-reference sheets: every edition in every language, bytes that repeat, HTML from the same
 templates, clear errors, the shaping check, Thai line breaks and the sheet lint.
 
-The expensive part (16 PDFs, 16 stories) is built once per module; each test only looks.
+The expensive part (16 PDFs, 16 stories) is built once (the PDFs once per test process: the
+session fixture `laid_out`, tests/sheet_helpers.py); each test only looks. One edition is
+written through the public API in every language, and must give the same bytes.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from grove import api
 from grove.cli import main
 from grove.compiler import cardset as cs
 from grove.dsl.diagnostics import DiagnosticError
-from grove.printouts.sheets import catalog, fonts, html, layout, lint, pdf, templates, thai
+from grove.printouts.sheets import catalog, fonts, html, layout, lint, output, pdf, templates, thai
 from grove.printouts.sheets.content import build_sheet, sort_key
 from grove.printouts.sheets.diagrams import layout as diagram_layout
 
@@ -48,14 +50,14 @@ def cardsets():
 
 
 @pytest.fixture(scope="module")
-def pdfs(cardsets, tmp_path_factory):
-    """Every edition in all four languages, written through the public API (one folder each)."""
+def pdfs(laid_out, tmp_path_factory):
+    """Every edition in all four languages, as `pdf.render` gives it, in a file of its own (for
+    pdftotext); `api.sheet` writes the same bytes (test_the_api_writes_the_same_bytes)."""
+    folder = tmp_path_factory.mktemp("sheets")
     out = {}
-    for key, (edition, exps) in EDITIONS.items():
-        folder = tmp_path_factory.mktemp(key.replace("+", "_"))
-        paths = api.sheet(edition, list(exps), list(LANGS), str(folder))
-        for lang, path in zip(LANGS, paths, strict=True):
-            out[(key, lang)] = path
+    for key, lang in CASES:
+        out[(key, lang)] = folder / f"{key}-{lang}.pdf"
+        out[(key, lang)].write_bytes(laid_out.pdf(*EDITIONS[key], lang))
     return out
 
 
@@ -91,12 +93,13 @@ def stories(cardsets):
 
 # ---- every edition, every language ---------------------------------------------------------
 @pytest.mark.parametrize("case", CASES, ids=_ids)
-def test_pdf_is_written_and_valid(pdfs, case):
+def test_pdf_is_written_and_valid(cardsets, pdfs, case):
     data = pdfs[case].read_bytes()
     assert data.startswith(b"%PDF-1.") and data.rstrip().endswith(b"%%EOF")
     assert len(re.findall(rb"/Type /Page\b", data)) >= 3
-    assert pdfs[case].name == f"sheet-{case[0]}-{case[1]}.pdf"
-    assert not list(pdfs[case].parent.glob(".*.tmp")), "a temporary file was left behind"
+    # the name `api.sheet` gives it in a folder (test_the_api_writes_the_same_bytes writes one)
+    [target] = output.targets(cardsets[case[0]], [case[1]], "sheets/", "pdf")
+    assert target.name == f"sheet-{case[0]}-{case[1]}.pdf"
 
 
 @pytest.mark.parametrize("case", CASES, ids=_ids)
@@ -122,9 +125,9 @@ def test_no_placeholder_left(cardsets, stories, case):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_html_from_the_same_templates(cardsets, stories, lang):
+def test_html_from_the_same_templates(cardsets, stories, laid_out, lang):
     key = "base+alpine+woodland_edge"
-    page = html.render(build_sheet(cardsets[key], lang))
+    page = laid_out.html(*EDITIONS[key], lang)
     assert page.startswith("<!DOCTYPE html>") and f'<html lang="{lang}">' in page
     assert page.count('<svg xmlns="http://www.w3.org/2000/svg" class="diagram"') == len(cardsets[key].hosts)
     body = "".join(ET.fromstring(page[page.index("<article"):page.index("</article>") + 10])
@@ -144,14 +147,19 @@ def test_cli_html(tmp_path, cardsets):
 
 
 # ---- determinism ---------------------------------------------------------------------------
-def test_same_input_same_bytes(cardsets, pdfs):
-    """Invariant mode: no dates, no random ids; the API's file and a fresh render agree."""
-    again = pdf.render(build_sheet(cardsets["smoky_mountains"], "th"))
-    assert again == pdfs[("smoky_mountains", "th")].read_bytes()
+def test_the_api_writes_the_same_bytes(pdfs, tmp_path):
+    """Invariant mode: no dates, no random ids; the files the public API writes, each laid out
+    afresh, are the bytes of the renders the other tests read, in every language; named after
+    the edition and language, no temporary file left behind."""
+    paths = api.sheet("smoky_mountains", [], list(LANGS), str(tmp_path))
+    assert [p.name for p in paths] == [f"sheet-smoky_mountains-{lang}.pdf" for lang in LANGS]
+    for lang, path in zip(LANGS, paths, strict=True):
+        assert path.read_bytes() == pdfs[("smoky_mountains", lang)].read_bytes(), lang
+    assert sorted(tmp_path.iterdir()) == sorted(paths), "a temporary file was left behind"
 
 
-def test_letter_paper(cardsets):
-    data = pdf.render(build_sheet(cardsets["base"], "en"), "letter")
+def test_letter_paper(laid_out):
+    data = laid_out.pdf("base", (), "en", "letter")
     assert b"/MediaBox [ 0 0 612 792 ]" in data
 
 
@@ -421,10 +429,12 @@ def test_every_species_name_in_the_pdfs_text(cardsets, pdfs, case):
         assert "\u0e4d\u0e32" not in text and "\u0e4d\u0e49" not in text  # ำ not split
 
 
-def test_html_same_input_same_text(cardsets):
+def test_html_same_input_same_text(cardsets, laid_out):
     """The HTML page does not depend on what was rendered before it (icons, text-layer codes
-    and page starts are all worked out per sheet)."""
+    and page starts are all worked out per sheet); and the page the other tests share, its
+    layout reused (tests/sheet_helpers.py), is the page `html.render` gives."""
     sheet = build_sheet(cardsets["dartmoor"], "th")
     first = html.render(sheet, "letter")
     pdf.render(build_sheet(cardsets["smoky_mountains"], "th"))
     assert html.render(sheet, "letter") == first
+    assert laid_out.html("dartmoor", (), "th", "letter") == first

@@ -23,7 +23,6 @@ from pathlib import Path
 
 import pytest
 
-from grove import api
 from grove.compiler.cardset import build
 
 CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"),
@@ -73,19 +72,28 @@ def text(path: Path) -> str:
                           capture_output=True, text=True).stdout
 
 
+def _written(laid_out, case, folder: Path) -> tuple[Path, Path]:
+    """grove's PDF and HTML page of a sheet, as `pdf.render` and `html.render` give them (the
+    bytes `api.sheet` writes: tests/test_sheets.py), from one layout shared with the other
+    sheet tests (tests/sheet_helpers.py)."""
+    folder.mkdir()
+    own, page = folder / "sheet.pdf", folder / "sheet.html"
+    own.write_bytes(laid_out.pdf(*case))
+    page.write_bytes(laid_out.html(*case).encode("utf-8"))
+    return own, page
+
+
 @pytest.fixture(scope="module")
-def printed(tmp_path_factory):
-    """case -> (grove's PDF, the browser's PDF of grove's HTML); the browsers run two at once."""
+def printed(laid_out, tmp_path_factory):
+    """case -> (grove's PDF, the browser's PDF of grove's HTML); the browsers run two at once,
+    once every sheet is laid out (here, not in the pool's threads: tests/sheet_helpers.py)."""
     root = tmp_path_factory.mktemp("browser")
+    written = {case: _written(laid_out, case, root / f"{case[0]}-{case[2]}-{case[3]}")
+               for case in CASES}
 
     def one(case):
-        edition, exps, lang, paper = case
-        folder = root / f"{edition}-{lang}-{paper}"
-        folder.mkdir()
-        [own] = api.sheet(edition, list(exps), [lang], str(folder / "sheet.pdf"), paper=paper)
-        [page] = api.sheet(edition, list(exps), [lang], str(folder / "sheet.html"), fmt="html",
-                           paper=paper)
-        return case, own, chromium_pdf(page, folder / "browser.pdf")
+        own, page = written[case]
+        return case, own, chromium_pdf(page, own.parent / "browser.pdf")
 
     with ThreadPoolExecutor(2) as pool:
         return {case: (own, b) for case, own, b in pool.map(one, CASES)}
@@ -203,15 +211,13 @@ def probe(html: Path, width: int) -> dict:
 
 
 @pytest.fixture(scope="module")
-def screens(tmp_path_factory):
+def screens(laid_out, tmp_path_factory):
     root = tmp_path_factory.mktemp("screen")
+    pages = {case: _written(laid_out, (*case, "a4"), root / f"{case[0]}-{case[2]}")[1]
+             for case in SCREEN_CASES}
 
     def one(case):
-        edition, exps, lang = case
-        folder = root / f"{edition}-{lang}"
-        folder.mkdir()
-        [page] = api.sheet(edition, list(exps), [lang], str(folder / "sheet.html"), fmt="html")
-        return case, {w: probe(page, w) for w in WIDTHS}
+        return case, {w: probe(pages[case], w) for w in WIDTHS}
 
     with ThreadPoolExecutor(2) as pool:
         return dict(pool.map(one, SCREEN_CASES))

@@ -16,7 +16,7 @@ from grove import api
 from grove.cards import __file__ as _cards_init
 from grove.compiler import cardset as cs
 from grove.compiler.search_path import search_path
-from grove.printouts.sheets import html, icons, pdf
+from grove.printouts.sheets import icons, pdf
 from grove.printouts.sheets.content import build_sheet
 
 CARDS = Path(_cards_init).parent
@@ -98,8 +98,8 @@ def test_a_card_set_brings_its_own_icons(tmp_path, cardsets):
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
-def test_icons_in_the_pdf_and_the_html(cardsets, edition):
-    sheet = build_sheet(cardsets[edition], "th")
+def test_icons_in_the_pdf_and_the_html(laid_out, edition):
+    sheet = laid_out.sheet(*EDITIONS[edition], "th")
     story = pdf.story(sheet)
     placeholders = re.findall(r'<img src="([^"]+pixel\.png)"', story.xhtml)
     assert not placeholders  # the fragment itself stays template markup
@@ -122,7 +122,7 @@ def test_icons_in_the_pdf_and_the_html(cardsets, edition):
     doc.build([f for f in story.flowables if f.__class__.__name__ != "NextPageTemplate"],
               canvasmaker=Counting)
     assert wanted <= set(drawn) and None not in drawn
-    page = html.render(sheet)
+    page = laid_out.html(*EDITIONS[edition], "th")  # html.render's page (sheet_helpers.py)
     assert page.count('<svg xmlns="http://www.w3.org/2000/svg" class="icon"') == len(spans)
     assert 'data-icon="' not in page
 
@@ -134,13 +134,13 @@ def test_html_icon_is_written_from_numbers(cardsets):
     assert out.count("<path ") == 4 and "#00aa00" in out
 
 
-def test_diagrams_show_their_hosts_type(cardsets):
+def test_diagrams_show_their_hosts_type(laid_out):
     """A host card in a slot diagram shows the icon of the type it is (tree, shrub, river...),
     drawn on the PDF canvas and nested in the HTML page's SVG."""
     from grove.printouts.sheets import templates
     from grove.printouts.sheets.diagrams import layout as diagram_layout
 
-    sheet = build_sheet(cardsets["smoky_mountains"], "en")
+    sheet = laid_out.sheet("smoky_mountains", (), "en")
     hosts = {h.id: h for h in sheet.hosts}
     assert hosts["tree"].icon == "tree" and hosts["river"].icon == "river"
     assert hosts["universal_river"].icon == "river"
@@ -148,7 +148,7 @@ def test_diagrams_show_their_hosts_type(cardsets):
     for h in sheet.hosts:
         box = next(b for b in diagram_layout(h, labels).boxes if b.role == "host")
         assert box.icon == h.icon
-    page = html.render(sheet)
+    page = laid_out.html("smoky_mountains", (), "en")
     assert page.count('<svg x="') >= len(sheet.hosts)  # an icon nested in every diagram
     assert '<span class="sym">' in page  # an icon is kept on one line with its word
 

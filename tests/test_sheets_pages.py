@@ -30,17 +30,17 @@ def _sheet(edition: str, lang: str):
     return build_sheet(cs.build(base, list(exps)), lang)
 
 
-@cache
-def _pdf(edition: str, lang: str) -> bytes:
-    return pdf.render(_sheet(edition, lang), "a4")
+def _pdf(laid_out, edition: str, lang: str) -> bytes:
+    """The sheet on A4, laid out once per test process (tests/sheet_helpers.py)."""
+    return laid_out.pdf(*EDITIONS[edition], lang, "a4")
 
 
 @pytest.mark.parametrize("lang", ["en", "th"])
 @pytest.mark.parametrize("edition", EDITIONS)
-def test_every_font_named_is_embedded(edition, lang):
+def test_every_font_named_is_embedded(laid_out, edition, lang):
     """reportlab's default font, Helvetica, was named in every sheet (a table cell's own font)
     without being embedded: a reader without it substituted another."""
-    names = re.findall(rb"/BaseFont /([^\s/>]+)", _pdf(edition, lang))
+    names = re.findall(rb"/BaseFont /([^\s/>]+)", _pdf(laid_out, edition, lang))
     assert names and [n for n in names if b"+" not in n] == []
 
 
@@ -83,10 +83,10 @@ def test_the_symbol_lists_and_names_glue_their_icons(edition, lang):
 
 @pytest.mark.skipif(not POPPLER, reason="no pdftotext: apt-get install poppler-utils")
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_a_group_heading_repeats_on_a_continued_page(tmp_path, lang):
+def test_a_group_heading_repeats_on_a_continued_page(laid_out, tmp_path, lang):
     sheet = _sheet("base+alpine+woodland_edge", lang)
     path = tmp_path / "s.pdf"
-    path.write_bytes(_pdf("base+alpine+woodland_edge", lang))
+    path.write_bytes(_pdf(laid_out, "base+alpine+woodland_edge", lang))
     groups = {g.plural or g.host or "" for g in sheet.species} | {
         templates._plain(templates._label_module(lang).halves(list(g.sides)))
         for g in sheet.species if g.kind == "dweller"} | {
@@ -189,14 +189,14 @@ def test_diagram_label_lines_do_not_meet(edition, lang):
 
 
 @pytest.mark.skipif(not POPPLER, reason="no pdftotext: apt-get install poppler-utils")
-def test_the_last_set_up_bullet_stays_in_its_column(tmp_path):
+def test_the_last_set_up_bullet_stays_in_its_column(laid_out, tmp_path):
     """Issue 44: Smoky Mountains de's last set-up bullet ("Jeder Spieler nimmt sich eine
     Höhlenkarte.") stood alone at the top of the right column; a list's last item now moves
     only with the one before it. Read from the left half of page 1 (`pdftotext -x -W`); the
     stuck turn's and the redraw's lines later moved both into the right column, and the rules
     set closer bring both back (test_sheets_printed.test_the_set_up_stays_in_one_column)."""
     path = tmp_path / "sheet.pdf"
-    path.write_bytes(_pdf("smoky_mountains", "de"))
+    path.write_bytes(_pdf(laid_out, "smoky_mountains", "de"))
     left = subprocess.run(["pdftotext", "-f", "1", "-l", "1", "-x", "0", "-y", "0", "-W", "297",
                            "-H", "842", "-enc", "UTF-8", str(path), "-"], check=True,
                           capture_output=True, text=True).stdout

@@ -1,6 +1,7 @@
 """What the printed sheet shows, read from the PDF itself with pypdfium2 (issue 44): no last page
 holding a few rows, and no icon printed over text. Every shipped edition and combination, in all
-four languages, on both papers `grove sheet` offers; each sheet is rendered once for the module.
+four languages, on both papers `grove sheet` offers; each sheet is laid out once for the test
+process (the session fixture `laid_out`, tests/sheet_helpers.py).
 
 - The last page: the species table's last page held 2 rows (Dartmoor de), 4 (Smoky Mountains de,
   base with both expansions en), 1 (base with Woodland Edge de); base it ended on a blank page.
@@ -47,23 +48,22 @@ def _id(case) -> str:
 
 
 @pytest.fixture(scope="module")
-def printed():
+def printed(laid_out):
     """(sheet, lang, paper) -> (the PDF's pages, the icons the sheet draws, its species
-    table's groups and cost column), each sheet rendered once. The icons: one per icon span
+    table's groups and cost column), each sheet laid out once. The icons: one per icon span
     of the sheet's markup and one per slot diagram's box that shows one (from the story,
     without laying it out)."""
     out = {}
     for key, (edition, exps) in SHEETS.items():
-        cards = cs.build(edition, list(exps))
         for lang in LANGS:
-            sheet = build_sheet(cards, lang)
+            sheet = laid_out.sheet(edition, exps, lang)
             story = pdf.story(sheet, measure_only=True)
             icons = story.xhtml.count('class="icon"') + sum(
                 1 for d in story.diagrams for b in d.boxes if b.icon in (sheet.icons or {}))
             table = _table(sheet, story.xhtml)
             for paper in PAPERS:
-                out[(key, lang, paper)] = (pdfium.PdfDocument(pdf.render(sheet, paper)), icons,
-                                           table)
+                out[(key, lang, paper)] = (
+                    pdfium.PdfDocument(laid_out.pdf(edition, exps, lang, paper)), icons, table)
     return out
 
 
@@ -175,33 +175,32 @@ def test_the_check_sees_an_icon_printed_over_a_name(tmp_path):
     assert overlaps(pdfium.PdfDocument(path.read_bytes())) == []
 
 
-def test_the_last_page_check_sees_a_stray_row():
+def test_the_last_page_check_sees_a_stray_row(laid_out):
     """A long table on full pages, then one row on a page of its own, fails the bar; the same
     rows spread by `pdf._build` pass it."""
     # base with Woodland Edge, de: 2 rows on its fifth page (Dartmoor de, the first found, now
     # fits four full pages)
-    sheet = build_sheet(cs.build("base", ["woodland_edge"]), "de")
+    sheet = laid_out.sheet("base", ("woodland_edge",), "de")
     doc = pdfium.PdfDocument(pdf._laid_out(sheet, "a4", None).data)
     assert last_page_share(doc, "a4") < LEAST
-    balanced = pdfium.PdfDocument(pdf.render(sheet, "a4"))
+    balanced = pdfium.PdfDocument(laid_out.pdf("base", ("woodland_edge",), "de", "a4"))
     assert len(balanced) == len(doc) and last_page_share(balanced, "a4") >= LEAST
 
 
-def test_rules_that_spill_are_set_closer_on_paper_and_in_the_print_styles():
+def test_rules_that_spill_are_set_closer_on_paper_and_in_the_print_styles(laid_out):
     """Letter's page is 50 pt shorter than A4's: the German Smoky Mountains rules ran 4 lines
     onto a second page (issue 44), and since the rules grew (winter, start player, permanent
     effects) they spill on A4 too. They are set closer there, on one page, and the HTML page's
     print styles set them as closely; the base game's English rules fit at full spacing and
     stay so."""
-    sheet = build_sheet(cs.build("smoky_mountains", []), "de")
+    smoky = ("smoky_mountains", (), "de")
     for paper in ("letter", "a4"):
-        starts = pdf.page_starts(sheet, paper)
+        starts = laid_out.page_starts(*smoky, paper)
         assert starts.tight
         assert starts.blocks == frozenset()  # no rules block starts a second page
-        assert html.TIGHT_CSS in html.render(sheet, paper)
-    base = build_sheet(cs.build("base", []), "en")
-    assert not pdf.page_starts(base, "a4").tight
-    assert html.TIGHT_CSS not in html.render(base, "a4")
+        assert html.TIGHT_CSS in laid_out.html(*smoky, paper)
+    assert not laid_out.page_starts("base", (), "en", "a4").tight
+    assert html.TIGHT_CSS not in laid_out.html("base", (), "en", "a4")
 
 
 def _set_up_lines(sheet) -> list[str]:
@@ -226,7 +225,7 @@ def _hits(page, text: str) -> list[tuple[float, float]]:
 
 
 @pytest.mark.parametrize("case", CASES, ids=_id)
-def test_the_set_up_never_leaves_a_bullet_alone(printed, case):
+def test_the_set_up_never_leaves_a_bullet_alone(printed, laid_out, case):
     """Issue 44: Smoky Mountains de ended its set-up with two bullets at the top of the right
     column, and a set-up bullet must never stand alone at the top of the next column. Read from
     the PDF (pypdfium2): on the rules' first page, the set-up's heading stands with its first
@@ -234,8 +233,7 @@ def test_the_set_up_never_leaves_a_bullet_alone(printed, case):
     continue in the next column, at least two go there."""
     doc, *_ = printed[case]
     key, lang, paper = case
-    edition, exps = SHEETS[key]
-    sheet = build_sheet(cs.build(edition, list(exps)), lang)
+    sheet = laid_out.sheet(*SHEETS[key], lang)
     middle = layout.page(paper).width / 2
     at: list[tuple[int, float]] = []  # (column, top) of the heading and each bullet
     for text in _set_up_lines(sheet):
@@ -350,7 +348,7 @@ def test_the_species_table_fills_its_pages(printed, case):
 
 
 @pytest.mark.parametrize("case", CASES, ids=_id)
-def test_no_group_has_a_single_row_at_a_page_break(printed, case):
+def test_no_group_has_a_single_row_at_a_page_break(printed, laid_out, case):
     """A group of the species table (Trees, Top halves, ...) has at least two rows on each side
     of a page break, and a group of five rows or fewer (Dartmoor's caves) is not parted (issue
     44: base de and Smoky en and th carried one "Top halves" row over, under its repeated
@@ -358,9 +356,8 @@ def test_no_group_has_a_single_row_at_a_page_break(printed, case):
     them together would cost the sheet a page (Smoky Mountains th on Letter)."""
     doc, _, table = printed[case]
     if _parted(doc, case[1], case[2], table):
-        edition, exps = SHEETS[case[0]]
-        sheet = build_sheet(cs.build(edition, list(exps)), case[1])
-        assert pdf._build(sheet, case[2]).keep_groups is False
+        sheet = laid_out.sheet(*SHEETS[case[0]], case[1])
+        assert laid_out.built(*SHEETS[case[0]], *case[1:]).keep_groups is False
         assert pdf._laid_out(sheet, case[2], None, keep_groups=True).count > len(doc)
 
 

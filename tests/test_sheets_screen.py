@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 
-from grove import api
 from tests.serve_helpers import CHROMIUM, launched_chromium
 
 playwright = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
@@ -35,15 +34,14 @@ def _id(case) -> str:
 
 
 @pytest.fixture(scope="module")
-def pages(tmp_path_factory):
-    """case -> the sheet's HTML page, rendered once."""
+def pages(laid_out, tmp_path_factory):
+    """case -> the sheet's HTML page on A4, as `html.render` gives it (the bytes `api.sheet`
+    writes), from the layout the sheet tests share (tests/sheet_helpers.py)."""
     root = tmp_path_factory.mktemp("screen")
     out = {}
     for case in CASES:
-        edition, exps, lang = case
-        [page] = api.sheet(edition, list(exps), [lang], str(root / f"{_id(case)}.html"),
-                           fmt="html")
-        out[case] = Path(page)
+        out[case] = root / f"{_id(case)}.html"
+        out[case].write_bytes(laid_out.html(*case, "a4").encode("utf-8"))
     return out
 
 

@@ -23,8 +23,8 @@ EDITIONS = {"base+alpine+woodland_edge": ("base", ("alpine", "woodland_edge")),
 
 
 @pytest.fixture(scope="module")
-def sheets():
-    return {k: build_sheet(cs.build(e, list(x)), "th") for k, (e, x) in EDITIONS.items()}
+def sheets(laid_out):
+    return {k: laid_out.sheet(e, x, "th") for k, (e, x) in EDITIONS.items()}
 
 
 @pytest.fixture(scope="module")
@@ -154,13 +154,13 @@ def test_a_count_phrase_does_not_part():
 @pytest.mark.skipif(shutil.which("pdftotext") is None, reason="no pdftotext: apt-get install "
                     "poppler-utils")
 @pytest.mark.parametrize("edition", ["smoky_mountains", "base+alpine+woodland_edge"])
-def test_no_line_ends_between_a_number_and_its_classifier(sheets, edition, tmp_path):
+def test_no_line_ends_between_a_number_and_its_classifier(sheets, laid_out, edition, tmp_path):
     """What a reader saw on the Smoky Mountains sheet: "อย่างน้อย 3 / ต้น", "1 / ใบ",
     "10 / คะแนน". Read from the PDF itself (`pdftotext -raw`, a line per printed line); the
     running head (its page number) and the set-up table's rows of numbers are left out."""
     sheet = sheets[edition]
     path = tmp_path / "sheet.pdf"
-    path.write_bytes(pdf.render(sheet, "a4"))
+    path.write_bytes(laid_out.pdf(*EDITIONS[edition], "th", "a4"))
     text = subprocess.run(["pdftotext", "-raw", "-enc", "UTF-8", str(path), "-"], check=True,
                           capture_output=True, text=True).stdout
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
@@ -177,12 +177,12 @@ THAI_SHEETS = {**EDITIONS, "base": ("base", ())}
 @pytest.mark.skipif(shutil.which("pdftotext") is None, reason="no pdftotext: apt-get install "
                     "poppler-utils")
 @pytest.mark.parametrize("edition", THAI_SHEETS)
-def test_no_line_ends_inside_a_fixed_phrase(edition, tmp_path):
+def test_no_line_ends_inside_a_fixed_phrase(laid_out, edition, tmp_path):
     """Issue 44: "อย่าง | น้อย", "แต่ละ | แบบ", "ถ้าไม่ | มี" at a line's end. Read from the PDF's
     printed lines (`pdftotext -raw`) against the phrase list (thai_phrases.txt)."""
     base, exps = THAI_SHEETS[edition]
     path = tmp_path / "sheet.pdf"
-    path.write_bytes(pdf.render(build_sheet(cs.build(base, list(exps)), "th"), "a4"))
+    path.write_bytes(laid_out.pdf(base, exps, "th", "a4"))
     text = subprocess.run(["pdftotext", "-raw", "-enc", "UTF-8", str(path), "-"], check=True,
                           capture_output=True, text=True).stdout
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
@@ -219,13 +219,14 @@ def test_a_wide_name_is_cut_after_a_known_word_first():
     ("smoky_mountains", "letter", ("ซาลาแมนเดอร์", "เฮลเบนเดอร์")),
     ("dartmoor", "a4", ("กระต่าย", "ดำดาร์ตมัวร์")),
 ])
-def test_a_wide_name_prints_on_lines_cut_after_a_known_word(edition, printed, paper, tmp_path):
+def test_a_wide_name_prints_on_lines_cut_after_a_known_word(laid_out, edition, printed, paper,
+                                                            tmp_path):
     """Read from the PDF's printed lines (`pdftotext -raw`): the name's lines are its pieces;
     no name of the sheet is printed parted anywhere else than between two of its
     `word_segments`."""
-    sheet = build_sheet(cs.build(edition, []), "th")
+    sheet = laid_out.sheet(edition, (), "th")
     path = tmp_path / "sheet.pdf"
-    path.write_bytes(pdf.render(sheet, paper))
+    path.write_bytes(laid_out.pdf(edition, (), "th", paper))
     text = subprocess.run(["pdftotext", "-raw", "-enc", "UTF-8", str(path), "-"], check=True,
                           capture_output=True, text=True).stdout
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
