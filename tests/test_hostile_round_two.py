@@ -48,6 +48,39 @@ def test_printing_many_findings_reads_each_file_once(tmp_path, monkeypatch, caps
     assert "    " + "x" * 83 in err  # the long line cut to its window around the caret
 
 
+def test_printing_a_finding_in_a_huge_line_reads_no_more_than_it_shows(tmp_path, monkeypatch,
+                                                                       capsys):
+    """A file refused at 1:1 as too large (a gigabyte of one line) was read to its end by the
+    printer, to skip the rest of the line it shows: 6 s of reading for one finding. The printer
+    reads the window around the caret, and no further."""
+    from grove.commands import common
+
+    big = tmp_path / "big.yaml"
+    big.write_text("x" * (4 << 20), encoding="utf-8")
+    read: list[int] = []
+
+    class Counted:  # the printer's file, counting what it reads
+        def __init__(self, *args, **kwargs):
+            self.fh = builtins.open(*args, **kwargs)  # noqa: SIM115 (closed by __exit__)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.fh.close()
+
+        def readline(self, *args):
+            line = self.fh.readline(*args)
+            read.append(len(line))
+            return line
+
+    monkeypatch.setattr(common, "open", Counted, raising=False)
+    common.print_diagnostics([Diagnostic("INPUT-TOO-LARGE", Severity.ERROR,
+                                         Span(str(big), 1, 1), "too large")])
+    assert "\n    " + "x" * 81 + "...\n    ^\n" in capsys.readouterr().err  # the line, cut
+    assert 0 < sum(read) < 1000, sum(read)
+
+
 @pytest.mark.parametrize("args", [["sheet", "--edition", "base", "--lang", "en", "-o", "sheets/"],
                                   ["print", "--edition", "base", "--lang", "en", "--only", "red_fox",
                                    "--format", "png", "-o", "png/"],
