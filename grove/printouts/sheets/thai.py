@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import sys
+import threading
 import unicodedata
 from bisect import bisect_left
 from collections.abc import Callable, Iterable
@@ -91,6 +92,9 @@ class _Words:
         return found
 
 
+_IMPORTING = threading.Lock()
+
+
 @lru_cache(maxsize=1)
 def _newmm() -> tuple[Callable[..., list[str]], _Words]:
     """newmm's segmenter and its dictionary. newmm makes its default dictionary, a Trie, as
@@ -98,13 +102,14 @@ def _newmm() -> tuple[Callable[..., list[str]], _Words]:
     dictionary is read and sorted, not built into 235,000 trie nodes."""
     import newmm_tokenizer.trie as trie
 
-    if "newmm_tokenizer.newmm" not in sys.modules:
-        built = trie.Trie
-        trie.Trie = _Words  # type: ignore[misc]  # for this import only
-        try:
-            import newmm_tokenizer.newmm  # noqa: F401
-        finally:
-            trie.Trie = built
+    with _IMPORTING:  # two threads laying out sheets: the second finds the Trie restored
+        if "newmm_tokenizer.newmm" not in sys.modules:
+            built = trie.Trie
+            trie.Trie = _Words  # type: ignore[misc]  # for this import only
+            try:
+                import newmm_tokenizer.newmm  # noqa: F401
+            finally:
+                trie.Trie = built
     from newmm_tokenizer.newmm import DEFAULT_WORD_DICT_TRIE, segment
 
     words = DEFAULT_WORD_DICT_TRIE
