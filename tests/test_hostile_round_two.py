@@ -159,16 +159,16 @@ def test_item_nine_messages(tmp_path):
     import os
 
     os.mkfifo(tmp_path / "fifo")
-    proc = grove("replay", "fifo", cwd=tmp_path)
+    proc = grove("replay", "fifo", cwd=tmp_path)  # a process: a FIFO waited on fails by its timeout
     assert proc.returncode == 2 and "IO-READ" in proc.stderr and "not a regular file" in proc.stderr
 
     (tmp_path / "real").mkdir()
     (tmp_path / "link").symlink_to(tmp_path / "real")
-    proc = grove("export", "--format", "csv", "-o", "link", cwd=tmp_path)
+    proc = in_process("export", "--format", "csv", "-o", "link", cwd=tmp_path)
     assert proc.returncode == 2 and "is a symbolic link to a folder" in proc.stderr
     assert list((tmp_path / "real").iterdir()) == []
 
-    assert grove("play", "--ai", "random,random", "--seed", "2", "--quiet", "--record",
+    assert in_process("play", "--ai", "random,random", "--seed", "2", "--quiet", "--record",
                  "r.jsonl", cwd=tmp_path).returncode == 0
     lines = (tmp_path / "r.jsonl").read_text(encoding="utf-8").splitlines()
     header = json.loads(lines[0])
@@ -176,14 +176,14 @@ def test_item_nine_messages(tmp_path):
     (tmp_path / "r.jsonl").write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n",
                                       encoding="utf-8")
     for args in (["replay", "r.jsonl"], ["score", "r.jsonl"], ["play", "--resume", "r.jsonl"]):
-        proc = grove(*args, cwd=tmp_path)
+        proc = in_process(*args, cwd=tmp_path)
         assert proc.returncode == 1, (args, proc.stderr)
         assert "RECORD-BAD" in proc.stderr and "player 2" in proc.stderr and "'clever'" in proc.stderr
 
     (tmp_path / "big.yaml").write_text(
         "edition: base\nplayers:\n  - name: A\n    forest:\n      - tree: oak\n        count: "
         + "9" * 5000 + "\n", encoding="utf-8")
-    proc = grove("score", "big.yaml", cwd=tmp_path)
+    proc = in_process("score", "big.yaml", cwd=tmp_path)
     assert proc.returncode == 1
     assert proc.stderr.startswith("big.yaml:6:16: error YAML-SYNTAX: a number too large: 5000 "
                                   "digits"), proc.stderr[:300]
