@@ -5,7 +5,7 @@ the lint on its first read (and the diagnostics printer on its source line); a l
 /dev/zero never ends. Each such path is now an IO-READ at its name, a file beyond the size
 grove reads an INPUT-TOO-LARGE counted by its size (not read, not even for the cache's digest),
 and everything else is linted as usual. The commands run as processes with a timeout, so a
-regression fails instead of hanging the suite: two `grove lint` processes, about 10 s.
+regression fails instead of hanging the suite: three `grove lint` processes, a few seconds.
 """
 
 from __future__ import annotations
@@ -24,10 +24,12 @@ from grove.compiler.search_path import edition_files, edition_folders, stray_fil
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
 
 
-def _grove(*args: str, tmp: Path) -> subprocess.CompletedProcess:
+def _grove(*args: str) -> subprocess.CompletedProcess:
+    """`grove ARGS` with the suite's cache: the shipped editions come from it, as a user's do;
+    the card sets under test, new in each test's folder, are read and digested afresh (a cache
+    of its own per test only compiled the shipped editions again, a second of CPU a process)."""
     exe = Path(sys.executable).parent / "grove"
     env = {k: v for k, v in os.environ.items() if k != "GROVE_CARDS"}
-    env["GROVE_CACHE_DIR"] = str(tmp / "cache")
     return subprocess.run([str(exe), *args], capture_output=True, text=True, timeout=120,
                           env=env, check=False)
 
@@ -60,8 +62,8 @@ def tree(tmp_path: Path) -> Path:
     return root
 
 
-def test_lint_reports_each_path_it_cannot_read_and_lints_the_rest(tree, tmp_path):
-    proc = _grove("lint", str(tree), "--format", "json", tmp=tmp_path)
+def test_lint_reports_each_path_it_cannot_read_and_lints_the_rest(tree):
+    proc = _grove("lint", str(tree), "--format", "json")
     found = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
     by_file = {(Path(d["file"]).name, d["code"]) for d in found}
     assert ("extra.yaml", "IO-READ") in by_file
@@ -75,13 +77,13 @@ def test_lint_reports_each_path_it_cannot_read_and_lints_the_rest(tree, tmp_path
     assert not [d for d in found if d["code"] not in ("IO-READ", "INPUT-TOO-LARGE")
                 and d["severity"] != "info"]
     assert proc.returncode == 2, proc.stderr  # a file it could not read
-    text = _grove("lint", str(tree), tmp=tmp_path)  # the printer shows no line of a FIFO
+    text = _grove("lint", str(tree))  # the printer shows no line of a FIFO
     assert text.returncode == 2 and "extra.yaml:1:1: error IO-READ" in text.stderr
 
 
-def test_lint_of_a_fifo_or_device_named_on_the_command_line(tree, tmp_path):
+def test_lint_of_a_fifo_or_device_named_on_the_command_line(tree):
     proc = _grove("lint", str(tree / "forests" / "waiting.yaml"), "/dev/zero",
-                  str(tree / "good"), "--format", "json", tmp=tmp_path)
+                  str(tree / "good"), "--format", "json")
     found = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
     named = sorted(d["file"] for d in found if d["code"] == "IO-READ" and d["line"] == 1)
     assert str(tree / "forests" / "waiting.yaml") in named and "/dev/zero" in named

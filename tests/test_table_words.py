@@ -70,12 +70,39 @@ def test_each_winter_card_stands_under_the_turn_it_was_drawn_in(greedy_game, bas
 
 
 # ---- 2. show NAME -------------------------------------------------------------------------------
-def _show(lang: str, *names: str) -> str:
+# What the tests type at the first prompt of `grove play --ai human,greedy --seed 5 --plain
+# --quiet --lang LANG`, one game a language: a line shows or lists and changes nothing, so each
+# test reads its own answers out of the one session (a game started for each read the same
+# board, at 0.3 s of CPU a start)
+ASKED = {
+    "en": ["show Red Fox", "show red_fox", "show rED fOX", "show base:red_fox", "show b",
+           "show xyzzy", "show red fax", "show ", "help"],
+    "de": ["show Fuchs", "show Red Fox", "show fuch", "show eiche", "show type:bird cost<=1",
+           "show name:fuchs cost=2", "show cost<", "show type:walrus", "clearing"],
+    "it": ["show volpe"],
+}
+
+
+@pytest.fixture(scope="module")
+def session() -> dict[str, dict[str, str]]:
+    """Per language: the board before the first prompt ("") and the answer to each line of
+    `ASKED`, cut at the prompt that follows each."""
+    out = {}
+    for lang, asked in ASKED.items():
+        proc = grove("play", "--ai", "human,greedy", "--seed", "5", "--plain", "--quiet",
+                     "--lang", lang, stdin=lines_of([*asked, "quit"]))
+        assert proc.returncode == 0, proc.stderr
+        prompt = proc.stderr.splitlines()[-2]  # the prompt that "quit" answered, then "stopped"
+        assert prompt.endswith(": "), proc.stderr[-1000:]
+        board, *answers, _ = proc.stderr.split(prompt)
+        assert len(answers) == len(asked), proc.stderr[-3000:]
+        out[lang] = {"": board, **dict(zip(asked, answers, strict=True))}
+    return out
+
+
+def _show(session: dict[str, dict[str, str]], lang: str, *names: str) -> str:
     """The answers to `show NAME` at the first prompt, as one text."""
-    proc = grove("play", "--ai", "human,greedy", "--seed", "5", "--plain", "--quiet", "--lang",
-                 lang, stdin=lines_of([*(f"show {n}" for n in names), "quit"]))
-    assert proc.returncode == 0, proc.stderr
-    return proc.stderr
+    return "".join(session[lang][f"show {n}"] for n in names)
 
 
 def _expected(base, key: str, lang: str) -> list[str]:
@@ -90,8 +117,8 @@ def _expected(base, key: str, lang: str) -> list[str]:
                                                ("en", "rED fOX"), ("de", "Fuchs"),
                                                ("de", "Red Fox"), ("de", "fuch"),
                                                ("it", "volpe"), ("en", "base:red_fox")])
-def test_show_finds_a_species_by_name_id_or_prefix(base, lang, asked):
-    said = _show(lang, asked)
+def test_show_finds_a_species_by_name_id_or_prefix(base, session, lang, asked):
+    said = _show(session, lang, asked)
     for line in _expected(base, "base:red_fox", lang):
         assert line + "\n" in said, (line, said[-1500:])  # the first follows the prompt
     w = Words(lang)
@@ -106,15 +133,15 @@ def _side(lang: str, side: str) -> str:
     return sentences(lang).get(f"log.side.{side}", side)
 
 
-def test_show_a_tree_says_its_kind_and_symbol(base):
-    said = _show("de", "eiche")
+def test_show_a_tree_says_its_kind_and_symbol(base, session):
+    said = _show(session, "de", "eiche")
     w = Words("de")
     assert "  Eiche [oak]" in said and "    " + w("show.kind", kind="Baum") in said
     assert "    " + w("show.symbols", symbols="‹Eiche› ×7") in said
 
 
-def test_show_several_or_none_says_so_with_candidates():
-    said = _show("en", "b", "xyzzy", "red fax", "").splitlines()
+def test_show_several_or_none_says_so_with_candidates(session):
+    said = _show(session, "en", "b", "xyzzy", "red fax", "").splitlines()
     many = next(line for line in said if "fits several species" in line)
     assert len(many.split(": ", 1)[1].split(", ")) == 5  # five candidates at most
     assert any("no species of this game is called “xyzzy”" in line for line in said)
@@ -123,14 +150,15 @@ def test_show_several_or_none_says_so_with_candidates():
     assert any("show NAME: a species of this game" in line for line in said)
 
 
-def test_show_takes_a_query_of_grove_find(base):
+def test_show_takes_a_query_of_grove_find(base, session):
     """`show` with a query answers as `grove find` does over the game's editions: one species
     in full, several by name, and a query that cannot be asked with its caret, not a crash."""
     from grove import api
 
     want = [r["key"] for r in api.find("type:bird cost<=1", ["base"], "de")]
     assert len(want) > 1
-    said = _show("de", "type:bird cost<=1", "name:fuchs cost=2", "cost<", "type:walrus")
+    said = _show(session, "de", "type:bird cost<=1", "name:fuchs cost=2", "cost<",
+                 "type:walrus")
     many = next(line for line in said.splitlines() if "passen zu „type:bird cost<=1“" in line)
     assert many.rsplit("“: ", 1)[1].split(", ") == [base.species[k].name("de") for k in want]
     for line in _expected(base, "base:red_fox", "de"):
@@ -141,12 +169,9 @@ def test_show_takes_a_query_of_grove_find(base):
     assert "USAGE-QUERY-VALUE" in said and "Traceback" not in said
 
 
-def test_help_lists_show():
-    said = _show("en")
-    assert "  show NAME" not in said  # nothing asked yet
-    proc = grove("play", "--ai", "human,greedy", "--seed", "5", "--plain", "--quiet",
-                 stdin=lines_of(["help", "quit"]))
-    assert re.search(r"^  show NAME +a species in full", proc.stderr, re.M)
+def test_help_lists_show(session):
+    assert "  show NAME" not in session["en"][""]  # nothing asked yet
+    assert re.search(r"^  show NAME +a species in full", session["en"]["help"], re.M)
 
 
 # ---- 3. every hand's size -----------------------------------------------------------------------
@@ -168,10 +193,9 @@ def test_the_table_line_counts_every_other_hand(base):
     assert checked == 40
 
 
-def test_clearing_shows_the_hand_sizes_through_the_pipe():
-    proc = grove("play", "--ai", "human,greedy", "--seed", "5", "--plain", "--quiet",
-                 "--lang", "de", stdin=lines_of(["clearing", "quit"]))
-    table = [line for line in proc.stderr.splitlines() if "Stapel:" in line]
+def test_clearing_shows_the_hand_sizes_through_the_pipe(session):
+    said = session["de"][""] + session["de"]["clearing"]  # the board's table line and its own
+    table = [line for line in said.splitlines() if "Stapel:" in line]
     assert len(table) == 2 and all("Greedy 2: 6 Karten auf der Hand" in t for t in table)
 
 
@@ -179,11 +203,10 @@ def test_clearing_shows_the_hand_sizes_through_the_pipe():
 @pytest.mark.parametrize(("lang", "title"), [("en", "grove · Forest Shuffle · turn 1"),
                                              ("de", "grove · Mischwald · Zug 1"),
                                              ("it", "grove · Forest Shuffle · turno 1")])
-def test_the_turn_shows_the_edition_by_its_own_name(lang, title):
-    proc = grove("play", "--ai", "human,greedy", "--seed", "5", "--plain", "--quiet",
-                 "--lang", lang, stdin=lines_of(["quit"]))
-    assert title in proc.stderr.splitlines()
-    assert not any(line.startswith("grove · base") for line in proc.stderr.splitlines())
+def test_the_turn_shows_the_edition_by_its_own_name(session, lang, title):
+    board = session[lang][""].splitlines()
+    assert title in board
+    assert not any(line.startswith("grove · base") for line in board)
 
 
 def test_a_full_hand_is_not_asked_to_draw(base):

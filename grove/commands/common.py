@@ -140,12 +140,17 @@ def _read_lines(path: str, wanted: dict[int, int]) -> dict[int, str]:
     got: dict[int, str] = {}
     try:
         with open(path, encoding="utf-8") as fh:
-            for n in range(1, max(wanted) + 1):
+            last = max(wanted)
+            for n in range(1, last + 1):
                 line = fh.readline(wanted.get(n, 1 << 16))
                 if not line:
                     break
                 if n in wanted:
                     got[n] = line.rstrip("\n")
+                # the rest of the last line shown is never read: a file refused at 1:1 as too
+                # large, 1 GB of one line, took 6 s of reading to skip to its end
+                if n == last:
+                    break
                 while not line.endswith("\n"):  # the rest of a long line
                     line = fh.readline(1 << 16)
                     if not line:
