@@ -76,6 +76,30 @@ LONGEST_FIRST = (
 )
 
 
+# Files that read one session fixture's costly artefact run on one worker, where it is made once:
+# the sheet modules read the same laid-out sheets (`laid_out`, tests/sheet_helpers.py), which on
+# two workers were laid out on each.
+SHARED_WORKER = {name: "the laid-out sheets" for name in (
+    "test_sheets.py", "test_sheets_browser.py", "test_sheets_icons.py", "test_sheets_pages.py",
+    "test_sheets_printed.py", "test_sheets_screen.py", "test_sheets_thai.py")}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    """`--dist loadfile`, a file a unit of work as before, but the files of `SHARED_WORKER`
+    that name one artefact are one unit."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class SharedFiles(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = super()._split_scope(nodeid)
+            return SHARED_WORKER.get(path.rsplit("/", 1)[-1], path)
+
+    return SharedFiles(config, log)
+
+
 @pytest.hookimpl(optionalhook=True)  # an xdist hook: the workers collect, with `dist` reset
 def pytest_configure_node(node) -> None:
     node.workerinput["dist"] = node.config.getoption("dist")
