@@ -1,22 +1,19 @@
 """report.html in a real browser, at 1200 px and at 400 px: no text box overlaps another (the
 tables' cells, the plots' names, ticks and axis titles, with every per-AI table opened) and
 nothing runs off the page (a table scrolls inside its own box, an SVG label stays inside its
-plot). The page itself holds no script: the test adds one to a copy of it, which measures the
-laid-out page and writes its findings into the DOM that `chromium --dump-dom` prints.
+plot). The page itself holds no script: the test runs one in it (Debian's Chromium driven by
+Playwright, one browser for the module, a window of each width), which measures the laid-out
+page and returns its findings.
 
-Needs Debian's `chromium`; elsewhere the test is skipped. Each page is one browser start, a few
-seconds; the runs behind the pages are 40 games of the base game on one job.
+Needs Debian's `chromium` and Playwright; elsewhere the test is skipped. The runs behind the
+pages are 40 games of the base game on one job.
 """
 
 from __future__ import annotations
 
 import copy
-import html
 import json
 import re
-import shutil
-import subprocess
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -27,15 +24,16 @@ from benchmarks.planted import plant
 from grove.cli import main
 from grove.simulation.aggregate import read_totals
 from grove.simulation.report import render
+from tests.serve_helpers import CHROMIUM, launched_chromium
 
-CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"),
-                             "/usr/bin/chromium") if p and Path(p).is_file()), None)
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium: apt-get install chromium")
+playwright = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).is_file(),
+                                reason="no Chromium at /usr/bin/chromium: apt-get install "
+                                       "chromium")
 
 # measures the page as laid out; every text box is the rectangle a browser gives its glyphs
 CHECK = r"""
-<script>
-(function () {
+() => {
   document.querySelectorAll('details').forEach(function (d) { d.open = true; });
   var boxes = [], off = [], small = [], W = window.innerWidth;
   function size(el, svg) {  // the font's size on screen: an SVG's own size times its scale
@@ -86,35 +84,30 @@ CHECK = r"""
   var fits = {};  // each table's width against its box's: a table that fits needs no scrolling
   document.querySelectorAll('table[id]').forEach(function (t) {
     fits[t.id] = t.scrollWidth <= t.parentElement.clientWidth + 0.5; });
-  parent.document.getElementById('grove-check').textContent = JSON.stringify({
+  return {
     width: W, scrollWidth: document.documentElement.scrollWidth, boxes: boxes.length,
-    overlaps: overlaps, off: off, small: small, fits: fits});
-})();
-</script>
+    overlaps: overlaps, off: off, small: small, fits: fits};
+}
 """
 
 
-def measured(page: str, width: int, folder: Path) -> dict:
-    """The check's findings for `page` laid out `width` px wide: in a frame of that width,
-    since headless Chromium makes no window narrower than 500 px."""
+@pytest.fixture(scope="module")
+def browser():
+    yield from launched_chromium()
+
+
+def measured(browser, page: str, width: int, folder: Path) -> dict:
+    """The check's findings for `page` laid out in a window `width` px wide (900 high)."""
     path = folder / f"page-{width}.html"
     assert "<script" not in page
-    checked = page.replace("</body>", CHECK + "</body>")
-    path.write_text(f'<!DOCTYPE html><html><body style="margin:0"><pre id="grove-check"></pre>'
-                    f'<iframe width="{width}" height="900" style="border:0;display:block" '
-                    f'srcdoc="{html.escape(checked, quote=True)}"></iframe></body></html>',
-                    encoding="utf-8")
-    with tempfile.TemporaryDirectory() as profile:
-        done = subprocess.run(
-            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-             "--disable-background-networking", "--disable-component-update", "--disable-sync",
-             "--hide-scrollbars", f"--user-data-dir={profile}",
-             f"--window-size={width + 100},1000",
-             "--dump-dom", path.as_uri()],
-            check=True, capture_output=True, text=True, timeout=120)
-    found = re.search(r'<pre id="grove-check">(.*?)</pre>', done.stdout, re.S)
-    assert found, "the page's check did not run"
-    return json.loads(html.unescape(found.group(1)))
+    path.write_text(page, encoding="utf-8")
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    try:
+        tab = context.new_page()
+        tab.goto(path.as_uri())
+        return tab.evaluate(CHECK)
+    finally:
+        context.close()
 
 
 def simulate(out: Path, *ai: str, cards: Path | None = None) -> dict:
@@ -156,8 +149,8 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 @pytest.mark.parametrize("width", [1200, 400])
 @pytest.mark.parametrize("case", ["three AIs, rotated", "one AI at both seats", "long names",
                                   "against a baseline"])
-def test_no_text_overlaps_and_nothing_leaves_the_page(pages, case, width, tmp_path):
-    found = measured(pages[case], width, tmp_path)
+def test_no_text_overlaps_and_nothing_leaves_the_page(browser, pages, case, width, tmp_path):
+    found = measured(browser, pages[case], width, tmp_path)
     assert found["width"] == width
     assert found["boxes"] > 300, "the page's text was not laid out"
     assert found["overlaps"] == [], found["overlaps"][:5]
@@ -205,7 +198,7 @@ def test_the_page_reads_first_what_a_designer_acts_on(pages):
     assert "http://" not in page and "https://" not in page and "<script" not in page
 
 
-def test_the_check_finds_text_on_text_and_text_off_the_page(tmp_path):
+def test_the_check_finds_text_on_text_and_text_off_the_page(browser, tmp_path):
     """The check itself can fail: two names on one spot, a plot label drawn past its plot's
     edge, and a line too wide for a 400 px screen."""
     page = ("<!DOCTYPE html><html><body><p>" + "x" * 300 + "</p>"
@@ -213,7 +206,7 @@ def test_the_check_finds_text_on_text_and_text_off_the_page(tmp_path):
             + '</span><span style="position:absolute;left:8px">Roe Deer</span></div>'
             + '<svg viewBox="0 0 100 40" width="100" height="40"><text x="90" y="20">far out'
             + "</text></svg>" + "<p>filler</p>" * 300 + "</body></html>")
-    found = measured(page, 400, tmp_path)
+    found = measured(browser, page, 400, tmp_path)
     assert ["Red Fox", "Roe Deer"] in found["overlaps"]
     assert ["outside its plot", "far out"] in found["off"]
     assert any(what == "off the page" for what, _ in found["off"])

@@ -1,29 +1,30 @@
-"""The HTML sheet in a real browser: headless Chromium prints it to PDF, and that PDF has as many
-pages as grove's own PDF of the sheet, and sets every character in the fonts the page carries
-(Sarabun, and the DejaVu symbol subset), with no fallback font, Thai included. On screen, at
-1200 and at 400 px (a phone), nothing overlaps: no two diagram labels (Thai two-line slot labels
-met), no label outside its box, no two blocks of text; the labels are large enough to read, the
-page is no wider than the screen (a wide table scrolls inside itself) and both columns start
-level.
+"""The HTML sheet in a real browser: headless Chromium (Debian's, driven by Playwright, one for
+the module) prints it to PDF on the paper its CSS asks for, as a person printing it would, and
+that PDF has as many pages as grove's own PDF of the sheet, and sets every character in the
+fonts the page carries (Sarabun, and the DejaVu symbol subset), with no fallback font, Thai
+included. On screen, at 1200 and at 400 px (a phone), nothing overlaps: no two diagram labels
+(Thai two-line slot labels met), no label outside its box, no two blocks of text; the labels are
+large enough to read, the page is no wider than the screen (a wide table scrolls inside itself)
+and both columns start level.
 
-Needs Debian's `chromium` and poppler-utils (`pdfinfo`, `pdffonts`, `pdftotext`); `.ci/run`
-installs them where they are missing. Elsewhere the test is skipped, saying which is missing.
+Needs Debian's `chromium`, Playwright and poppler-utils (`pdfinfo`, `pdffonts`, `pdftotext`);
+`.ci/run` installs them where they are missing. Elsewhere the test is skipped, saying which is
+missing.
 """
 
 from __future__ import annotations
 
-import html as html_lib
-import json
 import re
 import shutil
 import subprocess
-import tempfile
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 from grove.compiler.cardset import build
+from tests.serve_helpers import launched_chromium
+
+playwright = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 
 CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"),
                              "/usr/bin/chromium") if p and Path(p).is_file()), None)
@@ -45,14 +46,21 @@ CASES += [("smoky_mountains", (), "de", "letter")]
 ALLOWED_FONTS = re.compile(r"^([A-Z]{6}\+)?(Sarabun|GroveSymbols|DejaVuSans)")
 
 
-def chromium_pdf(html: Path, out: Path) -> Path:
-    with tempfile.TemporaryDirectory() as profile:
-        subprocess.run(
-            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-             "--no-first-run", "--disable-background-networking", "--disable-component-update",
-             "--disable-sync", f"--user-data-dir={profile}", "--no-pdf-header-footer",
-             f"--print-to-pdf={out}", html.as_uri()],
-            check=True, capture_output=True, timeout=120)
+@pytest.fixture(scope="module")
+def browser():
+    yield from launched_chromium()
+
+
+def chromium_pdf(browser, html: Path, out: Path) -> Path:
+    """The page printed as from the browser's print dialog: no header or footer, the paper
+    and margins of its CSS `@page`, once its fonts are in."""
+    page = browser.new_page()
+    try:
+        page.goto(html.as_uri())
+        page.evaluate("document.fonts.ready")
+        page.pdf(path=str(out), prefer_css_page_size=True)
+    finally:
+        page.close()
     assert out.is_file() and out.stat().st_size > 0, "chromium wrote no PDF"
     return out
 
@@ -84,19 +92,14 @@ def _written(laid_out, case, folder: Path) -> tuple[Path, Path]:
 
 
 @pytest.fixture(scope="module")
-def printed(laid_out, tmp_path_factory):
-    """case -> (grove's PDF, the browser's PDF of grove's HTML); the browsers run two at once,
-    once every sheet is laid out (here, not in the pool's threads: tests/sheet_helpers.py)."""
+def printed(browser, laid_out, tmp_path_factory):
+    """case -> (grove's PDF, the browser's PDF of grove's HTML)."""
     root = tmp_path_factory.mktemp("browser")
-    written = {case: _written(laid_out, case, root / f"{case[0]}-{case[2]}-{case[3]}")
-               for case in CASES}
-
-    def one(case):
-        own, page = written[case]
-        return case, own, chromium_pdf(page, own.parent / "browser.pdf")
-
-    with ThreadPoolExecutor(2) as pool:
-        return {case: (own, b) for case, own, b in pool.map(one, CASES)}
+    out = {}
+    for case in CASES:
+        own, page = _written(laid_out, case, root / f"{case[0]}-{case[2]}-{case[3]}")
+        out[case] = (own, chromium_pdf(browser, page, own.parent / "browser.pdf"))
+    return out
 
 
 def _id(case) -> str:
@@ -131,9 +134,9 @@ def test_thai_names_in_the_browsers_text(printed, case):
 
 
 # ---- on screen, at 1200 and 400 px (issue 33) ----------------------------------------------
-# Runs in the page, once its fonts are in; what it finds goes to the frame around the page.
+# Runs in the page, once its fonts are in, and returns what it finds.
 PROBE = r"""
-(async () => {
+async () => {
   await document.fonts.ready;
   const out = {width: innerWidth, scrollWidth: document.documentElement.scrollWidth,
                labels: [], outside: [], small: [], blocks: []};
@@ -176,51 +179,37 @@ PROBE = r"""
   const lines = [...rules.querySelectorAll("h2,h3,p,li,figure,table")].map(r);
   const top = rs => rs.length ? Math.min(...rs.map(x => x.top)) : null;
   out.columns = [top(lines.filter(x => x.left < mid)), top(lines.filter(x => x.left >= mid))];
-  parent.postMessage(JSON.stringify(out), "*");
-})();
+  return out;
+}
 """
 SCREEN_CASES = [("smoky_mountains", (), "th"), ("base", ("alpine", "woodland_edge"), "en"),
                 ("dartmoor", (), "de")]
 WIDTHS = (1200, 400)
 
 
-def probe(html: Path, width: int) -> dict:
-    """The PROBE's findings for the page shown `width` CSS pixels wide. Headless Chromium keeps
-    a window at least 500 px wide, so the page is shown in a frame of that width; the frame
-    posts what it found to the page around it, which --dump-dom prints."""
-    page = html.with_name(f"probed-{html.name}")
-    page.write_text(html.read_text(encoding="utf-8").replace(
-        "</body>", f"<script>{PROBE}</script></body>"), encoding="utf-8")
-    frame = html.with_name(f"frame-{width}-{html.name}")
-    frame.write_text(
-        '<!DOCTYPE html><html><body style="margin:0"><pre id="probe"></pre>'
-        f'<iframe src="{page.name}" style="border:0;width:{width}px;height:3000px"></iframe>'
-        '<script>addEventListener("message", e => '
-        '{ document.getElementById("probe").textContent = e.data; });</script></body></html>',
-        encoding="utf-8")
-    with tempfile.TemporaryDirectory() as profile:
-        dom = subprocess.run(
-            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-             "--disable-background-networking", "--disable-component-update", "--disable-sync",
-             f"--user-data-dir={profile}", "--window-size=1300,2000",
-             "--virtual-time-budget=15000", "--dump-dom", frame.as_uri()],
-            check=True, capture_output=True, text=True, timeout=120).stdout
-    found = re.search(r'<pre id="probe">(.*?)</pre>', dom, re.S)
-    assert found and found.group(1), "the page did not report (fonts never loaded?)"
-    return json.loads(html_lib.unescape(found.group(1)))
+def probe(page, width: int) -> dict:
+    """The PROBE's findings for the page shown in a window `width` CSS pixels wide (Playwright's
+    viewport goes below the 500 px that headless Chromium's own window keeps)."""
+    page.set_viewport_size({"width": width, "height": 3000})
+    found = page.evaluate(PROBE)
+    assert found, "the page did not report (fonts never loaded?)"
+    return found
 
 
 @pytest.fixture(scope="module")
-def screens(laid_out, tmp_path_factory):
+def screens(browser, laid_out, tmp_path_factory):
+    """case -> width -> the PROBE's findings; one page a case, laid out at each width."""
     root = tmp_path_factory.mktemp("screen")
-    pages = {case: _written(laid_out, (*case, "a4"), root / f"{case[0]}-{case[2]}")[1]
-             for case in SCREEN_CASES}
-
-    def one(case):
-        return case, {w: probe(pages[case], w) for w in WIDTHS}
-
-    with ThreadPoolExecutor(2) as pool:
-        return dict(pool.map(one, SCREEN_CASES))
+    out = {}
+    for case in SCREEN_CASES:
+        html = _written(laid_out, (*case, "a4"), root / f"{case[0]}-{case[2]}")[1]
+        page = browser.new_page()
+        try:
+            page.goto(html.as_uri())
+            out[case] = {w: probe(page, w) for w in WIDTHS}
+        finally:
+            page.close()
+    return out
 
 
 def _sid(case) -> str:

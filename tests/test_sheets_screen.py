@@ -68,6 +68,28 @@ def show(browser, pages):
         context.close()
 
 
+@pytest.fixture(scope="module")
+def shown(browser, pages):
+    """shown(case, width) -> a page as `show` opens it, opened once for the module's tests that
+    only read it (no scrolling, no clicks)."""
+    opened: dict = {}
+    contexts = []
+
+    def look(case, width: int):
+        if (case, width) not in opened:
+            context = browser.new_context(viewport={"width": width, "height": 800})
+            contexts.append(context)
+            page = context.new_page()
+            page.goto(pages[case].as_uri())
+            page.evaluate("document.fonts.ready")
+            opened[case, width] = page
+        return opened[case, width]
+
+    yield look
+    for context in contexts:
+        context.close()
+
+
 # The rows of the species table that show inside its box and the window: for each, whether
 # its name cell lies inside both and is the topmost thing at points across it (no other cell
 # painted over it); the same for each group's label.
@@ -190,8 +212,8 @@ def test_the_head_row_stays_in_view_down_the_table(show, case, width):
 
 
 @pytest.mark.parametrize("case", CASES, ids=_id)
-def test_the_slot_diagrams_stand_side_by_side_at_1200(show, case):
-    page = show(case, 1200)
+def test_the_slot_diagrams_stand_side_by_side_at_1200(shown, case):
+    page = shown(case, 1200)
     boxes = page.evaluate("() => [...document.querySelectorAll('svg.diagram')].map(s => {"
                           " const r = s.getBoundingClientRect();"
                           " return [r.left, r.top, r.right, r.bottom]; })")
@@ -223,11 +245,11 @@ def _accessible(page, selector: str) -> tuple[str, str]:
 
 
 @pytest.mark.parametrize("case", CASES, ids=_id)
-def test_every_diagram_has_an_accessible_name_that_names_its_host(show, case):
+def test_every_diagram_has_an_accessible_name_that_names_its_host(shown, case):
     """The name as the browser's accessibility tree gives it (an image hides the labels drawn
     inside it), in the sheet's language: the host's name, its slots' labels, and the
     caption's "+1 card to the clearing" where the figure has one."""
-    page = show(case, 1200)
+    page = shown(case, 1200)
     figures = page.locator("figure[data-host]")
     assert figures.count() >= 3
     for i in range(figures.count()):
