@@ -17,7 +17,6 @@ import xml.etree.ElementTree as ET
 import pytest
 from babel.messages.extract import extract_from_dir
 from click.testing import CliRunner
-from newmm_tokenizer.tokenizer import word_tokenize
 from reportlab.pdfbase import ttfonts
 from reportlab.platypus import ListFlowable, Paragraph, Table
 from reportlab.platypus.paragraph import _HSFrag
@@ -211,6 +210,10 @@ PHRASE = ("2 คะแนนต่อการ์ดแต่ละใบที�
 
 
 def _word_bounds(text: str) -> set[int]:
+    """newmm's own word ends, its Trie and all: imported here, not as the module is collected
+    (newmm builds its Trie of 62,000 words as it is imported, a second in every test worker)."""
+    from newmm_tokenizer.tokenizer import word_tokenize
+
     out, pos = {0}, 0
     for w in word_tokenize(text, keep_whitespace=True):
         pos += len(w)
