@@ -18,7 +18,6 @@ from pathlib import Path
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
-from scipy import stats
 
 from benchmarks.planted import plant
 from grove import api
@@ -37,6 +36,15 @@ def simulate(out: Path, seed: int = 3, cards: list[Path] | None = None) -> Path:
     api.simulate("base", [], ["greedy", "greedy"], GAMES, seed, False, jobs=1, out=str(out),
                  roots=search_path(cards or [], env={}))
     return out
+
+
+@pytest.fixture(scope="module")
+def stats():
+    """scipy.stats, imported for the tests that compare with it, not as the module is
+    collected: it takes 0.6 s to import, in every test worker."""
+    from scipy import stats
+
+    return stats
 
 
 @pytest.fixture(scope="module")
@@ -157,7 +165,7 @@ def test_a_paired_ratio_change_has_the_delta_methods_spread():
     assert ratio_change((paid, paid), (copies, 0 * copies)) is None
 
 
-def test_a_paired_mean_change_is_students_paired_t():
+def test_a_paired_mean_change_is_students_paired_t(stats):
     rng = np.random.default_rng(3)
     a = rng.integers(0, 9, 40).astype(float)
     b = a + rng.integers(-1, 3, 40)

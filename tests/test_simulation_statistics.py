@@ -10,7 +10,6 @@ import random
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from scipy import stats
 
 from grove.simulation.plan import Plan, game_seed
 from grove.simulation.statistics import (
@@ -25,6 +24,15 @@ from grove.simulation.statistics import (
 )
 
 
+@pytest.fixture(scope="module")
+def stats():
+    """scipy.stats, imported for the tests that compare with it, not as the module is
+    collected: it takes 0.6 s to import, in every test worker."""
+    from scipy import stats
+
+    return stats
+
+
 def test_wilson_interval():
     lo, hi = wilson(5, 10)
     assert (round(lo, 4), round(hi, 4)) == (0.2366, 0.7634)
@@ -33,7 +41,7 @@ def test_wilson_interval():
 
 
 @given(st.integers(1, 10**6).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n))))
-def test_wilson_is_scipys_to_the_last_bit(kn):
+def test_wilson_is_scipys_to_the_last_bit(stats, kn):
     # wilson takes only its quantile from scipy.special (scipy.stats is slow to import)
     k, n = kn
     ci = stats.binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
@@ -41,7 +49,7 @@ def test_wilson_is_scipys_to_the_last_bit(kn):
 
 
 @given(st.integers(2, 10**5), st.integers(-10**6, 10**6), st.integers(1, 10**12))
-def test_mean_interval_is_scipys_to_the_last_bit(n, total, spread):
+def test_mean_interval_is_scipys_to_the_last_bit(stats, n, total, spread):
     sumsq = -(-total * total // n) + spread  # above total^2 / n: a variance above 0
     var = variance(n, total, sumsq)  # as mean_interval called scipy before
     ref = stats.t.interval(0.95, n - 1, loc=total / n, scale=math.sqrt(var / n))
@@ -63,7 +71,7 @@ def _moments(xs: list[int]) -> tuple[int, int, int]:
     return len(xs), sum(xs), sum(x * x for x in xs)
 
 
-def test_mean_interval_and_welch_from_sums_agree_with_scipy_on_the_data():
+def test_mean_interval_and_welch_from_sums_agree_with_scipy_on_the_data(stats):
     rng = random.Random(4)
     a = [rng.randint(40, 200) for _ in range(300)]
     b = [rng.randint(50, 210) for _ in range(250)]
@@ -82,7 +90,7 @@ def test_tests_of_equal_runs_give_p_one():
     assert means_p((1, 5, 25), (10, 50, 300)) is None  # one value: no spread to test by
 
 
-def test_corrections():
+def test_corrections(stats):
     assert holm([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
     ps = [0.01, 0.04, 0.03, 0.005, 0.5]
     assert benjamini_hochberg(ps) == pytest.approx(
