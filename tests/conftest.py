@@ -137,6 +137,15 @@ def quick_pilot():
         yield
 
 
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium under Playwright, one for a module's tests (a module that asks for it
+    skips where Chromium or Playwright is missing)."""
+    from tests.serve_helpers import launched_chromium
+
+    yield from launched_chromium()
+
+
 @pytest.fixture(scope="session")
 def laid_out():
     """The shipped quick-reference sheets, each laid out once per test process (their PDF, page

@@ -24,7 +24,7 @@ from benchmarks.planted import plant
 from grove.cli import main
 from grove.simulation.aggregate import read_totals
 from grove.simulation.report import render
-from tests.serve_helpers import CHROMIUM, launched_chromium
+from tests.serve_helpers import CHROMIUM
 
 playwright = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).is_file(),
@@ -89,11 +89,6 @@ CHECK = r"""
     overlaps: overlaps, off: off, small: small, fits: fits};
 }
 """
-
-
-@pytest.fixture(scope="module")
-def browser():
-    yield from launched_chromium()
 
 
 def measured(browser, page: str, width: int, folder: Path) -> dict:

@@ -18,7 +18,7 @@ from grove.engine import record as rec
 from grove.engine import runner
 from grove.engine.game import Game
 from grove.serve.faces import Faces
-from tests.serve_helpers import CHROMIUM, call, launched_chromium, play_seats, start
+from tests.serve_helpers import CHROMIUM, call, play_seats, start
 
 playwright = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).is_file() and not shutil.which("chromium"),
@@ -92,11 +92,6 @@ LAYOUT = r"""
   return out;
 }
 """
-
-
-@pytest.fixture(scope="module")
-def browser():
-    yield from launched_chromium()
 
 
 def _open(browser, url: str, size=(1280, 800)):

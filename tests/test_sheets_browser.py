@@ -22,16 +22,14 @@ from pathlib import Path
 import pytest
 
 from grove.compiler.cardset import build
-from tests.serve_helpers import launched_chromium
+from tests.serve_helpers import CHROMIUM
 
 playwright = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 
-CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"),
-                             "/usr/bin/chromium") if p and Path(p).is_file()), None)
 POPPLER = all(shutil.which(t) for t in ("pdfinfo", "pdffonts", "pdftotext"))
 pytestmark = [
-    pytest.mark.skipif(CHROMIUM is None, reason="no chromium: apt-get install chromium "
-                       "(.ci/run does where it is missing)"),
+    pytest.mark.skipif(not Path(CHROMIUM).is_file(), reason="no Chromium at /usr/bin/chromium: "
+                       "apt-get install chromium (.ci/run does where it is missing)"),
     pytest.mark.skipif(not POPPLER, reason="no pdfinfo/pdffonts/pdftotext: apt-get install "
                        "poppler-utils"),
 ]
@@ -44,11 +42,6 @@ CASES += [("smoky_mountains", (), "it", "letter"), ("dartmoor", (), "th", "lette
 # and the one whose rules are set closer to fit one page there (html.TIGHT_CSS, issue 44)
 CASES += [("smoky_mountains", (), "de", "letter")]
 ALLOWED_FONTS = re.compile(r"^([A-Z]{6}\+)?(Sarabun|GroveSymbols|DejaVuSans)")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    yield from launched_chromium()
 
 
 def chromium_pdf(browser, html: Path, out: Path) -> Path:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.serve_helpers import CHROMIUM, launched_chromium
+from tests.serve_helpers import CHROMIUM
 
 playwright = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).is_file() and not shutil.which("chromium"),
@@ -45,26 +45,23 @@ def pages(laid_out, tmp_path_factory):
     return out
 
 
-@pytest.fixture(scope="module")
-def browser():
-    yield from launched_chromium()
+def _opened(browser, pages, case, width: int, contexts: list):
+    """A Playwright page showing the sheet of `case` `width` CSS px wide, its fonts in; its
+    context goes to `contexts`, for the fixture to close."""
+    context = browser.new_context(viewport={"width": width, "height": 800})
+    contexts.append(context)
+    page = context.new_page()
+    page.goto(pages[case].as_uri())
+    page.evaluate("document.fonts.ready")
+    return page
 
 
 @pytest.fixture
 def show(browser, pages):
-    """show(case, width) -> a Playwright page showing the sheet `width` CSS px wide."""
-    opened = []
-
-    def open_(case, width: int):
-        context = browser.new_context(viewport={"width": width, "height": 800})
-        opened.append(context)
-        page = context.new_page()
-        page.goto(pages[case].as_uri())
-        page.evaluate("document.fonts.ready")
-        return page
-
-    yield open_
-    for context in opened:
+    """show(case, width) -> a page of its own showing the sheet `width` CSS px wide."""
+    contexts: list = []
+    yield lambda case, width: _opened(browser, pages, case, width, contexts)
+    for context in contexts:
         context.close()
 
 
@@ -73,16 +70,11 @@ def shown(browser, pages):
     """shown(case, width) -> a page as `show` opens it, opened once for the module's tests that
     only read it (no scrolling, no clicks)."""
     opened: dict = {}
-    contexts = []
+    contexts: list = []
 
     def look(case, width: int):
         if (case, width) not in opened:
-            context = browser.new_context(viewport={"width": width, "height": 800})
-            contexts.append(context)
-            page = context.new_page()
-            page.goto(pages[case].as_uri())
-            page.evaluate("document.fonts.ready")
-            opened[case, width] = page
+            opened[case, width] = _opened(browser, pages, case, width, contexts)
         return opened[case, width]
 
     yield look

@@ -194,9 +194,6 @@ def _fill(text: str, kw: dict[str, Any]) -> str:
     return text % values
 
 
-_cap = cases.capitalised
-
-
 class Renderer:
     def __init__(self, cardset: Any, lang: str, species: Any = None):
         self.cs = cardset
@@ -947,9 +944,9 @@ class Renderer:
             out = parts[0]
             for p in parts[1:]:
                 out = self.t("join.terms", a=out, b=p)
-            return _cap(out)
+            return cases.capitalised(out)
         if isinstance(rule, ast.EffectRule):
-            return _cap(self.actions(rule.actions))
+            return cases.capitalised(self.actions(rule.actions))
         if isinstance(rule, ast.TriggerRule):
             acts = self.actions(rule.actions, inf=rule.optional)
             if rule.optional:
@@ -963,8 +960,8 @@ class Renderer:
             else:
                 out = self.t("trigger.place", a=a, actions=acts)
             if rule.next_turn:
-                out = self.t("trigger.next_turn", rule=out, Rule=_cap(out))
-            return _cap(out)
+                out = self.t("trigger.next_turn", rule=out, Rule=cases.capitalised(out))
+            return cases.capitalised(out)
         if isinstance(rule, ast.PlacementRule):
             self.placing = rule.stmts
             try:
@@ -976,9 +973,9 @@ class Renderer:
         raise NoPhrase(Gap(self.lang, "node", type(rule).__name__))
 
     def _sentences(self, parts: list[str]) -> str:
-        out = _cap(parts[0]) if parts else ""
+        out = cases.capitalised(parts[0]) if parts else ""
         for p in parts[1:]:
-            out = self.t("join.sentences", a=out, b=_cap(p))
+            out = self.t("join.sentences", a=out, b=cases.capitalised(p))
         return out
 
 
@@ -1032,7 +1029,7 @@ def water_text(cardset: Any, lang: str) -> str:
 
     where = r.join_or([named(h) for h in hosts])
     text = _msg_text(r.cat, r.cat.phrases.get("water.where"), None) or "%(hosts)s"
-    return _cap(text % {"hosts": where})
+    return cases.capitalised(text % {"hosts": where})
 
 
 def _played_hosts(cardset: Any, host_ids: Iterable[str]) -> list[Any]:
@@ -1068,7 +1065,7 @@ def host_plurals(cardset: Any, lang: str, host_ids: Iterable[str], cap: bool = T
     the middle of a sentence ("one of your trees, saplings and shrubs")."""
     r = Renderer(cardset, lang)
     text = r.join_and([r.host_np(h).forms(_MANY) for h in _played_hosts(cardset, host_ids)])
-    return _cap(text) if cap else text
+    return cases.capitalised(text) if cap else text
 
 
 def field_label(field: str, lang: str) -> str:

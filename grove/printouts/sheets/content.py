@@ -209,7 +209,7 @@ def _hosts(cs: CardSet, lang: str, icons: dict) -> tuple[Host, ...]:
         # „universeller Fluss" is written as a sentence has it); the card beneath with the case
         # forms a sentence may ask for („als universellen Fluss", `cases.py`)
         beneath = cases.declined(_name(h.beneath, lang, ""), h.beneath_cases.get(lang))
-        host = Host(h.id, rules_text._cap(_name(h.names, lang, h.id)), h.face_down, h.play, h.reveal,
+        host = Host(h.id, cases.capitalised(_name(h.names, lang, h.id)), h.face_down, h.play, h.reveal,
                     counts, _name(base.names, lang, base.id) if base else None, slots, h.span,
                     icon, under, beneath if h.beneath else "",
                     rules_text.host_choice(cs, lang, (base.id,)) if base else None,
