@@ -8,6 +8,7 @@ editors key on them, so a code is never renamed, only added.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -121,19 +122,18 @@ def _source_line(span: Span, sources: dict[str, list[str]] | None) -> str | None
 
 
 # Bidirectional controls reorder what a terminal shows (U+202E makes `x.yaml` read `lmay.x`), and
-# other controls move the cursor or ring the bell: input echoed in a diagnostic shows them escaped.
-_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-_SEPARATORS = frozenset("\u2028\u2029\x85")
+# other controls move the cursor or ring the bell: input echoed in a diagnostic shows them escaped,
+# as does a lone surrogate (from a YAML "\ud800"), which cannot even be written as UTF-8. One
+# pattern finds them, so a long text with none (a run's summary, a JSON result) is scanned in C.
+_ESCAPED = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2028\u2029"
+                      r"\u2066-\u2069\ud800-\udfff]")
 WINDOW = 80  # characters of a source line shown either side of the caret's start
 MAX_ECHO = 1000  # characters of a message, hint or note printed before it is cut
 
 
-def _escape_char(ch: str) -> str:
-    # a lone surrogate (from a YAML "\ud800") cannot even be written as UTF-8: escaped too
-    if (ch in _BIDI or ch in _SEPARATORS or ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0
-            or 0xD800 <= ord(ch) <= 0xDFFF):
-        return f"\\u{ord(ch):04x}" if ord(ch) > 0xFF else f"\\x{ord(ch):02x}"
-    return ch
+def _escaped(m: re.Match[str]) -> str:
+    code = ord(m.group())
+    return f"\\u{code:04x}" if code > 0xFF else f"\\x{code:02x}"
 
 
 def escape(text: str) -> str:
@@ -141,7 +141,7 @@ def escape(text: str) -> str:
     neither reorder nor rewrite what the terminal shows."""
     if text.isprintable():  # the common case, and every character kept as it is
         return text
-    return "".join(_escape_char(ch) for ch in text)
+    return _ESCAPED.sub(_escaped, text)
 
 
 def shorten(text: str, limit: int = MAX_ECHO) -> str:
@@ -201,8 +201,8 @@ def escape_json(text: str) -> str:
     JSON grove prints (diagnostics, and a command's `--json` result) passes here."""
     if text.isprintable():
         return text
-    return "".join(ch if ch == "\n" or _escape_char(ch) == ch else f"\\u{ord(ch):04x}"
-                   for ch in text)
+    return _ESCAPED.sub(lambda m: m.group() if m.group() == "\n" else f"\\u{ord(m.group()):04x}",
+                        text)
 
 
 def format_json(diagnostics: Iterable[Diagnostic]) -> str:
