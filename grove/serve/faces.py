@@ -13,12 +13,16 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import orjson
 
 from grove.compiler.cardset import CardSet
 from grove.printouts.cards.faces import Deck, Face, read_deck
 from grove.printouts.cards.geometry import POKER
+
+if TYPE_CHECKING:
+    from PIL.Image import Image
 
 MM = 72 / 25.4  # points to the millimetre
 SCALE = 2.0  # pixels to the point: a poker card 357 x 499 pixels, sharp at twice its size
@@ -37,12 +41,14 @@ class Faces:
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
         self._png: dict[int | str, bytes] = {}
+        self._drawn: dict[int | str, Image] = {}  # by the warming, not yet made PNG
         self._warming: threading.Thread | None = None
 
     def warm(self) -> None:
         """Draw every face not yet drawn, in a thread of its own: one document for all of them
         is drawn in far less time than a document a face, so a table's first look finds its
-        images ready (a face asked for meanwhile is drawn alone)."""
+        images ready. A face asked for meanwhile is drawn alone, unless the warming drew it
+        while the ask waited for PDFium."""
         with self._lock:
             if self._warming is not None:
                 return
@@ -62,11 +68,14 @@ class Faces:
             with _RASTER:
                 images = list(raster.images(pdf.single(self.deck, [faces[k] for k in missing],
                                                        w, h, 0.0), SCALE))
+                with self._lock:
+                    self._drawn = dict(zip([*missing, BACK], images, strict=True))
             for k, img in zip([*missing, BACK], images, strict=True):
                 png = raster.png(img)
                 cache.put("face", self._key(k), png)
                 with self._lock:
                     self._png.setdefault(k, png)
+                    del self._drawn[k]
 
     def _key(self, k: int | str) -> str:
         from grove.compiler import cache
@@ -143,8 +152,12 @@ class Faces:
 
             w, h = POKER[0] * MM, POKER[1] * MM
             with _RASTER:
-                images = list(raster.images(pdf.single(self.deck, [face], w, h, 0.0), SCALE))
-            return raster.png(images[page])
+                with self._lock:  # drawn by the warming while this waited for PDFium?
+                    drawn = self._drawn.get(k)
+                if drawn is None:
+                    drawn = list(raster.images(pdf.single(self.deck, [face], w, h, 0.0),
+                                               SCALE))[page]
+            return raster.png(drawn)
 
         return cache.cached("face", self._key(k), build)
 
