@@ -136,15 +136,12 @@ def quick_pilot():
     app idle (`textual._wait`), twice: a whole game played by keys slept more than it worked (a
     game of test_table_fit: 23 s, 13 of them asleep), and its test worker's core stood idle
     meanwhile. The same test of idleness (a look in which the app used a twentieth of it in CPU
-    time) with a look of 2 ms. A screen, too, is drawn again at most 60 times a second, so a
-    look waited for the next frame after each key: the same screens, drawn up to 500 times."""
+    time) with a look of 2 ms."""
     import textual._wait as wait
-    import textual.screen
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(wait, "SLEEP_GRANULARITY", 0.002)  # raising, should textual rename it
         patch.setattr(wait, "SLEEP_IDLE", 0.002 / 20)
-        patch.setattr(textual.screen, "UPDATE_PERIOD", 0.002)
         yield
 
 
