@@ -400,6 +400,49 @@ def test_too_small_a_card_is_one_usage_error_naming_the_size_that_works(base, tm
     assert _overflowing(deck, (least[0] - 1, math.ceil((least[0] - 1) * h / w)))
 
 
+def test_a_face_asked_for_while_the_faces_warm_is_not_drawn_again(base, tmp_path, monkeypatch):
+    """A server draws every face in one document as it starts (`Faces.warm`); a face a page
+    asks for meanwhile waits for PDFium and then takes the warming's image, where it once drew
+    its own document too. Held here between the warming's drawing and its PNGs."""
+    import threading
+
+    from grove.printouts.cards import raster
+    from grove.serve import faces as served
+
+    monkeypatch.setenv("GROVE_CACHE_DIR", str(tmp_path))
+    alone: list[int] = []  # documents of one face drawn
+    single = pdf.single
+
+    def counted(deck, shown, *a):
+        if len(shown) == 1:
+            alone.append(1)
+        return single(deck, shown, *a)
+
+    monkeypatch.setattr(pdf, "single", counted)
+    drawn, go_on = threading.Event(), threading.Event()
+    png = raster.png
+
+    def held(img, *a):  # the warming's first PNG waits until the page has asked
+        if threading.current_thread().name.startswith("faces-") and not drawn.is_set():
+            drawn.set()
+            go_on.wait(30)
+        return png(img, *a)
+
+    monkeypatch.setattr(raster, "png", held)
+    shown = served.Faces(base, "en")
+    shown.warm()
+    assert drawn.wait(60)
+    asked = shown.png(3), shown.png(served.BACK)
+    go_on.set()
+    shown._warming.join(60)
+    assert alone == []
+    assert asked == (shown.png(3), shown.png(served.BACK))
+    w, h = (v * served.MM for v in geometry.POKER)
+    alone_drawn = next(raster.images(single(shown.deck, [shown._faces[0][3]], w, h, 0.0),
+                                     served.SCALE))
+    assert _rgb(asked[0]).tobytes() == alone_drawn.convert("RGB").tobytes()
+
+
 def test_the_last_page_marks_only_the_rows_its_cards_fill(base):
     sheet = geometry.sheet("a4", (44, 68))
     assert (sheet.cols, sheet.rows) == (4, 4)
