@@ -147,11 +147,20 @@ def quick_pilot():
 
 @pytest.fixture(scope="module")
 def browser():
-    """Debian's Chromium under Playwright, one for a module's tests (a module that asks for it
-    skips where Chromium or Playwright is missing)."""
+    """Debian's Chromium under Playwright, one for a module's tests (each module that asks for
+    it marks itself skipped where Chromium or Playwright is missing)."""
     from tests.serve_helpers import launched_chromium
 
     yield from launched_chromium()
+
+
+@pytest.fixture(scope="session")
+def stats():
+    """scipy.stats, for the tests that compare with it, imported when one asks: it takes 0.6 s
+    to import, which every test worker paid as it collected those modules."""
+    from scipy import stats
+
+    return stats
 
 
 @pytest.fixture(scope="session")

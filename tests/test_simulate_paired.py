@@ -39,15 +39,6 @@ def simulate(out: Path, seed: int = 3, cards: list[Path] | None = None) -> Path:
 
 
 @pytest.fixture(scope="module")
-def stats():
-    """scipy.stats, imported for the tests that compare with it, not as the module is
-    collected: it takes 0.6 s to import, in every test worker."""
-    from scipy import stats
-
-    return stats
-
-
-@pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     top = tmp_path_factory.mktemp("paired")
     cards = plant(RARE, tmp_path_factory.mktemp("rare"), change="half")

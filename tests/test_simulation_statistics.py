@@ -24,15 +24,6 @@ from grove.simulation.statistics import (
 )
 
 
-@pytest.fixture(scope="module")
-def stats():
-    """scipy.stats, imported for the tests that compare with it, not as the module is
-    collected: it takes 0.6 s to import, in every test worker."""
-    from scipy import stats
-
-    return stats
-
-
 def test_wilson_interval():
     lo, hi = wilson(5, 10)
     assert (round(lo, 4), round(hi, 4)) == (0.2366, 0.7634)
