@@ -178,6 +178,20 @@ def test_a_signed_entry_still_cannot_name_a_function(home: Path, monkeypatch):
             cache._Unpickler(io.BytesIO(body)).load()
 
 
+def test_an_entry_holding_an_enum_is_kept_on_every_python_3_11(home: Path, monkeypatch):
+    """Python 3.11.0-3.11.4 (Debian 12's python3) pickle an enum member as `getattr(cls, name)`,
+    a call the unpickler refuses: every entry holding a diagnostic's severity was dropped, and
+    lint's findings were never answered from the cache. Members are pickled by value."""
+    from grove.dsl.diagnostics import Severity, error
+
+    monkeypatch.setenv("GROVE_CACHE_DIR", str(home / "cache"))
+    monkeypatch.setattr(Severity, "__reduce_ex__", lambda self, proto: (
+        getattr, (type(self), self.name)))  # as 3.11.2 reduces it
+    found = [error("DSL-UNKNOWN-NAME", None, "unknown name 'pnd'")]
+    cache.put("test", "b" * 64, found)
+    assert cache.get("test", "b" * 64) == found
+
+
 @pytest.mark.parametrize("which", ["root", "kind"])
 def test_a_folder_others_may_write_is_not_used(home: Path, which: str):
     """A cache folder left 0777 (by an older grove under umask 000): anyone could have planted

@@ -159,6 +159,10 @@ class _Pickler(pickle.Pickler):
     dispatch_table[MappingProxyType] = lambda m: (read_only, (dict(m),))
 
     def reducer_override(self, obj: Any) -> Any:
+        # by value, as Python 3.11.5 and later pickle a member: 3.11.0-3.11.4 (Debian 12's
+        # python3) name `getattr`, which the unpickler rightly refuses, so no entry was kept
+        if isinstance(obj, enum.Enum):
+            return (type(obj), (obj.value,))
         if type(obj).__module__.startswith("ruamel."):
             for plain in (str, int, float, dict, list):
                 if isinstance(obj, plain):
