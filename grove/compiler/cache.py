@@ -103,21 +103,24 @@ def _file_digest(path: str, size: int, mtime_ns: int, mode: int) -> str:
 _RACY_NS = 3_000_000_000
 
 
-def file_digest(path: Path) -> str:
+def file_digest(path: Path, st: os.stat_result | None = None) -> str:
     """The digest of a file's contents; its size and time answer from memory only when it was
     last written some seconds ago, since file times are coarser than a quick edit (an edit
-    within the same tick, keeping the size, would otherwise be missed: git's "racy" files)."""
-    st = path.stat()
+    within the same tick, keeping the size, would otherwise be missed: git's "racy" files).
+    `st` is the file's stat where the caller has just taken it."""
+    st = path.stat() if st is None else st
     if time.time_ns() - st.st_mtime_ns < _RACY_NS:
         return _content_digest(path, st.st_mode, st.st_size, st.st_mtime_ns)
     return _file_digest(str(path), st.st_size, st.st_mtime_ns, st.st_mode)
 
 
-def files_digest(files: Iterable[Path]) -> str:
-    """One digest over the names and contents of files (in the order given)."""
+def files_digest(files: Iterable[Path | tuple[Path, os.stat_result]]) -> str:
+    """One digest over the names and contents of files (in the order given), each a path or a
+    path with the stat its caller has just taken."""
     h = hashlib.sha256()
     for f in files:
-        h.update(f.name.encode() + b"\0" + file_digest(f).encode() + b"\n")
+        path, st = f if isinstance(f, tuple) else (f, None)
+        h.update(path.name.encode() + b"\0" + file_digest(path, st).encode() + b"\n")
     return h.hexdigest()
 
 

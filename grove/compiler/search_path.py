@@ -90,7 +90,7 @@ def _has_edition_file(folder: Path) -> bool:
 def edition_files(folder: Path) -> list[Path]:
     """The files an edition is read from: every YAML file of its folder that is a regular file,
     by name (the others are `stray_files`: nothing reads them)."""
-    return sorted(p for p in folder.glob("*.yaml") if p.is_file() and not links_outside(folder, p))
+    return edition_listing(folder)[0]
 
 
 def links_outside(folder: Path, path: Path) -> bool:
@@ -110,12 +110,28 @@ def stray_files(folder: Path) -> list[Path]:
     device or socket (or a link to one), which a read would wait on or never finish, or a link
     to a file outside the folder (`links_outside`). They are reported, not read, and their
     names are part of the folder's digest (universe.py)."""
-    out = []
-    for p in sorted(folder.glob("*.yaml")):
+    return edition_listing(folder)[1]
+
+
+def edition_listing(folder: Path) -> tuple[list[Path], list[Path]]:
+    """(`edition_files`, `stray_files`) of a folder, by name, from one listing of it: the
+    folder's digest asks for both before every command's cache lookup, and the entry types
+    the listing carries spare most of a stat a name."""
+    try:
+        with os.scandir(folder) as listing:
+            entries = sorted((e for e in listing if e.name.endswith(".yaml")),
+                             key=lambda e: e.name)
+    except OSError:
+        return [], []
+    files, strays = [], []
+    for entry in entries:
+        path = folder / entry.name
         try:
-            if (p.exists() and not p.is_file() and not p.is_dir()) or (
-                    p.is_file() and links_outside(folder, p)):
-                out.append(p)
+            if entry.is_file():  # through a link, to its target
+                (strays if entry.is_symlink() and links_outside(folder, path) else files
+                 ).append(path)
+            elif not entry.is_dir() and (not entry.is_symlink() or path.exists()):
+                strays.append(path)  # a FIFO, device or socket, or a link to one
         except OSError:
             continue
-    return out
+    return files, strays

@@ -10,6 +10,7 @@ the base game.
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -20,10 +21,9 @@ from grove.compiler import cache
 from grove.compiler.limits import MAX_CARD_FILE_BYTES
 from grove.compiler.search_path import (
     Roots,
-    edition_files,
     edition_folders,
+    edition_listing,
     search_path,
-    stray_files,
 )
 from grove.dsl.diagnostics import Diagnostic, error
 
@@ -89,18 +89,19 @@ def _digest(folder: Path) -> str:
     (`stray_files`), whose diagnostics are part of what loading the folder says. A file larger
     than the loader reads (INPUT-TOO-LARGE) counts by its name, size and time, unread: its
     contents would be read whole for the digest alone (a 1 GB file took 1 GB to lint)."""
+    readable, unread = edition_listing(folder)
     files, big = [], []
-    for f in edition_files(folder):
+    for f in readable:
         try:
-            st = f.stat()
+            st = os.stat(f)
         except OSError:
             continue  # gone since it was listed: the loader says so
         if st.st_size > MAX_CARD_FILE_BYTES:
             big.append(f"{f.name}:{st.st_size}:{st.st_mtime_ns}")
         else:
-            files.append(f)
+            files.append((f, st))
     digest = cache.files_digest(files)
-    strays = [*big, *(p.name for p in stray_files(folder))]
+    strays = [*big, *(p.name for p in unread)]
     if not strays:
         return digest
     return hashlib.sha256("\0".join([digest, *strays]).encode()).hexdigest()
