@@ -30,7 +30,7 @@ from grove.compiler.model import (
     SpeciesDef,
     Symbol,
 )
-from grove.compiler.search_path import EDITION_FILE, edition_files, stray_files
+from grove.compiler.search_path import EDITION_FILE, edition_listing
 from grove.compiler.yaml_source import Document, load_text, read_source
 from grove.dsl.diagnostics import Diagnostic, DiagnosticError, Span, error
 from grove.dsl.parser import FIELDS
@@ -448,7 +448,7 @@ def _not_regular(path: Path) -> Diagnostic:
 def load_edition(folder: str | Path, read: Reader = read_document) -> Loaded:
     """Read one edition folder: `edition.yaml`, `deck.yaml` and every species file beside them."""
     folder = Path(folder)
-    strays = stray_files(folder)
+    files, strays = edition_listing(folder)
     diags: list[Diagnostic] = [_not_regular(p) for p in strays]
     ed_path = folder / EDITION_FILE
     if ed_path in strays:
@@ -485,7 +485,7 @@ def load_edition(folder: str | Path, read: Reader = read_document) -> Loaded:
     left_out: set[str] = set()  # see EditionDef.left_out
     deck_left_out = False
     seen: dict[str, SpeciesDef] = {}  # by key
-    for path in edition_files(folder):
+    for path in files:
         if path.name == EDITION_FILE:
             continue
         schema = "deck" if path.name == DECK_FILE else "cardset"
