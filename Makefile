@@ -1,6 +1,6 @@
 # The interpreter .venv is made from: the system's /usr/bin/python3 where it is 3.11 or newer
 # (a distribution builds it with profile-guided and link-time optimisation; pyenv's and
-# python.org's source builds have neither unless asked, and ran the suite with 10% more CPU),
+# python.org's source builds have neither unless asked; the suite took 5-12% more CPU on them),
 # else the python3 on PATH. `make PY=python3.12 test` chooses another; `make clean` first.
 SYSTEM_PY := $(shell /usr/bin/python3 -c 'import sys; print(sys.version_info >= (3, 11))' 2>/dev/null)
 PY ?= $(if $(filter True,$(SYSTEM_PY)),/usr/bin/python3,python3)
