@@ -27,6 +27,7 @@ from typing import Any
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.parser import RoundTripParser
 from ruamel.yaml.scalarstring import (
     DoubleQuotedScalarString,
     FoldedScalarString,
@@ -285,68 +286,89 @@ def load_text(raw: str, path: str | Path, max_bytes: int = MAX_CARD_FILE_BYTES) 
     return loads(raw, p)
 
 
-def _check_events(raw: str, path: str) -> None:
+class _Limits:
     """YAML-ALIAS-LIMIT at the alias where the nodes that aliases stand for pass
-    `MAX_ALIAS_NODES`, and YAML-TOO-DEEP at the first value nested deeper than `MAX_YAML_DEPTH`,
-    from the parser's events (which nothing builds and nothing recurses into).
+    `MAX_ALIAS_NODES`, YAML-TOO-DEEP at the first value nested deeper than `MAX_YAML_DEPTH`, and
+    YAML-TAG, each raised as a parser's events go past (one `see` an event, in order), before
+    anything is built from them or recursed into.
 
     Each anchored value's expanded size is known at its end event, and an alias adds that size
     again, so the count is linear in the text however deep the anchors nest."""
-    if _c_composer() is not None and _scan_events(raw, path, pure=False):
-        return
-    _scan_events(raw, path, pure=True)  # YAML 1.2 that libyaml refuses, read as ruamel does
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.sizes: dict[str, int] = {}
+        self.open: list[list[Any]] = [[None, 0]]  # [anchor, expanded nodes so far] a collection
+        self.shared = 0
+
+    def see(self, ev: Any) -> None:
+        kind = type(ev).__name__
+        if kind in ("ScalarEvent", "MappingStartEvent", "SequenceStartEvent"):
+            _check_tag(ev, self.path)
+        if len(self.open) - 1 > MAX_YAML_DEPTH and kind in (
+                "MappingStartEvent", "SequenceStartEvent", "ScalarEvent", "AliasEvent"):
+            raise self._error(ev, "YAML-TOO-DEEP",
+                              f"values nested more than {MAX_YAML_DEPTH} levels deep",
+                              "a card or forest file nests a few levels: is a bracket left open?")
+        if kind in ("MappingStartEvent", "SequenceStartEvent"):
+            self.open.append([ev.anchor, 1])
+            return
+        if kind in ("MappingEndEvent", "SequenceEndEvent"):
+            anchor, n = self.open.pop()
+        elif kind == "ScalarEvent":
+            anchor, n = ev.anchor, 1
+        elif kind == "AliasEvent":
+            named = escape(shorten(str(ev.anchor), 80))
+            if any(ev.anchor == a for a, _ in self.open):  # `&a [*a]`: a value inside itself
+                raise self._error(ev, "YAML-ALIAS-LIMIT",
+                                  f"'*{named}' stands inside the value it names, which would "
+                                  "make that value endless",
+                                  "write the values out instead of `&anchor` and `*alias`")
+            anchor, n = None, self.sizes.get(ev.anchor, 1)
+            self.shared += n
+            if self.shared > MAX_ALIAS_NODES:
+                raise self._error(ev, "YAML-ALIAS-LIMIT",
+                                  f"the aliases of this file stand for more than "
+                                  f"{MAX_ALIAS_NODES} values (at '*{named}')",
+                                  "write the values out, or share fewer of them by `&anchor` "
+                                  "and `*alias`")
+        else:
+            return
+        if anchor is not None:
+            self.sizes[anchor] = n
+        self.open[-1][1] += n
+
+    def _error(self, ev: Any, code: str, message: str, hint: str) -> DiagnosticError:
+        mark = ev.start_mark
+        return DiagnosticError([error(code, Span(self.path, mark.line + 1, mark.column + 1),
+                                      message, hint)])
 
 
-def _scan_events(raw: str, path: str, *, pure: bool) -> bool:
-    """`_check_events` with one parser: whether the text parsed to its end within the limits."""
-    parser = YAML(typ="safe", pure=pure)
-    sizes: dict[str, int] = {}
-    open_: list[list[Any]] = [[None, 0]]  # [anchor, expanded nodes so far] per open collection
-    shared = 0
+def _within_limits_by_libyaml(raw: str, path: str) -> bool:
+    """`_Limits` over libyaml's events, which nothing builds: whether the text parsed to its end
+    (False: libyaml refuses it, and the round-trip loader says why, or reads YAML 1.2 that
+    libyaml does not)."""
+    limits = _Limits(path)
     try:
-        for ev in parser.parse(raw):
-            kind = type(ev).__name__
-            if kind in ("ScalarEvent", "MappingStartEvent", "SequenceStartEvent"):
-                _check_tag(ev, path)
-            if len(open_) - 1 > MAX_YAML_DEPTH and kind in (
-                    "MappingStartEvent", "SequenceStartEvent", "ScalarEvent", "AliasEvent"):
-                mark = ev.start_mark
-                raise DiagnosticError([error(
-                    "YAML-TOO-DEEP", Span(path, mark.line + 1, mark.column + 1),
-                    f"values nested more than {MAX_YAML_DEPTH} levels deep",
-                    "a card or forest file nests a few levels: is a bracket left open?")])
-            if kind in ("MappingStartEvent", "SequenceStartEvent"):
-                open_.append([ev.anchor, 1])
-                continue
-            if kind in ("MappingEndEvent", "SequenceEndEvent"):
-                anchor, n = open_.pop()
-            elif kind == "ScalarEvent":
-                anchor, n = ev.anchor, 1
-            elif kind == "AliasEvent":
-                if any(ev.anchor == a for a, _ in open_):  # `&a [*a]`: a value inside itself
-                    mark = ev.start_mark
-                    raise DiagnosticError([error(
-                        "YAML-ALIAS-LIMIT", Span(path, mark.line + 1, mark.column + 1),
-                        f"'*{escape(shorten(str(ev.anchor), 80))}' stands inside the value it "
-                        "names, which would make that value endless",
-                        "write the values out instead of `&anchor` and `*alias`")])
-                anchor, n = None, sizes.get(ev.anchor, 1)
-                shared += n
-                if shared > MAX_ALIAS_NODES:
-                    mark = ev.start_mark
-                    raise DiagnosticError([error(
-                        "YAML-ALIAS-LIMIT", Span(path, mark.line + 1, mark.column + 1),
-                        f"the aliases of this file stand for more than {MAX_ALIAS_NODES} values "
-                        f"(at '*{escape(shorten(str(ev.anchor), 80))}')",
-                        "write the values out, or share fewer of them by `&anchor` and `*alias`")])
-            else:
-                continue
-            if anchor is not None:
-                sizes[anchor] = n
-            open_[-1][1] += n
+        for ev in YAML(typ="safe", pure=False).parse(raw):
+            limits.see(ev)
     except (YAMLError, RecursionError, ValueError):
-        return False  # the loader reports what is malformed, at its own place
+        return False
     return True
+
+
+class _CheckedParser(RoundTripParser):
+    """The round-trip loader's parser, its events held to `_Limits` as the composer takes them:
+    a text libyaml cannot read is parsed once, in pure Python, and its limits are met before
+    the composer recurses a level deeper or follows an alias."""
+
+    limits: _Limits
+
+    def get_event(self) -> Any:
+        ev = super().get_event()
+        if ev is not None:
+            self.limits.see(ev)
+        return ev
 
 
 _PLAIN_TAGS = {  # the tags each kind of value may carry
@@ -426,20 +448,23 @@ def _may_nest_deep(raw: str) -> bool:
 
 def loads(raw: str, path: str = "<string>") -> Document:
     """A document from YAML text; beyond its limits (aliases, depth) a `DiagnosticError` says
-    where, before anything is built: the events are checked first where the text has an anchor
-    (`&`) or may nest deep enough to crash libyaml's composer, which recurses in C, and
-    always before the round-trip loader, which recurses as deep as the text nests."""
-    checked = "&" in raw or _may_nest_deep(raw)
-    if checked:
-        _check_events(raw, path)
+    where, before anything is built. libyaml reads the text first where it can (its events
+    checked first where the text has an anchor (`&`) or may nest deep enough to crash its
+    composer, which recurses in C); the round-trip loader, which recurses as deep as the text
+    nests, checks each event as its composer takes it (`_CheckedParser`)."""
     lines = tuple(raw.splitlines())
-    fast, data = _fast_load(raw)
-    if fast:
-        return Document(path, data, lines)
-    if not checked:
-        _check_events(raw, path)
+    if _c_composer() is not None:
+        parsed = _within_limits_by_libyaml(raw, path) if (
+            "&" in raw or _may_nest_deep(raw)) else None
+        if parsed is not False:
+            fast, data = _fast_load(raw)
+            if fast:
+                return Document(path, data, lines)
+    loader = _yaml()
+    loader.Parser = _CheckedParser
+    loader.parser.limits = _Limits(path)
     try:
-        data = _yaml().load(raw)
+        data = loader.load(raw)
     except RecursionError:  # the events passed, yet the loader recursed too deep: never seen
         raise DiagnosticError([error("YAML-TOO-DEEP", Span(path, 1, 1),
                                      "values nested too deep to read")]) from None
