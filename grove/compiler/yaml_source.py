@@ -460,6 +460,8 @@ def loads(raw: str, path: str = "<string>") -> Document:
             fast, data = _fast_load(raw)
             if fast:
                 return Document(path, data, lines)
+            if parsed is None:  # a tag or a limit is said from libyaml's events, at once
+                _within_limits_by_libyaml(raw, path)
     loader = _yaml()
     loader.Parser = _CheckedParser
     loader.parser.limits = _Limits(path)
