@@ -3,8 +3,11 @@
 The schemas under `schema/` are the published contract for editors; validating against them here
 (rather than re-checking shapes by hand) keeps editor and linter in agreement.
 
-The validator library is imported where it is used: its import alone costs more than a warm
-`grove score`, and a document read before (by its text) gets its verdict from the cache.
+Two validators read the same schemas: jsonschema-rs (compiled) says whether a document is
+valid, and only a document it refuses goes to jsonschema, whose errors the diagnostics are made
+of (tests/test_schema_verdicts.py holds their verdicts equal). jsonschema is imported where it
+is used: its import alone costs more than a warm `grove score`, and a document read before (by
+its text) gets its verdict from the cache.
 """
 
 from __future__ import annotations
