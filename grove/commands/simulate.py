@@ -25,6 +25,29 @@ from grove.commands.common import (
 from grove.dsl.diagnostics import Diagnostic, Severity, echo_text, escape, shorten
 
 
+class _NoBar:
+    """No progress shown (a pipe, a script, `--json`): tqdm, a tenth of a second to import, is
+    not loaded."""
+
+    def update(self, n: int = 1) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _progress_bar(games: int) -> Any:
+    """tqdm's bar on the terminal, without its monitor thread: workers are forked only from a
+    process without threads (simulation/executors.py, `may_fork`)."""
+    from tqdm import tqdm
+
+    class Bar(tqdm):
+        monitor_interval = 0
+
+    return Bar(total=games if games > 0 else None, unit="game", file=sys.stderr,
+               dynamic_ncols=True, smoothing=0.05)
+
+
 @click.command(short_help="Play a batch of games between AIs into a run folder of Parquet "
                "files, a summary and a report.")
 @click.option("--edition", required=True, metavar="EDITION", help="a standalone edition")
@@ -56,8 +79,6 @@ def simulate(edition: str, with_: str, ai: str, games: int, seed: int, rotate: b
              worth: str | None, as_json: bool, roots) -> None:
     """Play a batch of games and write games.parquet, cards.parquet, summary.json and
     report.html: win rates by seat and AI, and what each species brings."""
-    from tqdm import tqdm
-
     from grove import api
     from grove.simulation.folder import shown
 
@@ -68,12 +89,8 @@ def simulate(edition: str, with_: str, ai: str, games: int, seed: int, rotate: b
     if worth and worth.strip() != "all":  # as is a species the card set lacks
         api.refuse_unknown_species(edition, expansions(with_), _worth_list(worth), roots)
 
-    class Bar(tqdm):  # no monitor thread: workers are forked only from a process without
-        monitor_interval = 0  # threads (simulation/executors.py, `may_fork`)
-
     fmt = "json" if as_json else "text"
-    bar = Bar(total=games if games > 0 else None, unit="game", file=sys.stderr,
-              disable=as_json or not sys.stderr.isatty(), dynamic_ncols=True, smoothing=0.05)
+    bar = _progress_bar(games) if not as_json and sys.stderr.isatty() else _NoBar()
     try:
         outcome = api.simulate(edition, expansions(with_), ai.split(","), games, seed, rotate,
                                jobs, cluster, out, roots, on_progress=bar.update,
