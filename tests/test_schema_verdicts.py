@@ -16,6 +16,7 @@ import pytest
 
 from grove.compiler import schemas
 from grove.compiler import yaml_source as ys
+from grove.lsp.completion import SCHEMA_OF_FILE
 
 REPO = Path(__file__).resolve().parents[1]
 CASES = 1500
@@ -27,7 +28,7 @@ ODD: list[object] = [None, True, False, 0, 1, -1, 2.5, 1.0, 10**30, math.nan, ma
 def _schema_of(path: Path) -> str:
     if path.parent.name in ("examples", "forests"):
         return "forest"
-    return {"edition.yaml": "edition", "deck.yaml": "deck"}.get(path.name, "cardset")
+    return SCHEMA_OF_FILE.get(path.name, "cardset")
 
 
 @pytest.fixture(scope="module")

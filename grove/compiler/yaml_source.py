@@ -318,18 +318,17 @@ class _Limits:
         elif kind == "ScalarEvent":
             anchor, n = ev.anchor, 1
         elif kind == "AliasEvent":
-            named = escape(shorten(str(ev.anchor), 80))
             if any(ev.anchor == a for a, _ in self.open):  # `&a [*a]`: a value inside itself
                 raise self._error(ev, "YAML-ALIAS-LIMIT",
-                                  f"'*{named}' stands inside the value it names, which would "
-                                  "make that value endless",
+                                  f"'*{_named(ev)}' stands inside the value it names, which "
+                                  "would make that value endless",
                                   "write the values out instead of `&anchor` and `*alias`")
             anchor, n = None, self.sizes.get(ev.anchor, 1)
             self.shared += n
             if self.shared > MAX_ALIAS_NODES:
                 raise self._error(ev, "YAML-ALIAS-LIMIT",
                                   f"the aliases of this file stand for more than "
-                                  f"{MAX_ALIAS_NODES} values (at '*{named}')",
+                                  f"{MAX_ALIAS_NODES} values (at '*{_named(ev)}')",
                                   "write the values out, or share fewer of them by `&anchor` "
                                   "and `*alias`")
         else:
@@ -342,6 +341,11 @@ class _Limits:
         mark = ev.start_mark
         return DiagnosticError([error(code, Span(self.path, mark.line + 1, mark.column + 1),
                                       message, hint)])
+
+
+def _named(ev: Any) -> str:
+    """An alias's anchor as a message shows it."""
+    return escape(shorten(str(ev.anchor), 80))
 
 
 def _within_limits_by_libyaml(raw: str, path: str) -> bool:
