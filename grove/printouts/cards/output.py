@@ -63,11 +63,21 @@ def _overflowing(deck: Deck, size_mm: tuple[float, float]) -> list[tuple[Face, d
     return [(face, o) for face, _ in deck.unique() for o in draw.check(face, deck, w, h)]
 
 
-def _least_size(deck: Deck, size_mm: tuple[float, float]) -> tuple[int, int] | None:
+def _fits(faces: Sequence[Face], deck: Deck, size_mm: tuple[float, float]) -> bool:
+    """Whether every face fits a card of `size_mm`: the search for the least size asks only
+    that, so it stops at the first face that does not."""
+    w, h = (v * geometry.MM for v in size_mm)
+    return not any(draw.check(face, deck, w, h) for face in faces)
+
+
+def _least_size(faces: Sequence[Face], deck: Deck,
+                size_mm: tuple[float, float]) -> tuple[int, int] | None:
     """The smallest card of the proportions of `size_mm`, in whole mm, on which every face of
     `deck` fits: searched between the size asked and the one of those proportions that covers
     a poker card (a taller or wider card only gives a text more room), or the largest that
-    `--size` allows. None where that one does not hold them either."""
+    `--size` allows. None where that one does not hold them either. `faces` are every face of
+    the deck, those that overflow at the size asked first: near the least size they are the
+    ones that still do not fit, so a size too small is known from a face or two."""
     w, h = size_mm
 
     def size(width: int) -> tuple[int, int]:
@@ -76,12 +86,12 @@ def _least_size(deck: Deck, size_mm: tuple[float, float]) -> tuple[int, int] | N
     top = math.ceil(max(geometry.POKER[0] / w, geometry.POKER[1] / h, 1.0) * w)
     while top > w and max(size(top)) > geometry.MAX_SIDE:
         top -= 1
-    if top <= w or _overflowing(deck, size(top)):
+    if top <= w or not _fits(faces, deck, size(top)):
         return None
     low, high = math.floor(w), top  # fits at `high`, not at the size asked
     while high - low > 1:
         mid = (low + high) // 2
-        low, high = (low, mid) if not _overflowing(deck, size(mid)) else (mid, high)
+        low, high = (low, mid) if _fits(faces, deck, size(mid)) else (mid, high)
     return size(high)
 
 
@@ -94,17 +104,19 @@ def _check(cs: CardSet, deck: Deck, size_mm: tuple[float, float]) -> None:
         return
     poker = tuple(int(v) for v in geometry.POKER)
     smaller = size_mm[0] < poker[0] or size_mm[1] < poker[1]
-    least = _least_size(deck, size_mm) if smaller else None
-    if least is not None or (smaller and not _overflowing(deck, poker)):
+    overflowing = dict.fromkeys(face for face, _ in found)
+    faces = [*overflowing, *(f for f, _ in deck.unique() if f not in overflowing)]
+    least = _least_size(faces, deck, size_mm) if smaller else None
+    if least is not None or (smaller and _fits(faces, deck, poker)):
         asked = "x".join(f"{v:g}" for v in size_mm)
-        faces = f"{len({face for face, _ in found})} of the {len(deck.unique())} faces"
+        counted = f"{len(overflowing)} of the {len(deck.unique())} faces"
         said = (f"the smallest card of these proportions that holds them all is "
                 f"{least[0]}x{least[1]} mm" if least is not None else
                 f"no card of these proportions up to {geometry.MAX_SIDE} mm holds them all; "
                 f"a poker card, {poker[0]}x{poker[1]}, does")
         least = least or poker
         raise _fail("USAGE-CARD-TOO-SMALL",
-                    f"--size {asked}: a card this small cannot hold {faces}; {said}",
+                    f"--size {asked}: a card this small cannot hold {counted}; {said}",
                     f"print with --size {least[0]}x{least[1]} or larger")
     raise DiagnosticError(list(dict.fromkeys(overflow_diagnostic(cs, o) for _, o in found)))
 
