@@ -18,7 +18,6 @@ import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from importlib import resources
 from typing import Any
 
 from grove.dsl.diagnostics import Diagnostic, DiagnosticError, Span, error, format_text
@@ -119,29 +118,12 @@ _BY_NAME = {n: t for t in TERMS for n in (t.name, *t.aliases)}
 # ---- parsing -------------------------------------------------------------------------------
 @cache
 def _lark() -> Any:
-    """The parser, its LALR tables kept in the on-disk cache as Lark serializes them (plain
-    data, under the grammar's digest and Lark's version): building them anew costs a warm
+    """The parser, its tables from the on-disk cache: building them anew costs a warm
     `grove find` more than everything else it does."""
-    import hashlib
+    from grove.compiler import lark_tables
 
-    import lark
-    from lark import Lark
-
-    from grove.compiler import cache as disk
-
-    grammar = resources.files("grove.database").joinpath("query.lark").read_text(encoding="utf-8")
-
-    def tables() -> dict[str, Any]:
-        from lark.grammar import Rule
-        from lark.lexer import TerminalDef
-
-        built = Lark(grammar, parser="lalr", lexer="contextual", propagate_positions=True,
-                     maybe_placeholders=False)
-        data, memo = built.memo_serialize([TerminalDef, Rule])
-        return {"data": data, "memo": memo}
-
-    k = disk.key("query-grammar", lark.__version__, hashlib.sha256(grammar.encode()).hexdigest())
-    return Lark.load(disk.cached("grammar", k, tables))
+    return lark_tables.parser("grove.database", "query.lark", lexer="contextual",
+                              propagate_positions=True, maybe_placeholders=False)
 
 
 def _span(line: int, col: int, end_line: int | None = None, end_col: int | None = None) -> Span:

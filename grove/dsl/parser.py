@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from functools import cache, lru_cache
-from importlib import resources
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -90,15 +89,12 @@ _TOKEN_WORDS = {
 
 @cache
 def _lark() -> Lark:
-    grammar = resources.files("grove.dsl").joinpath("grammar.lark").read_text(encoding="utf-8")
-    return Lark(
-        grammar,
-        parser="lalr",
-        lexer="contextual",
-        start=list(dict.fromkeys(_START.values())),
-        propagate_positions=True,
-        maybe_placeholders=False,
-    )
+    """The rules' parser, its tables from the on-disk cache (grove/compiler/lark_tables.py)."""
+    from grove.compiler import lark_tables
+
+    return lark_tables.parser("grove.dsl", "grammar.lark", lexer="contextual",
+                              start=list(dict.fromkeys(_START.values())),
+                              propagate_positions=True, maybe_placeholders=False)
 
 
 def _describe(term: str) -> str:
