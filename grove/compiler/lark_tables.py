@@ -1,10 +1,10 @@
 """A Lark LALR parser whose tables are kept in grove's on-disk cache.
 
-Building the tables of grove's grammars takes longer than the rest of what a short command
-does with them (the rules' grammar 65 ms of CPU, where loading its tables takes 6 ms): the
-rules' parser serves every compile of a card file and every keystroke the language server
-checks, the query's parser every `grove find`. Lark serializes the tables as plain data, which
-the cache keeps under the grammar's digest, Lark's version and the parser's options.
+Building the tables of a grammar costs a short command more than the rest of what it does
+with them, and ten times what loading them costs: the rules' parser serves every compile of a
+card file and every keystroke the language server checks, the query's parser every `grove
+find`. Lark serializes the tables as plain data, which the cache keeps under the grammar's
+digest, Lark's version and the parser's options.
 """
 
 from __future__ import annotations
