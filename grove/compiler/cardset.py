@@ -308,6 +308,7 @@ def _scope(edition: EditionDef, universe: Universe) -> NameScope:
 
 def check_edition(edition: EditionDef, universe: Universe) -> CheckedEdition:
     """Parse and check every rule of an edition in its own name scope."""
+    from grove.compiler import lark_tables
     from grove.compiler.checker import Checker
     from grove.compiler.loader import duplicate_hint
     from grove.dsl.parser import parse_rule
@@ -337,10 +338,12 @@ def check_edition(edition: EditionDef, universe: Universe) -> CheckedEdition:
 
     # modifiers first: which species' counts another card may boost
     parsed: dict[tuple[str, str], ast.Rule] = {}
+    lark = lark_tables.rules()
     for sd in edition.species:
         for rt in sd.rules:
             try:
-                parsed[(sd.key, rt.field)] = parse_rule(rt.field, rt.text, rt.file, rt.line, rt.col)
+                parsed[(sd.key, rt.field)] = parse_rule(rt.field, rt.text, rt.file, rt.line,
+                                                        rt.col, lark)
             except DiagnosticError as exc:
                 diags.extend(exc.diagnostics)
     boosted: set[str] = set()
@@ -350,7 +353,7 @@ def check_edition(edition: EditionDef, universe: Universe) -> CheckedEdition:
                 if rt.field != "modifier":
                     continue
                 try:
-                    rule = parse_rule(rt.field, rt.text, rt.file, rt.line, rt.col)
+                    rule = parse_rule(rt.field, rt.text, rt.file, rt.line, rt.col, lark)
                 except DiagnosticError:
                     continue  # reported when that edition is compiled
                 for stmt in rule.stmts:

@@ -10,6 +10,7 @@ digest, Lark's version and the parser's options.
 from __future__ import annotations
 
 import hashlib
+from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -34,3 +35,12 @@ def parser(package: str, grammar_file: str, **options: Any) -> Any:
     k = cache.key("grammar", f"{package}/{grammar_file}", lark.__version__,
                   hashlib.sha256(grammar.encode()).hexdigest(), repr(sorted(options.items())))
     return Lark.load(cache.cached("grammar", k, tables))
+
+
+@cache
+def rules() -> Any:
+    """The rules' parser (grove/dsl/parser.py's grammar and options), its tables cached: the
+    one the compiler hands `parse_rule`, and the language server's completion reads."""
+    from grove.dsl import parser as dsl
+
+    return parser(*dsl.GRAMMAR, **dsl.lark_options())

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from functools import cache, lru_cache
+from importlib import resources
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -87,21 +88,29 @@ _TOKEN_WORDS = {
 }
 
 
+GRAMMAR = ("grove.dsl", "grammar.lark")  # the package and file of the rules' grammar
+
+
+def lark_options() -> dict[str, object]:
+    """How the rules' `lalr` parser is built from `GRAMMAR`."""
+    return {"lexer": "contextual", "start": list(dict.fromkeys(_START.values())),
+            "propagate_positions": True, "maybe_placeholders": False}
+
+
 @cache
 def _lark() -> Lark:
-    """The rules' parser, its tables from the on-disk cache (grove/compiler/lark_tables.py)."""
-    from grove.compiler import lark_tables
+    """The rules' parser, its tables built here. The compiler hands `parse_rule` the same parser
+    with its tables from the on-disk cache (grove/compiler/lark_tables.py), which this room,
+    below the compiler, cannot read."""
+    grammar = resources.files(GRAMMAR[0]).joinpath(GRAMMAR[1]).read_text(encoding="utf-8")
+    return Lark(grammar, parser="lalr", **lark_options())
 
-    return lark_tables.parser("grove.dsl", "grammar.lark", lexer="contextual",
-                              start=list(dict.fromkeys(_START.values())),
-                              propagate_positions=True, maybe_placeholders=False)
 
-
-def _describe(term: str) -> str:
+def _describe(term: str, lark: Lark) -> str:
     if term in _TOKEN_WORDS:
         return _TOKEN_WORDS[term]
     try:
-        pattern = _lark().get_terminal(term).pattern
+        pattern = lark.get_terminal(term).pattern
     except KeyError:
         return term.lower()
     if pattern.type == "str":
@@ -109,7 +118,7 @@ def _describe(term: str) -> str:
     return term.lower()
 
 
-def _nearest_keyword(exc: Exception, expected: list[str]) -> str | None:
+def _nearest_keyword(exc: Exception, expected: list[str], lark: Lark) -> str | None:
     """"did you mean `draw`?" where the word the parser stopped at is a keyword misspelt
     (`drwa 1`, `2 pr insect`): the nearest of the keywords it could take there."""
     import difflib
@@ -117,7 +126,8 @@ def _nearest_keyword(exc: Exception, expected: list[str]) -> str | None:
     token = str(getattr(exc, "token", "") or "")
     if not token.isalpha() or getattr(exc.token, "type", "") == "$END":  # type: ignore[attr-defined]
         return None
-    keywords = {d.strip("`"): d for d in map(_describe, expected) if d.startswith("`")}
+    keywords = {d.strip("`"): d for d in (_describe(t, lark) for t in expected)
+                if d.startswith("`")}
     near = difflib.get_close_matches(token, [k for k in keywords if k.isalpha()], n=1,
                                      cutoff=0.6)
     return f"did you mean {keywords[near[0]]}?" if near else None
@@ -500,7 +510,7 @@ def _offset(text: str, line: int, col: int) -> int:
 
 
 def _syntax_diagnostic(
-    exc: UnexpectedInput, text: str, start: str, file: str, line: int, col: int
+    exc: UnexpectedInput, text: str, start: str, file: str, line: int, col: int, lark: Lark
 ) -> Diagnostic:
     at_line = getattr(exc, "line", 1) or 1
     at_col = getattr(exc, "column", 1) or 1
@@ -531,18 +541,18 @@ def _syntax_diagnostic(
         return error("DSL-SYNTAX", span, message, hint)
 
     expected = sorted(getattr(exc, "expected", None) or getattr(exc, "allowed", None) or [])
-    words = ", ".join(_describe(t) for t in expected[:8])
+    words = ", ".join(_describe(t, lark) for t in expected[:8])
     if isinstance(exc, UnexpectedToken) and exc.token.type != "$END":
         message = f"unexpected {str(exc.token)!r}"
     else:
         message = "the rule ends too early"
     if words:
         message += f"; expected {words}"
-    hint = _nearest_keyword(exc, expected) or phrasings.hint(start, text,
+    hint = _nearest_keyword(exc, expected, lark) or phrasings.hint(start, text,
                                                              _offset(text, at_line, at_col))
     try:
         hint = hint or exc.match_examples(
-            lambda t: _lark().parse(t, start=start), _EXAMPLES.get(start, {}), use_accepts=True
+            lambda t: lark.parse(t, start=start), _EXAMPLES.get(start, {}), use_accepts=True
         )
     except Exception:  # noqa: BLE001 - a hint is a courtesy; never let it mask the error
         hint = None
@@ -583,12 +593,14 @@ _NESTING = re.compile(r"[()]|\bnot\b")
 
 
 @lru_cache(maxsize=4096)
-def parse_rule(field: str, text: str, file: str = "<rule>", line: int = 1, col: int = 1) -> ast.Rule:
+def parse_rule(field: str, text: str, file: str = "<rule>", line: int = 1, col: int = 1,
+               lark: Lark | None = None) -> ast.Rule:
     """Parse one field's text; raise `DiagnosticError` with a DSL-SYNTAX diagnostic if it fails.
 
-    `line` and `col` say where `text` starts in `file`, so spans point into the YAML source.
-    Kept by those five (the tree is frozen): the language server checks an edition again at
-    every keystroke, and a keystroke changes one rule, if any.
+    `line` and `col` say where `text` starts in `file`, so spans point into the YAML source;
+    `lark` is the rules' parser where the caller has it (the compiler's, its tables cached),
+    else this room's `_lark()`. Kept by those (the tree is frozen): the language server checks
+    an edition again at every keystroke, and a keystroke changes one rule, if any.
     """
     if field not in _START:
         raise ValueError(f"unknown rules field {field!r}")
@@ -601,8 +613,10 @@ def parse_rule(field: str, text: str, file: str = "<rule>", line: int = 1, col: 
     limit = _check_limits(field, text, file, line, col)
     if limit is not None:
         raise DiagnosticError([limit])
+    lark = lark or _lark()
     try:
-        tree = _lark().parse(text, start=start)
+        tree = lark.parse(text, start=start)
     except UnexpectedInput as exc:
-        raise DiagnosticError([_syntax_diagnostic(exc, text, start, file, line, col)]) from None
+        raise DiagnosticError([_syntax_diagnostic(exc, text, start, file, line, col, lark)]
+                              ) from None
     return _Build(file, line, col).transform(tree)

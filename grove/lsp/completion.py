@@ -108,10 +108,10 @@ def schema_for(file_name: str, text: str) -> str:
 @cache
 def _keyword_terminals() -> dict[str, str]:
     """terminal name -> keyword text, for every keyword of the grammar."""
-    from grove.dsl.parser import _lark
+    from grove.compiler import lark_tables
 
     out = {}
-    for t in _lark().terminals:
+    for t in lark_tables.rules().terminals:
         if t.pattern.type == "str":
             out[t.name] = t.pattern.value
     return out
@@ -127,12 +127,12 @@ def accepted(field: str, text: str) -> tuple[set[str], list[Any]] | None:
     where `text` itself does not parse as the start of a rule."""
     from lark.exceptions import LarkError
 
-    from grove.dsl.parser import _lark
+    from grove.compiler import lark_tables
 
     if field not in _START:
         return None
     try:
-        ip = _lark().parse_interactive(text, start=_START[field])
+        ip = lark_tables.rules().parse_interactive(text, start=_START[field])
         tokens = []
         for tok in ip.iter_parse():
             tokens.append(tok)

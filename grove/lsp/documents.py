@@ -209,13 +209,13 @@ class Session:
         findings can come from lint's cache): every file of the folder read through the
         session's reader, kept by content, and the rules' grammar. The server builds them one
         at a time after a file's first diagnostics, while the author reads them."""
+        from grove.compiler import lark_tables
         from grove.compiler.loader import load_edition
-        from grove.dsl.parser import _lark
 
         if target.kind != "edition" or target.folder is None:
             return []
         folder = target.folder
-        return [lambda: load_edition(folder, self._reader()), _lark]
+        return [lambda: load_edition(folder, self._reader()), lark_tables.rules]
 
     def linted(self, target: Target) -> list[Diagnostic] | None:
         """All of what `grove lint FOLDER` found, where lint's cache holds it for the folder as
