@@ -548,8 +548,8 @@ def _syntax_diagnostic(
         message = "the rule ends too early"
     if words:
         message += f"; expected {words}"
-    hint = _nearest_keyword(exc, expected, lark) or phrasings.hint(start, text,
-                                                             _offset(text, at_line, at_col))
+    hint = _nearest_keyword(exc, expected, lark) or phrasings.hint(
+        start, text, _offset(text, at_line, at_col))
     try:
         hint = hint or exc.match_examples(
             lambda t: lark.parse(t, start=start), _EXAMPLES.get(start, {}), use_accepts=True
