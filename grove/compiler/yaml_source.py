@@ -198,10 +198,11 @@ def _build(node: Any, built: dict[int, Any], constructor: Any, depth: int = 0) -
     raise _Refused(node.tag)
 
 
-def _fast_load(raw: str) -> tuple[bool, Any]:
+def _fast_load(raw: str, composer: YAML | None = None) -> tuple[bool, Any]:
     """(True, value) where libyaml composes the text and every node is built as ruamel's
-    round-trip loader builds it; (False, None) otherwise."""
-    composer = _c_composer()
+    round-trip loader builds it; (False, None) otherwise. `composer`: `_c_composer()`'s, where
+    the caller holds one."""
+    composer = composer or _c_composer()
     if composer is None:
         return False, None
     try:
@@ -348,13 +349,13 @@ def _named(ev: Any) -> str:
     return escape(shorten(str(ev.anchor), 80))
 
 
-def _within_limits_by_libyaml(raw: str, path: str) -> bool:
-    """`_Limits` over libyaml's events, which nothing builds: whether the text parsed to its end
-    (False: libyaml refuses it, and the round-trip loader says why, or reads YAML 1.2 that
-    libyaml does not)."""
+def _within_limits_by_libyaml(raw: str, path: str, libyaml: YAML) -> bool:
+    """`_Limits` over libyaml's events (`libyaml`: `_c_composer()`'s), which nothing builds:
+    whether the text parsed to its end (False: libyaml refuses it, and the round-trip loader
+    says why, or reads YAML 1.2 that libyaml does not)."""
     limits = _Limits(path)
     try:
-        for ev in YAML(typ="safe", pure=False).parse(raw):
+        for ev in libyaml.parse(raw):
             limits.see(ev)
     except (YAMLError, RecursionError, ValueError):
         return False
@@ -457,15 +458,16 @@ def loads(raw: str, path: str = "<string>") -> Document:
     composer, which recurses in C); the round-trip loader, which recurses as deep as the text
     nests, checks each event as its composer takes it (`_CheckedParser`)."""
     lines = tuple(raw.splitlines())
-    if _c_composer() is not None:
-        parsed = _within_limits_by_libyaml(raw, path) if (
+    libyaml = _c_composer()  # one libyaml loader for every pass over the text
+    if libyaml is not None:
+        parsed = _within_limits_by_libyaml(raw, path, libyaml) if (
             "&" in raw or _may_nest_deep(raw)) else None
         if parsed is not False:
-            fast, data = _fast_load(raw)
+            fast, data = _fast_load(raw, libyaml)
             if fast:
                 return Document(path, data, lines)
             if parsed is None:  # a tag or a limit is said from libyaml's events, at once
-                _within_limits_by_libyaml(raw, path)
+                _within_limits_by_libyaml(raw, path, libyaml)
     loader = _yaml()
     loader.Parser = _CheckedParser
     loader.parser.limits = _Limits(path)
