@@ -130,6 +130,24 @@ LOOK = f"""
 """
 
 
+# a step that opens a list, clicked: whether the question changed, and whether each part of the
+# page a step does not change is still the very element it was (the forest is drawn again: it
+# lights the places the list's cards may go)
+PARTS = ("tabs", "clearing", "hand", "scores", "log")
+OPEN_A_LIST = f"""
+() => {{
+  const parts = {list(PARTS)!r}.map((id) => document.getElementById(id).lastElementChild);
+  const before = document.getElementById('ask').innerHTML;
+  const step = [...document.querySelectorAll('#ask ol.steps button.step')]
+    .find((b) => b.textContent.endsWith('…'));
+  if (!step) return null;
+  step.click();
+  return {{asked: document.getElementById('ask').innerHTML !== before,
+           kept: {list(PARTS)!r}.map((id, k) => document.getElementById(id).lastElementChild === parts[k])}};
+}}
+"""
+
+
 def _play_by_clicks(url: str, pages: list, shots: list[list[dict]], limit: float = 600):
     """Click every page's answers until the game's end; each seat's page faces at every
     decision it was asked, in `shots`."""
@@ -206,6 +224,10 @@ def test_two_people_play_a_whole_base_game_by_clicks(browser, tmp_path):
         assert status == 201
         opened = [_open(browser, server.url + link) for link in game["links"]["seats"]]
         pages = [p for p, _ in opened]
+        for page in pages:
+            page.wait_for_selector("#ask ol.steps button, #ask p.question", timeout=30_000)
+        opened_a_list = [look for look in (page.evaluate(OPEN_A_LIST) for page in pages) if look]
+        assert opened_a_list == [{"asked": True, "kept": [True] * len(PARTS)}]
         shots: list[list[dict]] = [[], []]
         _play_by_clicks(server.url, pages, shots)
         assert pages[0].locator(".final-cards p").count() > 10

@@ -12,6 +12,7 @@ let facesKey = null;     // ... of this card set and language
 let shownForest = null;  // whose forest the left panel shows
 let picking = null;      // the person's way through the current decision (see `startPicking`)
 let retry = 500;         // ms before reconnecting; doubled up to 8 s
+const drawnFrom = new Map();  // a part of the page -> what it was last drawn from (`unchanged`)
 
 function el(tag, attrs = {}, ...children) {
   const e = document.createElement(tag);
@@ -27,6 +28,17 @@ function el(tag, attrs = {}, ...children) {
 }
 
 function w(key) { return (table && table.words[key]) || key; }
+
+// Whether a part of the page was last drawn from these very inputs: a step of a decision
+// changes the question and the places lit, not the clearing, the scores or the log, and a
+// table sent again after a reconnection changes nothing; a part drawn again would be laid out
+// and painted again, its images and the scroll of its list with it.
+function unchanged(part, inputs) {
+  const key = JSON.stringify([table.lang, table.faces_key, inputs]);
+  if (drawnFrom.get(part) === key) return true;
+  drawnFrom.set(part, key);
+  return false;
+}
 
 // ---- the connection -------------------------------------------------------------------------
 function connect() {
@@ -133,14 +145,15 @@ function draw() {
   drawTabs();
   drawForest();
   drawRow("clearing", w("clearing"), table.clearing);
-  if (table.seat >= 0) drawRow("hand", w("hand"), table.hand, picking && picking.pay ? picking : null);
-  else $("hand").replaceChildren(el("h2", {text: w("web.spectator")}));
+  if (table.seat >= 0) drawRow("hand", w("hand"), table.hand);
+  else if (!unchanged("hand", "spectator")) $("hand").replaceChildren(el("h2", {text: w("web.spectator")}));
   drawScores();
   drawLog();
   drawAsk();
 }
 
 function drawTabs() {
+  if (unchanged("tabs", [table.players, shownForest, table.current, table.over])) return;
   $("tabs").replaceChildren(...table.players.map((p, j) => el("button", {
     class: j === shownForest ? "tab on" : "tab", role: "tab",
     "aria-selected": j === shownForest ? "true" : "false",
@@ -151,10 +164,11 @@ function drawTabs() {
 function drawForest() {
   const f = table.forests[shownForest];
   const p = table.players[shownForest];
+  const lit = litPlaces();
+  if (unchanged("forest", [f, p, [...lit]])) return;
   const head = el("h2", {text: `${f.name}: ${p.hand} ${w("hand")} · ${w("web.cave")} ${p.cave}` +
                          (p.cave_card ? ` (${p.cave_card})` : "")});
   const hosts = el("div", {class: "hosts"});
-  const lit = litPlaces();
   for (const h of f.hosts) {
     const box = el("div", {class: "host", "data-host": h.index});
     const sides = {top: [], left: [], right: [], bottom: []};
@@ -196,7 +210,8 @@ function litPlaces() {
   return out;
 }
 
-function drawRow(id, title, cards, pay = null) {
+function drawRow(id, title, cards) {
+  if (unchanged(id, [title, cards, id === "clearing" ? [table.deck, table.winter, table.players.map((p) => [p.name, p.known])] : null])) return;
   const row = el("div", {class: "cards"});
   for (const c of cards) row.append(cardBox(c));
   const known = id === "hand" ? [] : table.players.filter((p) => p.known.length);
@@ -213,6 +228,7 @@ function drawRow(id, title, cards, pay = null) {
 
 function drawScores() {
   const s = table.scores;
+  if (unchanged("scores", s)) return;
   const t = el("table", {}, el("thead", {}, el("tr", {}, ...s.columns.map((c) => el("th", {text: c})))));
   const body = el("tbody");
   for (const r of s.rows) body.append(el("tr", {}, ...r.map((c, k) => el(k ? "td" : "th", {text: c}))));
@@ -221,6 +237,7 @@ function drawScores() {
 }
 
 function drawLog() {
+  if (unchanged("log", table.log)) return;
   const box = el("div", {class: "lines"}, ...table.log.map((line) => el("p", {text: line})));
   $("log").replaceChildren(el("h2", {text: w("log")}), box);
   box.scrollTop = box.scrollHeight;
@@ -338,7 +355,7 @@ function payPanel(p) {
       onclick: () => {
         if (on) p.picked = p.picked.filter((a) => a !== c.action);
         else if (p.picked.length < pay.count) p.picked.push(c.action);
-        drawAsk(); drawRow("hand", w("hand"), table.hand, p);
+        drawAsk();
       }}, el("span", {class: "label", text: `${on ? "☑" : "☐"} ${c.details}`}))));
   });
   const every = p.picked.length > 0 && p.picked.every((a) => pay.cards.find((c) => c.action === a).shows);
