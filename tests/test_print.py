@@ -402,7 +402,7 @@ def test_too_small_a_card_is_one_usage_error_naming_the_size_that_works(base, tm
 
 def test_a_face_asked_for_while_the_faces_warm_is_not_drawn_again(base, tmp_path, monkeypatch):
     """A server draws every face in one document as it starts (`Faces.warm`); a face a page
-    asks for meanwhile waits for PDFium and then takes the warming's image, where it once drew
+    asks for meanwhile waits for the warming's images and takes its own, where it once drew
     its own document too. Held here between the warming's drawing and its PNGs."""
     import threading
 
@@ -441,6 +441,47 @@ def test_a_face_asked_for_while_the_faces_warm_is_not_drawn_again(base, tmp_path
     alone_drawn = next(raster.images(single(shown.deck, [shown._faces[0][3]], w, h, 0.0),
                                      served.SCALE))
     assert _rgb(asked[0]).tobytes() == alone_drawn.convert("RGB").tobytes()
+
+
+def test_a_face_asked_for_before_the_warming_drew_waits_for_it(meadow, tmp_path, monkeypatch):
+    """A page asks for its faces as its first table comes, which may be before the warming
+    has drawn them (another language's warming holds PDFium, say): the ask waits for the
+    warming's images and draws no document of its own. The warming is held here before it
+    draws, two seconds past the ask (an ask that drew alone would have its face by then)."""
+    import threading
+
+    from grove.compiler import cache
+    from grove.serve import faces as served
+
+    monkeypatch.setenv("GROVE_CACHE_DIR", str(tmp_path))
+    alone: list[int] = []
+    single, get = pdf.single, cache.get
+
+    def counted(deck, shown, *a):
+        if len(shown) == 1:
+            alone.append(1)
+        return single(deck, shown, *a)
+
+    go_on = threading.Event()
+
+    def held(*a):  # the warming, before it draws
+        if threading.current_thread().name.startswith("faces-"):
+            go_on.wait(60)
+        return get(*a)
+
+    monkeypatch.setattr(pdf, "single", counted)
+    monkeypatch.setattr(cache, "get", held)
+    shown = served.Faces(meadow, "de")
+    shown.warm()
+    asked: list[bytes] = []
+    ask = threading.Thread(target=lambda: asked.append(shown.png(1)))
+    ask.start()
+    ask.join(2)
+    go_on.set()
+    ask.join(60)
+    shown._warming.join(60)
+    assert alone == []
+    assert asked == [shown.png(1)] and asked[0].startswith(b"\x89PNG")
 
 
 def test_the_last_page_marks_only_the_rows_its_cards_fill(base):

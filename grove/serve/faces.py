@@ -43,12 +43,14 @@ class Faces:
         self._png: dict[int | str, bytes] = {}
         self._drawn: dict[int | str, Image] = {}  # by the warming, not yet made PNG
         self._warming: threading.Thread | None = None
+        self._rastered = threading.Event()  # the warming's images are in `_drawn`
 
     def warm(self) -> None:
         """Draw every face not yet drawn, in a thread of its own: one document for all of them
         is drawn in far less time than a document a face, so a table's first look finds its
-        images ready. A face asked for meanwhile is drawn alone, unless the warming drew it
-        while the ask waited for PDFium."""
+        images ready. A face asked for meanwhile waits for the warming's images: a page asks
+        for a score of faces at once, and each drawn alone (while the warming, or another
+        language's, held PDFium) was drawn twice."""
         with self._lock:
             if self._warming is not None:
                 return
@@ -60,22 +62,28 @@ class Faces:
         from grove.compiler import cache
         from grove.printouts.cards import pdf, raster
 
-        faces = self._faces[0]
-        missing = [k for k in range(len(faces))
-                   if cache.get("face", self._key(k)) is None]
-        if missing:
+        try:
+            faces = self._faces[0]
+            missing = [k for k in range(len(faces))
+                       if cache.get("face", self._key(k)) is None]
+            if not missing:
+                return
             w, h = POKER[0] * MM, POKER[1] * MM
             with _RASTER:
                 images = list(raster.images(pdf.single(self.deck, [faces[k] for k in missing],
                                                        w, h, 0.0), SCALE))
-                with self._lock:
-                    self._drawn = dict(zip([*missing, BACK], images, strict=True))
-            for k, img in zip([*missing, BACK], images, strict=True):
+            with self._lock:
+                self._drawn = dict(zip([*missing, BACK], images, strict=True))
+        finally:
+            self._rastered.set()  # drawn, or nothing to draw, or failed: no ask waits longer
+        for k in [*missing, BACK]:
+            with self._lock:  # an ask that came first takes its image and makes its PNG
+                img = self._drawn.pop(k, None)
+            if img is not None:
                 png = raster.png(img)
                 cache.put("face", self._key(k), png)
                 with self._lock:
                     self._png.setdefault(k, png)
-                    del self._drawn[k]
 
     def _key(self, k: int | str) -> str:
         from grove.compiler import cache
@@ -143,6 +151,12 @@ class Faces:
     def _draw(self, k: int | str) -> bytes:
         from grove.compiler import cache
 
+        if self._warming is not None:  # it draws this face with every other
+            self._rastered.wait()
+            with self._lock:
+                found = self._png.get(k)
+            if found is not None:
+                return found
         faces = self._faces[0]
         face = faces[0] if k == BACK else faces[k]  # type: ignore[index]
         page = 1 if k == BACK else 0
@@ -150,11 +164,11 @@ class Faces:
         def build() -> bytes:
             from grove.printouts.cards import pdf, raster
 
-            w, h = POKER[0] * MM, POKER[1] * MM
-            with _RASTER:
-                with self._lock:  # drawn by the warming while this waited for PDFium?
-                    drawn = self._drawn.get(k)
-                if drawn is None:
+            with self._lock:  # drawn by the warming, its PNG not yet made?
+                drawn = self._drawn.pop(k, None)
+            if drawn is None:
+                w, h = POKER[0] * MM, POKER[1] * MM
+                with _RASTER:
                     drawn = list(raster.images(pdf.single(self.deck, [face], w, h, 0.0),
                                                SCALE))[page]
             return raster.png(drawn)
