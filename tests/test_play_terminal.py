@@ -249,38 +249,6 @@ def _screen_text(app) -> str:
     return "\n".join(parts)
 
 
-def test_a_whole_game_through_the_screen_with_keys_only(base):
-    from grove.terminal.app import GameScreen
-
-    record = io.StringIO()
-    app = GameScreen(base, ["human", "random"], 5, names=["Ana", "Random 2"], record=record)
-    app.animation_level = "none"
-
-    async def play() -> int:
-        async with app.run_test(size=(80, 24)) as pilot:
-            while app.decision is None:
-                await pilot.pause()
-            first = _screen_text(app)
-            assert "Hand" in first and "Clearing" in first and "Forest of Ana" in first
-            assert "cost " in first and "deck: " in first and "winter cards: 0 of 3" in first
-            n = await _drive(app, pilot)
-            assert "The game is over" in _screen_text(app)
-            # both boards say they are final, the score panel too
-            assert str(app.query_one("#scores").border_title).startswith("Final scores after")
-            assert "Score so far" not in _screen_text(app)
-            await pilot.press("q")  # after the end q leaves at once
-            return n
-
-    presses = asyncio.run(play())
-    assert app.return_value is app.outcome and not app.outcome.stopped and presses > 50
-    lines = record.getvalue().splitlines()
-    assert json.loads(lines[-1])["type"] == "end"
-    r = rec.Record(json.loads(lines[0]), [json.loads(x) for x in lines[1:-1]],
-                   json.loads(lines[-1]))
-    _, problems = runner.replay(base, r)
-    assert problems == []
-
-
 def test_the_screen_stops_after_asking_and_speaks_german(base):
     """The mouse picks an action and a card to pay with; f, ?, q (n, then y) as keys; every
     word seen in German."""
