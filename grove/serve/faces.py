@@ -151,7 +151,8 @@ class Faces:
     def _draw(self, k: int | str) -> bytes:
         from grove.compiler import cache
 
-        if self._warming is not None:  # it draws this face with every other
+        warming = self._warming
+        if warming is not None and warming.is_alive():  # it draws this face with every other
             self._rastered.wait()
             with self._lock:
                 found = self._png.get(k)
