@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import random
-import re
 import signal
 import subprocess
 import sys
@@ -19,11 +18,6 @@ import time
 from pathlib import Path
 
 import pytest
-
-# Python's report of a KeyboardInterrupt raised in a callback it runs (a module lock's, as an
-# import ends): the interpreter prints it and goes on, and no program can catch it
-SWALLOWED = re.compile(r"Exception ignored in: [^\n]*\nTraceback \(most recent call last\):\n"
-                       r"(?:  [^\n]*\n)*KeyboardInterrupt: ?\n")
 
 GROVE = Path(sys.executable).parent / "grove"
 ENV = {**os.environ, "SOURCE_DATE_EPOCH": "1700000000"}  # the same export twice, to the byte
@@ -68,14 +62,11 @@ def test_an_export_stopped_at_any_moment_is_old_or_new_never_mixed(tmp_path, fmt
             os.kill(proc.pid, signum)
         _, err = proc.communicate(timeout=120)
         after = snapshot(out)
-        # a Ctrl-C in Python's own start (whether the script is a zip archive, its site
-        # module) or imports, before grove's main runs, is Python's own traceback; one that
-        # lands in a callback of the import machinery Python reports and swallows itself
-        early = (any(start in err for start in (
-            "from grove.cli import main", "init_import_site",
-            "Failed checking if argv[0] is an import path entry"))
-            and "KeyboardInterrupt" in err)
-        err = SWALLOWED.sub("", err)
+        # a Ctrl-C before click's main begins is Python's own traceback: in the interpreter's
+        # start (its streams, whether the script is a zip archive, the site module), as the
+        # script imports grove, or in a callback Python runs and reports itself; from click's
+        # main on, grove must turn it into INTERRUPTED
+        early = "KeyboardInterrupt" in err and "click/core.py" not in err
         assert ("Traceback" not in err or early) and "Aborted" not in err, err
         assert after in (before, whole), sorted(after or ())
         if proc.returncode == 130:  # stopped: the old export, or the new one whole when the
