@@ -235,6 +235,8 @@ class Story:
     xhtml: str
     rows_drawn: list = dataclasses.field(default_factory=list, compare=False)
     blocks_drawn: list = dataclasses.field(default_factory=list, compare=False)
+    tight: bool = False  # the rules set closer
+    keep_groups: bool = True  # the species table's group rule
 
 
 class _Noted(SegmentedParagraph):
@@ -463,7 +465,7 @@ def story(sheet: Sheet, paper: str = "a4", measure_only: bool = False,
     while out and isinstance(out[-1], Spacer):  # room after the last table, where nothing
         out.pop()  # follows, began a blank page when that table filled its last (base it)
     return Story(tuple(out), tuple(b.cells), tuple(b.diagrams), page, xhtml, b.rows_drawn,
-                 b.blocks_drawn)
+                 b.blocks_drawn, tight, keep_groups)
 
 
 def _footer(sheet: Sheet, page: layout.Page):
@@ -558,11 +560,21 @@ def _build(sheet: Sheet, paper: str) -> _Built:
     rules are set closer where that saves them a page (issue 44: Smoky Mountains de on US
     Letter ran 4 lines onto a second page). The table's group rule (two rows of a group on
     each side of a break) gives way where it would cost a page."""
-    full = _laid_out(sheet, paper, None)
+    stories: dict[tuple[bool, bool], Story] = {}
+
+    def laid_out(wide: float | None, tight: bool = False, keep_groups: bool = True) -> _Built:
+        # the passes that differ only in the table's frame height share a story (a third of a
+        # pass), which reportlab's build reads and splits but never changes
+        key = (tight, keep_groups)
+        if key not in stories:
+            stories[key] = story(sheet, paper, tight=tight, keep_groups=keep_groups)
+        return _drawn(sheet, stories[key], wide)
+
+    full = laid_out(None)
     if full.rules_pages > 1 or full.parted_lists:
         # set closer where that saves the rules a page, or keeps a list in one column
         # without costing one (issue 44: Smoky Mountains de's last two set-up bullets)
-        tight = _laid_out(sheet, paper, None, tight=True)
+        tight = laid_out(None, tight=True)
         if tight.rules_pages < full.rules_pages or (
                 tight.rules_pages == full.rules_pages and tight.count <= full.count
                 and tight.parted_lists < full.parted_lists):
@@ -572,7 +584,7 @@ def _build(sheet: Sheet, paper: str) -> _Built:
     if full.used < least:
         # a last page of a few rows may be the group rule's: without it they fit a page
         # before (Smoky Mountains th on Letter: 5 pages with it, 4 without)
-        loose = _laid_out(sheet, paper, None, full.tight, keep_groups=False)
+        loose = laid_out(None, full.tight, keep_groups=False)
         if loose.count < full.count:
             full = loose
     first = min((p for _, p, *_ in full.rows), default=full.count)
@@ -584,7 +596,7 @@ def _build(sheet: Sheet, paper: str) -> _Built:
     short = (least - full.used) / (k - 1)
     while short <= layout.BALANCE_MOST * height:
         try:
-            tried = _laid_out(sheet, paper, height - short, full.tight, full.keep_groups)
+            tried = laid_out(height - short, full.tight, full.keep_groups)
         except LayoutError:  # a row taller than the shorter page: the pages stay whole
             break
         if tried.count != full.count:
@@ -598,8 +610,14 @@ def _build(sheet: Sheet, paper: str) -> _Built:
 def _laid_out(sheet: Sheet, paper: str, wide: float | None, tight: bool = False,
               keep_groups: bool = True) -> _Built:
     """The PDF with the species table's frames `wide` points high (None: the whole page)."""
+    return _drawn(sheet, story(sheet, paper, tight=tight, keep_groups=keep_groups), wide)
+
+
+def _drawn(sheet: Sheet, s: Story, wide: float | None) -> _Built:
+    """`_laid_out` of a story made before: each pass notes anew where its rows are drawn."""
     require_shaping()
-    s = story(sheet, paper, tight=tight, keep_groups=keep_groups)
+    s.rows_drawn.clear()  # its paragraphs note where they are drawn: this pass's alone
+    s.blocks_drawn.clear()
     page = s.page
     buf = BytesIO()
     doc = _Doc(buf, pagesize=(page.width, page.height), invariant=1,
@@ -625,5 +643,5 @@ def _laid_out(sheet: Sheet, paper: str, wide: float | None, tight: bool = False,
         doc.build(list(s.flowables), canvasmaker=canvas_class)
     finally:
         textlayer.forget()
-    return _Built(buf.getvalue(), doc.page, s.rows_drawn, s.blocks_drawn, doc.used, tight,
-                  keep_groups)
+    return _Built(buf.getvalue(), doc.page, list(s.rows_drawn), list(s.blocks_drawn), doc.used,
+                  s.tight, s.keep_groups)
