@@ -63,8 +63,9 @@ class Case:
 
 def _cases() -> list[Case]:
     out = []
+    yaml = YAML(typ="safe")  # libyaml where ruamel has it: the cases are read as a worker collects
     for exp_path in sorted(CORPUS.glob("*/*/expect.yaml")):
-        exp = YAML(typ="safe", pure=True).load(exp_path.read_text(encoding="utf-8"))
+        exp = yaml.load(exp_path.read_text(encoding="utf-8"))
         folder = exp_path.parent
         out.append(Case(
             folder=folder,
