@@ -564,7 +564,7 @@ def _build(sheet: Sheet, paper: str) -> _Built:
 
     def laid_out(wide: float | None, tight: bool = False, keep_groups: bool = True) -> _Built:
         # the passes that differ only in the table's frame height share a story (a third of a
-        # pass), which reportlab's build reads and splits but never changes
+        # pass): reportlab wraps and splits its flowables anew at every build
         key = (tight, keep_groups)
         if key not in stories:
             stories[key] = story(sheet, paper, tight=tight, keep_groups=keep_groups)
