@@ -60,7 +60,7 @@ class Faces:
 
     def _draw_all(self) -> None:
         from grove.compiler import cache
-        from grove.printouts.cards import pdf, raster
+        from grove.printouts.cards import raster
 
         try:
             faces = self._faces[0]
@@ -68,10 +68,7 @@ class Faces:
                        if cache.get("face", self._key(k)) is None]
             if not missing:
                 return
-            w, h = POKER[0] * MM, POKER[1] * MM
-            with _RASTER:
-                images = list(raster.images(pdf.single(self.deck, [faces[k] for k in missing],
-                                                       w, h, 0.0), SCALE))
+            images = self._images([faces[k] for k in missing])
             with self._lock:
                 self._drawn = dict(zip([*missing, BACK], images, strict=True))
         finally:
@@ -84,6 +81,14 @@ class Faces:
                 cache.put("face", self._key(k), png)
                 with self._lock:
                     self._png.setdefault(k, png)
+
+    def _images(self, faces: list[Face]) -> list[Image]:
+        """`faces` drawn in one document, and after them the back every card shares."""
+        from grove.printouts.cards import pdf, raster
+
+        w, h = POKER[0] * MM, POKER[1] * MM
+        with _RASTER:
+            return list(raster.images(pdf.single(self.deck, faces, w, h, 0.0), SCALE))
 
     def _key(self, k: int | str) -> str:
         from grove.compiler import cache
@@ -163,15 +168,12 @@ class Faces:
         page = 1 if k == BACK else 0
 
         def build() -> bytes:
-            from grove.printouts.cards import pdf, raster
+            from grove.printouts.cards import raster
 
             with self._lock:  # drawn by the warming, its PNG not yet made?
                 drawn = self._drawn.pop(k, None)
             if drawn is None:
-                w, h = POKER[0] * MM, POKER[1] * MM
-                with _RASTER:
-                    drawn = list(raster.images(pdf.single(self.deck, [face], w, h, 0.0),
-                                               SCALE))[page]
+                drawn = self._images([face])[page]
             return raster.png(drawn)
 
         return cache.cached("face", self._key(k), build)
