@@ -434,8 +434,22 @@ class SegmentedParagraph(Paragraph):
                 self.frags if self._thai else _getFragWords(self.frags)))
         self._parsed = _copy_frags(self.frags)
         self._fine = False
+        self._wrapped: tuple[float, tuple[float, float], object] | None = None
 
     def wrap(self, availWidth, availHeight):  # noqa: N803 - reportlab's names
+        # a table wraps its cells to size its rows, again to draw them, and again in each piece
+        # it splits into at a page break; a wrap reads only the width, and every wrap at one
+        # width ends alike (above), so the last stands while its lines do (a split that finds
+        # no room drops them)
+        last = self._wrapped
+        if (last is not None and abs(last[0] - availWidth) < 1e-6
+                and last[2] is getattr(self, "blPara", None)):
+            return last[1]
+        size = self._wrap(availWidth, availHeight)
+        self._wrapped = (availWidth, size, getattr(self, "blPara", None))
+        return size
+
+    def _wrap(self, availWidth, availHeight):  # noqa: N803 - reportlab's names
         line = availWidth - self.style.leftIndent - self.style.rightIndent
         if self._thai and any(isinstance(w, list) and w[0] > line and _thai_word(w)
                               for w in self._parsed):
