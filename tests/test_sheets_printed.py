@@ -41,6 +41,7 @@ PAPERS = ("a4", "letter")
 CASES = [(s, lang, paper) for s in SHEETS for lang in LANGS for paper in PAPERS]
 LEAST = 1 / 3  # of a page's frame, on the last page
 TOUCH = 0.1  # points two ink boxes must share, each way, to count as meeting (rounding)
+BAND = 20.0  # points: a band of a page, where `overlaps` looks for the icons near a character
 
 
 def _id(case) -> str:
@@ -65,6 +66,21 @@ def printed(laid_out):
                 out[(key, lang, paper)] = (
                     pdfium.PdfDocument(laid_out.pdf(edition, exps, lang, paper)), icons, table)
     return out
+
+
+@pytest.fixture(scope="module")
+def table_pages(printed):
+    """case -> its species table's pages as printed (`_table_pages`), read once: the fill and
+    the group tests read the same pages, character by character."""
+    read: dict[tuple, list[_TablePage]] = {}
+
+    def of(case: tuple) -> list[_TablePage]:
+        if case not in read:
+            doc, _, table = printed[case]
+            read[case] = _table_pages(doc, case[1], case[2], table)
+        return read[case]
+
+    return of
 
 
 @dataclass(frozen=True)
@@ -108,15 +124,22 @@ def last_page_share(doc: pdfium.PdfDocument, paper: str, page: int = -1) -> floa
 
 
 def overlaps(doc: pdfium.PdfDocument) -> list[str]:
-    """Each printed character whose ink meets an icon's, with the text around it."""
+    """Each printed character whose ink meets an icon's, with the text around it. A character
+    is held only to the icons of the bands of the page its height crosses (`BAND` points high:
+    a page has some 3,000 characters and 40 icons)."""
     found = []
     for n in range(len(doc)):
         page = doc[n]
-        icons = _icons(page)
+        bands: dict[int, list[tuple[float, float, float, float]]] = {}
+        for icon in _icons(page):
+            for b in range(int(icon[1] // BAND), int(icon[3] // BAND) + 1):
+                bands.setdefault(b, []).append(icon)
         tp = page.get_textpage()
         for i in range(tp.count_chars()):
             left, bottom, right, top = tp.get_charbox(i)
-            for il, ib, ir, it in icons:
+            near = dict.fromkeys(icon for b in range(int(bottom // BAND), int(top // BAND) + 1)
+                                 for icon in bands.get(b, ()))
+            for il, ib, ir, it in near:
                 if (min(right, ir) - max(left, il) > TOUCH
                         and min(top, it) - max(bottom, ib) > TOUCH):
                     around = tp.get_text_range(max(0, i - 10), 20).replace("\n", " ")
@@ -268,9 +291,10 @@ def _table_pages(doc: pdfium.PdfDocument, lang: str, paper: str,
     left, right = (layout.MARGIN + frame * share for share in table.cost)
     out = []
     for n in range(first, len(doc)):
-        chars = [box for _, box in _chars(doc[n]) if box[3] > layout.MARGIN]
+        printed = _chars(doc[n])
+        chars = [box for _, box in printed if box[3] > layout.MARGIN]
         tops: list[float] = []
-        for ch, box in _chars(doc[n]):
+        for ch, box in printed:
             # a cost of two digits is one row; a cave's cost is a dash
             if ((ch.isdigit() or ch == "–") and left < (box[0] + box[2]) / 2 < right
                     and all(abs(t - box[3]) > 1 for t in tops)):
@@ -317,13 +341,12 @@ def _moved(page: _TablePage, before: int, after: int, size: int) -> float:
 ROOM = 0.02  # of a page's frame: the room under a row's last line, and a step of the balancing
 
 
-def _foot_gaps(doc: pdfium.PdfDocument, lang: str, paper: str, table: _Table) -> list[str]:
+def _foot_gaps(pages: list[_TablePage], paper: str, table: _Table) -> list[str]:
     """Each page of the species table but the last that ends higher above its frame's bottom
     than the first row of the next page (with what the group rule keeps with it) needed, plus
     its share of what the last page lacked (where the table's pages are made shorter so that
     the last holds a third: what the table's pages hold, less the pages before the last, is
     what the last would hold with every page full), plus `ROOM`."""
-    pages = _table_pages(doc, lang, paper, table)
     height = layout.page(paper).frame_height
     fills = [(layout.MARGIN + height - p.bottom) / height for p in pages]
     k = len(pages)
@@ -339,33 +362,32 @@ def _foot_gaps(doc: pdfium.PdfDocument, lang: str, paper: str, table: _Table) ->
 
 
 @pytest.mark.parametrize("case", CASES, ids=_id)
-def test_the_species_table_fills_its_pages(printed, case):
+def test_the_species_table_fills_its_pages(printed, table_pages, case):
     """Every page of the species table but the last runs down to the bottom margin, short of it
     only by what the next row needed (issue 44: Smoky Mountains de and Dartmoor de ended every
     table page some 20% above the footer, the rows spread evenly over the pages)."""
-    doc, _, table = printed[case]
-    assert _foot_gaps(doc, case[1], case[2], table) == []
+    assert _foot_gaps(table_pages(case), case[2], printed[case][2]) == []
 
 
 @pytest.mark.parametrize("case", CASES, ids=_id)
-def test_no_group_has_a_single_row_at_a_page_break(printed, laid_out, case):
+def test_no_group_has_a_single_row_at_a_page_break(printed, table_pages, laid_out, case):
     """A group of the species table (Trees, Top halves, ...) has at least two rows on each side
     of a page break, and a group of five rows or fewer (Dartmoor's caves) is not parted (issue
     44: base de and Smoky en and th carried one "Top halves" row over, under its repeated
     heading; Dartmoor de began "Bottom halves" with one row at a page's foot), unless keeping
     them together would cost the sheet a page (Smoky Mountains th on Letter)."""
     doc, _, table = printed[case]
-    if _parted(doc, case[1], case[2], table):
+    if _parted(table_pages(case), table):
         sheet = laid_out.sheet(*SHEETS[case[0]], case[1])
         assert laid_out.built(*SHEETS[case[0]], *case[1:]).keep_groups is False
         assert pdf._laid_out(sheet, case[2], None, keep_groups=True).count > len(doc)
 
 
-def _parted(doc: pdfium.PdfDocument, lang: str, paper: str, table: _Table) -> list[str]:
+def _parted(pages: list[_TablePage], table: _Table) -> list[str]:
     """Each page break that parts a group with fewer than two rows on one side, or parts a group
     of five rows or fewer."""
     return [f"after table page {n + 1}: {before} rows of a group of {size}, {after} after"
-            for n, before, after, size in _breaks(_table_pages(doc, lang, paper, table), table)
+            for n, before, after, size in _breaks(pages, table)
             if before and (size <= 5 or min(before, after) < 2)]
 
 
@@ -375,7 +397,7 @@ def test_the_group_check_sees_a_single_row():
     sheet = build_sheet(cs.build("smoky_mountains", []), "en")
     table = _table(sheet, pdf.story(sheet, measure_only=True).xhtml)
     doc = pdfium.PdfDocument(pdf._laid_out(sheet, "a4", None, keep_groups=False).data)
-    assert _parted(doc, "en", "a4", table)
+    assert _parted(_table_pages(doc, "en", "a4", table), table)
 
 
 def test_the_fill_check_sees_pages_spread_evenly():
@@ -385,7 +407,7 @@ def test_the_fill_check_sees_pages_spread_evenly():
     table = _table(sheet, pdf.story(sheet, measure_only=True).xhtml)
     height = layout.page("a4").frame_height
     even = pdfium.PdfDocument(pdf._laid_out(sheet, "a4", 0.83 * height).data)
-    assert len(_foot_gaps(even, "de", "a4", table)) >= 2
+    assert len(_foot_gaps(_table_pages(even, "de", "a4", table), "a4", table)) >= 2
 
 
 # a table of one heading row: the heading of a group of 8 rows at 1, of one of 9 rows at 10
