@@ -379,7 +379,7 @@ def test_too_small_a_card_is_one_usage_error_naming_the_size_that_works(base, tm
     """Far too small a card was a PRINT-OVERFLOW for each of a hundred faces: it is the size,
     not the texts (they fit a poker card), so one usage error says the smallest card of the
     proportions asked that holds every face, and one a millimetre narrower does not."""
-    from grove.printouts.cards.output import _overflowing
+    from grove.printouts.cards.output import _fits, _overflowing
 
     out = tmp_path / "x.pdf"
     res = CliRunner().invoke(main, ["print", "--edition", "base", "--lang", "th", "--size", size,
@@ -397,7 +397,9 @@ def test_too_small_a_card_is_one_usage_error_naming_the_size_that_works(base, tm
     least = (int(m[1]), int(m[2]))
     assert least[1] == math.ceil(least[0] * h / w) and f"--size {m[1]}x{m[2]} or larger" in res.output
     assert not _overflowing(deck, least)
-    assert _overflowing(deck, (least[0] - 1, math.ceil((least[0] - 1) * h / w)))
+    # one face that overflows a millimetre narrower is enough: `_fits` stops at the first
+    assert not _fits([f for f, _ in deck.unique()], deck,
+                     (least[0] - 1, math.ceil((least[0] - 1) * h / w)))
 
 
 def test_a_face_asked_for_while_the_faces_warm_is_not_drawn_again(base, tmp_path, monkeypatch):
