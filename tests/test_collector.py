@@ -15,17 +15,41 @@ from grove.engine.memo import Memo
 from grove.simulation.collector import YOUNG, batch_collector
 
 
-def test_a_batch_freezes_what_is_loaded_and_collects_the_young_less_often():
+@pytest.fixture
+def nothing_frozen():
+    """The process with nothing frozen, as a grove command is, for the test; the test
+    process's own freeze (tests/conftest.py) put back after it."""
+    held = gc.get_freeze_count()
+    gc.unfreeze()
+    yield
+    if held:
+        gc.freeze()
+
+
+def test_a_batch_freezes_what_is_loaded_and_collects_the_young_less_often(nothing_frozen):
     before = gc.get_threshold()
-    frozen = gc.get_freeze_count()
     with batch_collector():
         assert gc.get_threshold() == (YOUNG, *before[1:])
-        assert gc.get_freeze_count() > frozen  # the objects alive at the start, at least
+        assert gc.get_freeze_count() > 0  # the objects alive at the start, at least
     assert gc.get_threshold() == before
     assert gc.get_freeze_count() == 0
 
 
-def test_the_setting_is_undone_when_a_batch_fails():
+def test_a_process_that_froze_its_own_objects_keeps_them_frozen():
+    """A test worker, or a program that plays games in-process, may have frozen what it loaded:
+    a batch leaves that freeze as it was, neither adding to it nor taking it away (it once
+    unfroze all, and the worker's collections walked every module again)."""
+    gc.freeze()
+    frozen = gc.get_freeze_count()  # less any that reference counting frees meanwhile
+    before = gc.get_threshold()
+    with batch_collector():
+        assert gc.get_threshold() == (YOUNG, *before[1:])
+        assert frozen - 100 < gc.get_freeze_count() <= frozen
+    assert gc.get_threshold() == before
+    assert frozen - 100 < gc.get_freeze_count() <= frozen
+
+
+def test_the_setting_is_undone_when_a_batch_fails(nothing_frozen):
     before = gc.get_threshold()
     with pytest.raises(RuntimeError), batch_collector(young=5_000):
         assert gc.get_threshold()[0] == 5_000
@@ -34,7 +58,8 @@ def test_the_setting_is_undone_when_a_batch_fails():
     assert gc.get_freeze_count() == 0
 
 
-def test_batches_on_threads_of_one_process_restore_the_collector_when_the_last_ends():
+def test_batches_on_threads_of_one_process_restore_the_collector_when_the_last_ends(
+        nothing_frozen):
     # a Dask worker with several threads plays chunks at once; they may end in any order
     before = gc.get_threshold()
     first_in, second_in, first_out = threading.Event(), threading.Event(), threading.Event()

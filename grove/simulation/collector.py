@@ -38,6 +38,7 @@ class _Batches:
         self.lock = threading.Lock()
         self.running = 0
         self.before: tuple[int, int, int] = gc.get_threshold()
+        self.froze = False  # whether the running batches froze what was alive as they began
 
 
 _BATCHES = _Batches()
@@ -45,14 +46,19 @@ _BATCHES = _Batches()
 
 @contextmanager
 def batch_collector(young: int = YOUNG) -> Iterator[None]:
-    """Within: the objects alive at the start are left out of collections, and the youngest are
-    collected after `young` net allocations; both undone on leaving, once no other batch of
-    this process runs."""
+    """Within: the objects alive at the start are left out of collections (where the process
+    has frozen none of its own), and the youngest are collected after `young` net allocations;
+    both undone on leaving, once no other batch of this process runs."""
     batches = _BATCHES
     with batches.lock:
         if batches.running == 0:
             batches.before = gc.get_threshold()
-            gc.freeze()
+            # a process that froze objects of its own (a test worker, a program that plays
+            # games in-process) keeps its freeze as it is: the collector cannot give back a
+            # part of what is frozen, and unfreezing at the end would take the process's too
+            batches.froze = gc.get_freeze_count() == 0
+            if batches.froze:
+                gc.freeze()
             gc.set_threshold(young, *batches.before[1:])
         batches.running += 1
     try:
@@ -62,4 +68,5 @@ def batch_collector(young: int = YOUNG) -> Iterator[None]:
             batches.running -= 1
             if batches.running == 0:
                 gc.set_threshold(*batches.before)
-                gc.unfreeze()
+                if batches.froze:
+                    gc.unfreeze()
