@@ -440,7 +440,7 @@ class SegmentedParagraph(Paragraph):
         # a table wraps its cells to size its rows, again to draw them, and again in each piece
         # it splits into at a page break; a wrap reads only the width, and every wrap at one
         # width ends alike (above), so the last stands while its lines do (a split that finds
-        # no room drops them)
+        # no room drops them); the table's widths for one column differ in the last bits
         last = self._wrapped
         if (last is not None and abs(last[0] - availWidth) < 1e-6
                 and last[2] is getattr(self, "blPara", None)):
