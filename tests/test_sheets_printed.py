@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 
 import pypdfium2 as pdfium
 import pytest
@@ -72,13 +73,10 @@ def printed(laid_out):
 def table_pages(printed):
     """case -> its species table's pages as printed (`_table_pages`), read once: the fill and
     the group tests read the same pages, character by character."""
-    read: dict[tuple, list[_TablePage]] = {}
-
+    @cache
     def of(case: tuple) -> list[_TablePage]:
-        if case not in read:
-            doc, _, table = printed[case]
-            read[case] = _table_pages(doc, case[1], case[2], table)
-        return read[case]
+        doc, _, table = printed[case]
+        return _table_pages(doc, case[1], case[2], table)
 
     return of
 

@@ -12,6 +12,7 @@ import re
 import threading
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
+from functools import cache
 from io import BytesIO
 from pathlib import Path
 from xml.sax.saxutils import escape
@@ -560,15 +561,14 @@ def _build(sheet: Sheet, paper: str) -> _Built:
     rules are set closer where that saves them a page (issue 44: Smoky Mountains de on US
     Letter ran 4 lines onto a second page). The table's group rule (two rows of a group on
     each side of a break) gives way where it would cost a page."""
-    stories: dict[tuple[bool, bool], Story] = {}
+    # the passes that differ only in the table's frame height share a story (a third of a
+    # pass): reportlab wraps and splits its flowables anew at every build
+    @cache
+    def variant(tight: bool, keep_groups: bool) -> Story:
+        return story(sheet, paper, tight=tight, keep_groups=keep_groups)
 
     def laid_out(wide: float | None, tight: bool = False, keep_groups: bool = True) -> _Built:
-        # the passes that differ only in the table's frame height share a story (a third of a
-        # pass): reportlab wraps and splits its flowables anew at every build
-        key = (tight, keep_groups)
-        if key not in stories:
-            stories[key] = story(sheet, paper, tight=tight, keep_groups=keep_groups)
-        return _drawn(sheet, stories[key], wide)
+        return _drawn(sheet, variant(tight, keep_groups), wide)
 
     full = laid_out(None)
     if full.rules_pages > 1 or full.parted_lists:
