@@ -49,6 +49,31 @@ def test_a_process_that_froze_its_own_objects_keeps_them_frozen():
     assert frozen - 100 < gc.get_freeze_count() <= frozen
 
 
+@pytest.mark.parametrize("froze", [False, True], ids=["nothing frozen", "froze its own"])
+def test_a_run_on_one_job_sets_the_collector_once_for_all_its_chunks(tmp_path, monkeypatch,
+                                                                     nothing_frozen, froze):
+    """Whether the process froze objects of its own is a count of every frozen object: some
+    5 ms where a test worker or a program froze what it loaded. It was asked for each chunk
+    (30 games: 30 chunks), half of a small run's time in such a process; now once a run, and
+    the run leaves the collector as it found it."""
+    from grove import api
+
+    if froze:
+        gc.freeze()
+    frozen, before = gc.get_freeze_count(), gc.get_threshold()
+    counted = []
+    count = gc.get_freeze_count
+    monkeypatch.setattr(gc, "get_freeze_count", lambda: counted.append(1) or count())
+    api.simulate("base", [], ["random", "random"], 30, 1, False, jobs=1,
+                 out=str(tmp_path / "run"))
+    monkeypatch.undo()
+    assert len(counted) == 1
+    assert gc.get_threshold() == before
+    # the run's caches let some frozen objects go (5% of them): freed, not unfrozen
+    assert (0.9 * frozen < gc.get_freeze_count() <= frozen) if froze else (
+        gc.get_freeze_count() == 0)
+
+
 def test_the_setting_is_undone_when_a_batch_fails(nothing_frozen):
     before = gc.get_threshold()
     with pytest.raises(RuntimeError), batch_collector(young=5_000):

@@ -175,6 +175,7 @@ class InProcess:
             from grove.simulation.worker import SHELVES, own_shelf
 
             SHELVES.keep(*own_shelf(plan, cardset))
+        self.collector: contextlib.ExitStack | None = None  # set by the first chunk
 
     def submit(self, chunk: Chunk) -> Chunk:
         return chunk
@@ -183,15 +184,24 @@ class InProcess:
         return futures[:1]
 
     def outcome(self, future: Chunk) -> Batch:
+        from grove.simulation.collector import batch_collector
         from grove.simulation.worker import play_chunk
 
+        if self.collector is None:
+            # the collector set once for all the run's games here, from the first chunk to
+            # `close`, so each chunk's own setting finds it set: whether the process froze
+            # objects of its own (a count of every frozen object) is asked once a run
+            self.collector = contextlib.ExitStack()
+            self.collector.enter_context(batch_collector())
         try:
             return play_chunk(self.plan, future, self.fingerprint)
         except Exception as exc:  # noqa: BLE001 - the card set failed to load: say so per game
             raise ChunkFailed(f"{type(exc).__name__}: {exc}") from None
 
     def close(self) -> None:
-        pass
+        if self.collector is not None:
+            self.collector.close()
+            self.collector = None
 
 
 class Processes:
