@@ -52,10 +52,10 @@ def test_a_process_that_froze_its_own_objects_keeps_them_frozen():
 @pytest.mark.parametrize("froze", [False, True], ids=["nothing frozen", "froze its own"])
 def test_a_run_on_one_job_sets_the_collector_once_for_all_its_chunks(tmp_path, monkeypatch,
                                                                      nothing_frozen, froze):
-    """Whether the process froze objects of its own is a count of every frozen object: some
-    5 ms where a test worker or a program froze what it loaded. It was asked for each chunk
-    (30 games: 30 chunks), half of a small run's time in such a process; now once a run, and
-    the run leaves the collector as it found it."""
+    """Whether the process froze objects of its own is a count of every frozen object,
+    milliseconds where a test worker or a program froze what it loaded: a run on one job asks
+    it once, not at each of its chunks (30 games: 30 chunks), and leaves the collector as it
+    found it."""
     from grove import api
 
     if froze:
