@@ -424,11 +424,11 @@ def test_a_face_asked_for_while_the_faces_warm_is_not_drawn_again(base, tmp_path
     drawn, go_on = threading.Event(), threading.Event()
     png = raster.png
 
-    def held(img, *a):  # the warming's first PNG waits until the page has asked
+    def held(img, *a, **kw):  # the warming's first PNG waits until the page has asked
         if threading.current_thread().name.startswith("faces-") and not drawn.is_set():
             drawn.set()
             go_on.wait(30)
-        return png(img, *a)
+        return png(img, *a, **kw)
 
     monkeypatch.setattr(raster, "png", held)
     shown = served.Faces(base, "en")

@@ -66,8 +66,11 @@ def exact(img: Image.Image, size: tuple[int, int]) -> Image.Image:
     return img.resize(size, Image.Resampling.LANCZOS)
 
 
-def png(img: Image.Image, dpi: float | None = None) -> bytes:
+def png(img: Image.Image, dpi: float | None = None, level: int = 6) -> bytes:
+    """`img` as PNG bytes; `level`: zlib's, 6 for the files a person keeps, lower where the
+    image is waited for and its bytes only cross a network once (1: 40% less time, 7% more
+    bytes, a card face)."""
     buf = BytesIO()
     extra = {"dpi": (dpi, dpi)} if dpi else {}
-    img.save(buf, format="PNG", optimize=False, compress_level=6, **extra)
+    img.save(buf, format="PNG", optimize=False, compress_level=level, **extra)
     return buf.getvalue()
