@@ -76,6 +76,22 @@ def test_new_files_and_folders_take_the_umasks_mode_and_a_replaced_file_keeps_it
     assert new_folder(tmp_path / "made") != folder  # a second one is another folder
 
 
+def test_a_ctrl_c_as_the_new_folder_is_made_leaves_none(tmp_path, monkeypatch):
+    """Python raises a Ctrl-C as the call that made the folder returns, before its caller is
+    told of it: a stopped `grove export` left an empty `.out.<hex>.new` beside its folder (one
+    try in some hundred of test_faults_export's). The folder goes with the interrupt."""
+    mkdir = os.mkdir
+
+    def interrupted(path, mode=0o777):
+        mkdir(path, mode)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "mkdir", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        new_folder(tmp_path / "out")
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize("make", ["symlink", "fifo", "folder", "readonly", "nofolder"])
 def test_targets_grove_may_not_replace_are_refused_and_left_alone(tmp_path, make):
     target = tmp_path / "t"

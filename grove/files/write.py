@@ -119,6 +119,12 @@ def new_folder(target: str | os.PathLike[str]) -> Path:
             os.mkdir(path, 0o777)
         except FileExistsError:  # 48 random bits taken: try another
             continue
+        except BaseException:
+            # a Ctrl-C is raised as the call returns, the folder made and no caller yet told
+            # of it (a stopped export left it empty beside its folder): it goes with the call
+            with contextlib.suppress(OSError):
+                os.rmdir(path)
+            raise
         return path
     raise FileExistsError(errno.EEXIST, "no free name for a new folder", os.fspath(t))
 
