@@ -92,6 +92,25 @@ def test_a_ctrl_c_as_the_new_folder_is_made_leaves_none(tmp_path, monkeypatch):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_ctrl_c_as_the_temporary_file_is_made_leaves_none(tmp_path, monkeypatch):
+    """The same moment in `replacing`: the temporary file goes with the interrupt, and the file
+    it was to replace is as it was."""
+    target = tmp_path / "a.txt"
+    target.write_text("old")
+    open_ = os.open
+
+    def interrupted(path, flags, mode=0o777):
+        fd = open_(path, flags, mode)
+        os.close(fd)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "open", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        write_text(target, "new")
+    monkeypatch.undo()
+    assert [p.name for p in tmp_path.iterdir()] == ["a.txt"] and target.read_text() == "old"
+
+
 @pytest.mark.parametrize("make", ["symlink", "fifo", "folder", "readonly", "nofolder"])
 def test_targets_grove_may_not_replace_are_refused_and_left_alone(tmp_path, make):
     target = tmp_path / "t"

@@ -17,9 +17,27 @@ import secrets
 import stat
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, TypeVar
+
+T = TypeVar("T")
+
+
+def _made(make: Callable[..., T], path: Path, remove: Callable[[Path], object],
+          *args: object) -> T:
+    """`make(path, *args)`, which creates `path`. Python raises a pending Ctrl-C as a call
+    returns: the entry made, and no caller told of it (a stopped export left an empty folder
+    beside its own). There `path` goes before the interrupt goes on; an error of the call
+    itself made nothing and is the caller's."""
+    try:
+        return make(path, *args)
+    except Exception:
+        raise
+    except BaseException:
+        with contextlib.suppress(OSError):
+            remove(path)
+        raise
 
 
 class Refused(OSError):
@@ -81,8 +99,9 @@ def replacing(path: str | os.PathLike[str], mode: str = "w", *,
     except FileNotFoundError:
         old = None
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
-                     0o600 if private else 0o666)
+        fd = _made(os.open, tmp, os.unlink,
+                   os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
+                   0o600 if private else 0o666)
     except OSError as exc:  # named as the user gave it: the temporary name is grove's business
         raise OSError(exc.errno, exc.strerror, os.fspath(path)) from None
     try:
@@ -116,15 +135,9 @@ def new_folder(target: str | os.PathLike[str]) -> Path:
     for _ in range(100):
         path = t.with_name(f".{t.name}.{secrets.token_hex(6)}.new")
         try:
-            os.mkdir(path, 0o777)
+            _made(os.mkdir, path, os.rmdir, 0o777)
         except FileExistsError:  # 48 random bits taken: try another
             continue
-        except BaseException:
-            # a Ctrl-C is raised as the call returns, the folder made and no caller yet told
-            # of it (a stopped export left it empty beside its folder): it goes with the call
-            with contextlib.suppress(OSError):
-                os.rmdir(path)
-            raise
         return path
     raise FileExistsError(errno.EEXIST, "no free name for a new folder", os.fspath(t))
 
