@@ -11,10 +11,11 @@ and a bound on the peak resident memory it adds; a worker per core runs its shar
 (one worker under pytest-xdist, whose own workers keep every core busy already).
 
 A source file gets cases in proportion to its lines (`fuzz_worker.by_lines`), so every line of
-every file is mutated about as often: by default 4,000 forest files and records (about 350 for
-the largest example forest, 1,600 for the record) and 5,100 card files (1,250 for the largest).
-`GROVE_FUZZ=N` runs N times as many, `GROVE_FUZZ_SEED` another seed. A failure names its case:
-`python tests/fuzz_worker.py --show forest:1234` shows the file and what grove does with it.
+every file is mutated about as often. By default 10,000 cases, the floor issue 13 set: 4,400
+forest files and records (about 420 for the largest example forest, 1,630 for the record) and
+5,600 card files (1,420 for the largest). `GROVE_FUZZ=N` runs N times as many,
+`GROVE_FUZZ_SEED` another seed. A failure names its case: `python tests/fuzz_worker.py --show
+forest:1234` shows the file and what grove does with it.
 """
 
 from __future__ import annotations
@@ -35,8 +36,8 @@ from grove.dsl.diagnostics import DiagnosticError
 REPO = Path(__file__).resolve().parents[1]
 SCALE = max(1, int(os.environ.get("GROVE_FUZZ", "1") or 1))
 SEED = int(os.environ.get("GROVE_FUZZ_SEED", "13") or 13)
-FOREST_CASES = 4_000 * SCALE
-CARD_CASES = 5_100 * SCALE
+FOREST_CASES = 4_400 * SCALE
+CARD_CASES = 5_600 * SCALE
 # more workers than cores only take turns: under xdist every core runs a test already, and a
 # second worker would start Python, play the record's game and warm the card sets once more
 WORKERS = 1 if os.environ.get("PYTEST_XDIST_WORKER") else max(1, min(os.cpu_count() or 1, 4))
