@@ -4,12 +4,14 @@ Every function takes counts and sums (`aggregate.Moments`, `aggregate.SpeciesCou
 rows, so the same numbers come out whatever order the rows were added in. Variances are worked
 out from the integer sums as one integer numerator, so no float sum is taken over the rows.
 
-scipy is imported where it is used: `scipy.stats` takes 60 MB, and nothing a run does needs it.
-The two intervals every `grove simulate` prints (`wilson`, `mean_interval`) take only their
-quantiles from `scipy.special`: importing `scipy.stats` took half a second, half of a short run's
-time and the part of a long one that two workers cannot share; a test holds them to
-`scipy.stats`. A run loads `scipy.special` (20 MB, 0.12 s) while its workers play (`ready`),
-not after the last game, where nothing else runs.
+scipy is imported where it is used, and `scipy.stats` nowhere: it takes 60 MB and more than a
+second to import, half of a short run's time and most of a `grove compare`. The intervals every
+`grove simulate` prints (`wilson`, `mean_interval`) and the tests `grove compare` makes (Welch's
+t, Benjamini-Hochberg) take their distributions from `scipy.special` and are worked as
+`scipy.stats` works them; Fisher's exact test, which `scipy.special` has nothing for, sums the
+tables' weights itself. Tests hold each to `scipy.stats`, to the last bit where scipy's own
+error allows. A run loads `scipy.special` (20 MB, 0.12 s) while its workers play (`ready`), not
+after the last game, where nothing else runs.
 """
 
 from __future__ import annotations
@@ -97,19 +99,58 @@ def difference_interval(k1: int, n1: int, k2: int, n2: int) -> tuple[float, floa
 
 
 def proportions_p(k1: int, n1: int, k2: int, n2: int) -> float | None:
-    """Two-sided p of two proportions being equal: Fisher's exact test on the 2x2 table."""
-    from scipy import stats
-
+    """Two-sided p of two proportions being equal: Fisher's exact test on the 2x2 table, the
+    tables no likelier than the one seen (scipy's `fisher_exact`, its tolerance for a tie
+    included). A test holds it to scipy."""
     if n1 <= 0 or n2 <= 0:
         return None
-    return float(stats.fisher_exact([[k1, n1 - k1], [k2, n2 - k2]]).pvalue)
+    return _fisher_two_sided(k1, n1 - k1, k2, n2 - k2)
+
+
+_TIE = 1e-14  # scipy's `fisher_exact`: a table this close to as likely as the one seen counts
+_FAR = 1e-17  # a table this much less likely than the one seen no longer moves its p
+
+
+def _fisher_two_sided(a: int, b: int, c: int, d: int) -> float:
+    """[[a, b], [c, d]]. Each table's weight is the likeliest table's times the exact ratios,
+    of integers, that lead to it, so two tables as likely as each other (two runs of the same
+    size) get the same weight to the bit."""
+    rows, col = (a + b, c + d), a + c
+    if 0 in (*rows, col, b + d):
+        return 1.0
+    low, high = max(0, col - rows[1]), min(col, rows[0])
+    # the likeliest table, as scipy finds it (a float quotient, then its integer part)
+    mode = int((col + 1) * (rows[0] + 1) / (rows[0] + rows[1] + 2))
+
+    def step(x: int, up: bool) -> float:  # weight(x +- 1) / weight(x)
+        if up:
+            return (rows[0] - x) * (col - x) / ((x + 1) * (rows[1] - col + x + 1))
+        return x * (rows[1] - col + x) / ((rows[0] - x + 1) * (col - x + 1))
+
+    seen, x, toward = 1.0, mode, a > mode
+    while x != a:  # from the likeliest table to the one seen
+        seen *= step(x, toward)
+        x += 1 if toward else -1
+    if 1.0 - seen <= _TIE:  # as likely as the likeliest: every table is
+        return 1.0
+    weights, floor = [1.0], seen * _FAR
+    for up in (True, False):  # each side out to the last table that moves p
+        w, x = 1.0, mode
+        while (x < high if up else x > low) and (w > floor or (x < a if up else x > a)):
+            w *= step(x, up)
+            x += 1 if up else -1
+            weights.append(w)
+    tail = math.fsum(w for w in weights if w <= seen * (1 + _TIE))
+    return min(1.0, tail / math.fsum(weights))
 
 
 def means_p(a: tuple[int, int, int], b: tuple[int, int, int]) -> float | None:
     """Two-sided p of two means being equal, each given as (n, sum, sum of squares): Welch's t
-    test from the summary figures (scipy's `ttest_ind_from_stats`), which does not assume the
-    two runs spread alike. Where both spreads are nil the means are equal or plainly not."""
-    from scipy import stats
+    test from the summary figures, which does not assume the two runs spread alike, worked as
+    scipy's `ttest_ind_from_stats` works it, with its t distribution from `scipy.special`; a
+    test holds the two to the last bit. Where both spreads are nil the means are equal or
+    plainly not."""
+    from scipy.special import stdtr
 
     va, vb = variance(*a), variance(*b)
     if va is None or vb is None:
@@ -117,9 +158,14 @@ def means_p(a: tuple[int, int, int], b: tuple[int, int, int]) -> float | None:
     ma, mb = a[1] / a[0], b[1] / b[0]
     if va == 0 and vb == 0:
         return 1.0 if ma == mb else 0.0
-    res = stats.ttest_ind_from_stats(ma, math.sqrt(va), a[0], mb, math.sqrt(vb), b[0],
-                                     equal_var=False)
-    return 1.0 if math.isnan(res.pvalue) else float(res.pvalue)
+    # scipy squares the spreads as numpy arrays (a product) and the rest as numpy scalars (C's
+    # pow, which may round a square otherwise): the same steps give the same bits
+    sa, sb = math.sqrt(va), math.sqrt(vb)
+    vna, vnb = sa * sa / a[0], sb * sb / b[0]
+    df = (vna + vnb) ** 2 / (vna ** 2 / (a[0] - 1) + vnb ** 2 / (b[0] - 1))
+    t = (ma - mb) / math.sqrt(vna + vnb)
+    p = float(2 * stdtr(df, -abs(t)))
+    return 1.0 if math.isnan(p) else p
 
 
 Ratio = tuple[int, int, int, int, int, int]  # over n forests: n, sum x, sum y, x^2, x y, y^2
@@ -193,16 +239,25 @@ def holm(ps: Sequence[float], weights: Sequence[float] | None = None) -> list[fl
 
 def benjamini_hochberg(ps: Sequence[float], weights: Sequence[float] | None = None
                        ) -> list[float]:
-    """Benjamini-Hochberg (scipy's `false_discovery_control`): controls the share of false
-    finds among the figures named, more permissive than Holm when many figures moved. With
-    `weights`, on the p over its weight (Genovese, Roeder and Wasserman's weighted procedure),
-    which keeps that control with weights that average 1."""
-    from scipy import stats
-
+    """Benjamini-Hochberg, as scipy's `false_discovery_control` steps it (a test holds the two
+    to the last bit): controls the share of false finds among the figures named, more
+    permissive than Holm when many figures moved. With `weights`, on the p over its weight
+    (Genovese, Roeder and Wasserman's weighted procedure), which keeps that control with
+    weights that average 1."""
     if not ps:
         return []
     weighed = [min(1.0, p) for p in _weighed(ps, weights)]
-    return [float(x) for x in stats.false_discovery_control(weighed, method="bh")]
+    m = len(weighed)
+    if m <= 1:
+        return weighed
+    order = sorted(range(m), key=lambda i: weighed[i])
+    stepped = [weighed[i] * (m / rank) for rank, i in enumerate(order, 1)]
+    for r in range(m - 2, -1, -1):  # a figure is named where any larger p would be
+        stepped[r] = min(stepped[r], stepped[r + 1])
+    out = [0.0] * m
+    for r, i in enumerate(order):
+        out[i] = min(1.0, max(0.0, stepped[r]))
+    return out
 
 
 CORRECTIONS = {"holm": holm, "bh": benjamini_hochberg}
