@@ -6,6 +6,7 @@ edit, and runs the real executable, since the cache matters between processes.
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import shutil
@@ -91,17 +92,35 @@ def test_a_warm_score_reads_its_answer_without_the_compiler(home: Path):
     assert grove(home, "score", "forest.yaml").returncode == 0
     heavy = ("ruamel", "jsonschema", "lark", "grove.dsl.ast", "grove.compiler.codegen",
              "grove.compiler.schemas", "grove.forest_file")
+    for args in (["forest.yaml"], ["forest.yaml", "--explain"], ["forest.yaml", "--json"]):
+        assert grove(home, "score", *args).returncode == 0  # fills the cache for these
+        imported, out = _imported(home, heavy, "score", *args)
+        assert imported == [], (args, imported)
+        assert out == grove(home, "score", *args, GROVE_NO_CACHE="1").stdout
+
+
+def test_an_edited_forest_is_scored_without_the_rules_parser(home: Path):
+    """A forest file edited since it was scored is read and scored anew, with its card sets
+    from the cache: their rules are built from the cached trees, never parsed, so neither Lark
+    nor the rules' parser is imported (a person editing a forest waits for this)."""
+    assert grove(home, "score", "forest.yaml").returncode == 0
+    forest = home / "forest.yaml"
+    forest.write_text(forest.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+    imported, out = _imported(home, ("lark", "grove.dsl.parser"), "score", "forest.yaml")
+    assert imported == []
+    assert out == grove(home, "score", "forest.yaml", GROVE_NO_CACHE="1").stdout
+
+
+def _imported(home: Path, prefixes: tuple[str, ...], *args: str) -> tuple[list[str], str]:
+    """The modules named from `prefixes` that `grove ARGS` imported, and what it printed."""
     code = ("import sys\nfrom grove.cli import main\ntry:\n    main()\nexcept SystemExit:\n"
-            f"    print(sorted(m for m in sys.modules if m.startswith({heavy!r})), "
+            f"    print(sorted(m for m in sys.modules if m.startswith({prefixes!r})), "
             "file=sys.stderr)\n")
     full = {**os.environ, "GROVE_CACHE_DIR": str(home / "cache"),
             "GROVE_CARDS": str(home / "sets")}
-    for args in (["forest.yaml"], ["forest.yaml", "--explain"], ["forest.yaml", "--json"]):
-        assert grove(home, "score", *args).returncode == 0  # fills the cache for these
-        proc = subprocess.run([sys.executable, "-c", code, "score", *args], cwd=home, env=full,
-                              capture_output=True, text=True, timeout=300)
-        assert proc.stderr.strip() == "[]", (args, proc.stderr)
-        assert proc.stdout == grove(home, "score", *args, GROVE_NO_CACHE="1").stdout
+    proc = subprocess.run([sys.executable, "-c", code, *args], cwd=home, env=full,
+                          capture_output=True, text=True, timeout=300)
+    return ast.literal_eval(proc.stderr.strip().splitlines()[-1]), proc.stdout
 
 
 def test_a_removed_or_added_file_is_seen(home: Path):

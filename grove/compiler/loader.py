@@ -32,8 +32,8 @@ from grove.compiler.model import (
 )
 from grove.compiler.search_path import EDITION_FILE, edition_listing
 from grove.compiler.yaml_source import Document, load_text, read_source
+from grove.dsl.ast import FIELDS
 from grove.dsl.diagnostics import Diagnostic, DiagnosticError, Span, error
-from grove.dsl.parser import FIELDS
 
 DECK_FILE = "deck.yaml"
 

@@ -21,7 +21,6 @@ if TYPE_CHECKING:
     from grove.compiler.cardset import Species
     from grove.compiler.names import NameScope
 
-FIELDS = ("score", "effect", "bonus", "trigger", "placement", "modifier")
 NAMED = ("tag", "species", "symbol")  # the readings that name something
 _COUNTS = (ast.CountCards, ast.CountSpecies, ast.CountSymbols, ast.CountFullHosts,
            ast.CountHostsWithout, ast.Sets)
@@ -61,7 +60,7 @@ def rule_reads(rule: ast.Rule, scope: NameScope, owner: str) -> frozenset[str]:
 def species_reads(s: Species, scope: NameScope) -> frozenset[str]:
     """Every name any rule of a compiled species counts."""
     out: frozenset[str] = frozenset()
-    for f in FIELDS:
+    for f in ast.FIELDS:
         program = getattr(s, f, None)
         rule = getattr(program, "rule", None)
         if rule is not None:

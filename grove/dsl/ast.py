@@ -12,6 +12,10 @@ from functools import cache
 
 from grove.dsl.diagnostics import Span
 
+# The fields of a card entry that hold rules, each parsed from its own start rule
+# (grove/dsl/parser.py) into its own kind of tree below.
+FIELDS = ("score", "effect", "bonus", "trigger", "placement", "modifier")
+
 _NOSPAN = Span("<dsl>", 1, 1)
 
 

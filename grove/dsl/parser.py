@@ -17,8 +17,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from grove.dsl import ast, phrasings
 from grove.dsl.diagnostics import Diagnostic, DiagnosticError, Span, error
 
-FIELDS = ("score", "effect", "bonus", "trigger", "placement", "modifier")
-_START = {
+_START = {  # a start rule for each of `ast.FIELDS`
     "score": "score_rule",
     "effect": "effect_rule",
     "bonus": "effect_rule",

@@ -17,7 +17,8 @@ from typing import Any
 from lsprotocol import types
 
 from grove.compiler.names import NameScope
-from grove.dsl.parser import _START, FIELDS
+from grove.dsl.ast import FIELDS
+from grove.dsl.parser import _START
 from grove.schema import SCHEMA_DIR
 
 SCHEMA_OF_FILE = {"edition.yaml": "edition", "deck.yaml": "deck"}
