@@ -175,8 +175,8 @@ def bench_commands(opts: Any) -> dict[str, Any]:
     for r in m["commands"]:
         cells = "".join(f"{r[f'{k}_s'] * 1e3:8.0f} ms {r[f'{k}_ratio']:5.2f}x" for k in modes)
         target = r["target_warm_ratio"]
-        verdict = ("(no target)" if target is None else "<= " + f"{target}x " + (
-            "holds" if r["warm_cpu_ratio"] <= target else "DOES NOT HOLD"))
+        verdict = "(no target)" if target is None else f"<= {target}x " + (
+            "holds" if r["warm_cpu_ratio"] <= target else "DOES NOT HOLD")
         print(f"   {r['command']:<36}{cells} {r['warm_cpu_ratio']:8.2f}x  {verdict}")
     if base:
         print(f"   baseline: the same commands from {opts.baseline} (its own cards and files), "
