@@ -20,8 +20,9 @@ from grove.compiler.checker import Checker
 from grove.compiler.model import SpeciesDef
 from grove.compiler.names import NameScope
 from grove.compiler.universe import load_universe
+from grove.dsl.ast import FIELDS
 from grove.dsl.diagnostics import Diagnostic, DiagnosticError
-from grove.dsl.parser import FIELDS, parse_rule
+from grove.dsl.parser import parse_rule
 
 SETTINGS = settings(max_examples=400, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
