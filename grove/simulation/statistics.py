@@ -127,19 +127,23 @@ def _fisher_two_sided(a: int, b: int, c: int, d: int) -> float:
             return (rows[0] - x) * (col - x) / ((x + 1) * (rows[1] - col + x + 1))
         return x * (rows[1] - col + x) / ((rows[0] - x + 1) * (col - x + 1))
 
-    seen, x, toward = 1.0, mode, a > mode
-    while x != a:  # from the likeliest table to the one seen
-        seen *= step(x, toward)
-        x += 1 if toward else -1
-    if 1.0 - seen <= _TIE:  # as likely as the likeliest: every table is
-        return 1.0
-    weights, floor = [1.0], seen * _FAR
-    for up in (True, False):  # each side out to the last table that moves p
+    weights, toward = [1.0], a > mode
+    seen = 1.0 if a == mode else 0.0  # the seen table's weight: 0 until the sweep reaches it
+    # each side out to the last table that moves p, the seen table's side first: past it, what
+    # moves p is known; a weight that underflowed to 0 stays 0, and the sweep ends there
+    for up in (toward, not toward):
         w, x = 1.0, mode
-        while (x < high if up else x > low) and (w > floor or (x < a if up else x > a)):
+        while (x < high if up else x > low) and w > 0.0 and (
+                w > seen * _FAR or (x < a if up else x > a)):
             w *= step(x, up)
             x += 1 if up else -1
             weights.append(w)
+            if x == a:
+                seen = w
+        if 1.0 - seen <= _TIE:  # as likely as the likeliest: every table is
+            return 1.0
+        if seen == 0.0:  # too unlikely for a float: so is any table it would count
+            return 0.0
     tail = math.fsum(w for w in weights if w <= seen * (1 + _TIE))
     return min(1.0, tail / math.fsum(weights))
 
