@@ -95,8 +95,9 @@ def test_mcts_plays_an_authors_own_card_sets_unchanged():
 
 def test_a_small_search_beats_the_random_player_every_time():
     """Two deals, each played twice with the seats swapped: a search of 10 iterations a turn
-    wins all four, each by some 200 points (30 iterations won by as much). (How it fares against greedy is the ladder's, in `make bench`, with
-    hundreds of games and their interval.)"""
+    wins all four, each by some 200 points (30 iterations won by as much). (How it fares
+    against greedy is the ladder's, in `make bench`, with hundreds of games and their
+    interval.)"""
     cardset = cs.build("base")
     for seed in range(2):
         for me in (0, 1):
