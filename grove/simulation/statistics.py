@@ -252,8 +252,6 @@ def benjamini_hochberg(ps: Sequence[float], weights: Sequence[float] | None = No
         return []
     weighed = [min(1.0, p) for p in _weighed(ps, weights)]
     m = len(weighed)
-    if m <= 1:
-        return weighed
     order = sorted(range(m), key=lambda i: weighed[i])
     stepped = [weighed[i] * (m / rank) for rank, i in enumerate(order, 1)]
     for r in range(m - 2, -1, -1):  # a figure is named where any larger p would be
