@@ -127,8 +127,10 @@ def _fisher_two_sided(a: int, b: int, c: int, d: int) -> float:
             return (rows[0] - x) * (col - x) / ((x + 1) * (rows[1] - col + x + 1))
         return x * (rows[1] - col + x) / ((rows[0] - x + 1) * (col - x + 1))
 
+    if a == mode:  # the likeliest table seen: every table is as likely or less
+        return 1.0
     weights, toward = [1.0], a > mode
-    seen = 1.0 if a == mode else 0.0  # the seen table's weight: 0 until the sweep reaches it
+    seen = 0.0  # the seen table's weight, found on the first side swept
     # each side out to the last table that moves p, the seen table's side first: past it, what
     # moves p is known; a weight that underflowed to 0 stays 0, and the sweep ends there
     for up in (toward, not toward):
